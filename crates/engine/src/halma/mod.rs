@@ -1,0 +1,61 @@
+//! Halma: the arena's simultaneous two-team game and the classic alternating game, on one engine.
+//!
+//! The layers, from the inside out:
+//! - [`Square`], [`Team`], [`Piece`]: the vocabulary.
+//! - [`Position`]: where the pieces stand and which squares each team must reach. It generates legal
+//!   moves ([`Move`]: a piece's origin and final square) and checks a submitted [`Path`].
+//! - [`Game`]: a position plus the turn, who moves, and the result. Its referee takes one [`Answer`] per
+//!   team and returns a [`TickOutcome`] the UI renders without recomputing any rule.
+//! - [`protocol`]: the seeds' JSON request and the hostile-input parser for an AI's answer.
+//!
+//! Every move is judged against the board as it stood at the start of the turn: the opponent's
+//! simultaneous move never helps or hinders a jump.
+
+mod game;
+mod movegen;
+mod perft;
+mod position;
+pub mod protocol;
+mod rules;
+mod square;
+mod state;
+mod team;
+mod validate;
+
+pub use game::{
+    Answer, EnactedMove, Game, GameResult, NoMove, TeamError, TickOutcome, TickRefused,
+};
+pub use perft::perft;
+pub use position::{Piece, Position, SetupError};
+pub use protocol::{AiRequest, PieceJson, Point, ResponseError, MAX_RESPONSE_BYTES};
+pub use rules::{Mode, Preset, Rules, COLLISION_DAMAGE};
+pub use square::{Square, MAX_BOARD_SIZE, MIN_BOARD_SIZE};
+pub use state::{GameState, TeamState};
+pub use team::{Team, Teams};
+pub use validate::{MoveError, Path};
+
+/// A legal move, identified by the piece's square and its final square.
+///
+/// Two jump chains that end on the same square are the same move: what matters to the game is where the
+/// piece ends, and counting moves this way is what the published perft figures do. [`Position::path`]
+/// turns a `Move` back into a chain of landing squares for the protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move {
+    /// The square the piece starts on.
+    pub from: Square,
+    /// The square the piece ends on.
+    pub to: Square,
+}
+
+impl Move {
+    /// Whether the move is one step to a neighbouring square (otherwise it is a chain of jumps).
+    pub fn is_step(self) -> bool {
+        self.from.chebyshev(self.to) == 1
+    }
+}
+
+impl std::fmt::Display for Move {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}->{}", self.from, self.to)
+    }
+}

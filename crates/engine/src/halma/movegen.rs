@@ -1,0 +1,148 @@
+//! Legal move generation.
+//!
+//! Per piece: the up to eight steps, then a flood fill of the squares its jump chains reach. A square is
+//! entered once however many chains reach it, because a move is its (origin, final square) pair.
+
+use super::position::{EMPTY, OCCUPIED};
+use super::square::{CELLS, DIRECTIONS};
+use super::validate::Path;
+use super::{Move, Piece, Position, Square, Team, MAX_BOARD_SIZE};
+
+const WORDS: usize = CELLS.div_ceil(64);
+
+/// Jumps keep both coordinates' parity, so one piece reaches at most a quarter of the largest board.
+const MAX_JUMP_TARGETS: usize = (MAX_BOARD_SIZE as usize).div_ceil(2).pow(2);
+
+impl Position {
+    /// Appends every legal move of `team` to `out` (which is not cleared), piece by piece in the order of
+    /// [`Position::pieces`]; per piece, steps first, then jumps in the order the flood fill reaches them.
+    pub fn legal_moves(&self, team: Team, out: &mut Vec<Move>) {
+        for p in &self.pieces[team] {
+            let from = p.square;
+            self.targets(team, p, |to| {
+                out.push(Move {
+                    from,
+                    to: Square::from_cell(to),
+                })
+            });
+        }
+    }
+
+    /// Every legal move of `team`, in a new vector.
+    pub fn moves(&self, team: Team) -> Vec<Move> {
+        let mut v = Vec::new();
+        self.legal_moves(team, &mut v);
+        v
+    }
+
+    /// The number of legal moves of `team`, without storing them.
+    pub fn count_moves(&self, team: Team) -> usize {
+        let mut n = 0;
+        for p in &self.pieces[team] {
+            self.targets(team, p, |_| n += 1);
+        }
+        n
+    }
+
+    /// The legal moves of the piece of `team` on `from` (none if there is no such piece).
+    pub fn moves_from(&self, team: Team, from: Square) -> Vec<Move> {
+        let mut v = Vec::new();
+        if let Some(p) = self.piece_at(team, from) {
+            self.targets(team, &p, |to| {
+                v.push(Move {
+                    from,
+                    to: Square::from_cell(to),
+                })
+            });
+        }
+        v
+    }
+
+    /// Calls `emit` with the cell of every final square the piece can reach.
+    #[inline(always)]
+    fn targets(&self, team: Team, piece: &Piece, mut emit: impl FnMut(usize)) {
+        let bit = team.bit();
+        let from = piece.square.cell();
+        // The camp rule: a piece standing in its destination may only end a move inside it.
+        let locked = self.camp_rule() && self.dest[from] & bit != 0;
+        let ends_ok = |c: usize| !locked || self.dest[c] & bit != 0;
+
+        for d in DIRECTIONS {
+            let n = from.wrapping_add_signed(d);
+            if self.cells[n] == EMPTY && ends_ok(n) {
+                emit(n);
+            }
+        }
+        if piece.damage > 0 {
+            return;
+        }
+
+        let mut seen = [0u64; WORDS];
+        let mut stack = [0u16; MAX_JUMP_TARGETS];
+        seen[from / 64] |= 1 << (from % 64);
+        stack[0] = from as u16;
+        let mut len = 1;
+        while len > 0 {
+            len -= 1;
+            let at = stack[len] as usize;
+            for d in DIRECTIONS {
+                let over = at.wrapping_add_signed(d);
+                let land = over.wrapping_add_signed(d);
+                if self.cells[over] & OCCUPIED != 0
+                    && self.cells[land] == EMPTY
+                    && seen[land / 64] & (1 << (land % 64)) == 0
+                {
+                    seen[land / 64] |= 1 << (land % 64);
+                    if len < MAX_JUMP_TARGETS {
+                        stack[len] = land as u16;
+                        len += 1;
+                    }
+                    if ends_ok(land) {
+                        emit(land);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The shortest chain of landing squares that makes `mv`, or `None` if `mv` is not legal here.
+    ///
+    /// Search works with (origin, final square) pairs; the protocol wants every landing square.
+    pub fn path(&self, team: Team, mv: Move) -> Option<Path> {
+        if !self.moves_from(team, mv.from).contains(&mv) {
+            return None;
+        }
+        if mv.is_step() {
+            return Some(Path::new(mv.from, vec![mv.to]));
+        }
+        // Breadth-first search over jump landings, remembering where each square was reached from.
+        let mut parent = vec![u16::MAX; CELLS];
+        let from = mv.from.cell();
+        let mut queue = std::collections::VecDeque::from([from]);
+        parent[from] = from as u16;
+        while let Some(at) = queue.pop_front() {
+            if at == mv.to.cell() {
+                break;
+            }
+            for d in DIRECTIONS {
+                let over = at.wrapping_add_signed(d);
+                let land = over.wrapping_add_signed(d);
+                if self.cells[over] & OCCUPIED != 0
+                    && self.cells[land] == EMPTY
+                    && parent[land] == u16::MAX
+                {
+                    parent[land] = at as u16;
+                    queue.push_back(land);
+                }
+            }
+        }
+        let mut landings = Vec::new();
+        let mut at = mv.to.cell();
+        while at != from && landings.len() < CELLS {
+            landings.push(Square::from_cell(at));
+            at = parent[at] as usize;
+        }
+        landings.reverse();
+        Some(Path::new(mv.from, landings))
+    }
+}

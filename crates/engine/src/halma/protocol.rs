@@ -1,0 +1,355 @@
+//! The seeds' JSON protocol between the referee and an AI.
+//!
+//! The request is built by us, so it is plain serde. The response comes from a program we do not
+//! control, so it is read by hand from a JSON value: every way it can be wrong gets its own message that
+//! an AI author can act on, and nothing in it can make the engine panic.
+
+use super::{Path, Piece, Position, Preset, SetupError, Square, Team, Teams};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::fmt;
+
+/// The largest response body the referee reads.
+pub const MAX_RESPONSE_BYTES: usize = 64 * 1024;
+
+/// A square as the protocol writes it: unchecked integers, so that an off-board square is a move error
+/// that names it rather than a parse failure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Point {
+    pub x: i64,
+    pub y: i64,
+}
+
+impl Point {
+    /// The square, if the point is on a board of `size` a side.
+    pub fn square_on(self, size: u8) -> Option<Square> {
+        let on = |v: i64| u8::try_from(v).ok().filter(|&v| v < size);
+        Square::new(on(self.x)?, on(self.y)?)
+    }
+}
+
+impl From<Square> for Point {
+    fn from(s: Square) -> Point {
+        Point {
+            x: s.x().into(),
+            y: s.y().into(),
+        }
+    }
+}
+
+impl fmt::Display for Point {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({},{})", self.x, self.y)
+    }
+}
+
+/// A piece in the request and in the game state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PieceJson {
+    pub x: i64,
+    pub y: i64,
+    #[serde(default)]
+    pub damage: i64,
+}
+
+impl From<Piece> for PieceJson {
+    fn from(p: Piece) -> PieceJson {
+        PieceJson {
+            x: p.square.x().into(),
+            y: p.square.y().into(),
+            damage: p.damage.into(),
+        }
+    }
+}
+
+impl PieceJson {
+    /// The piece, checked against a board of `size` a side.
+    pub(crate) fn to_piece(self, team: Team, size: u8) -> Result<Piece, SetupError> {
+        let square = square_on(
+            format!("{team} piece"),
+            Point {
+                x: self.x,
+                y: self.y,
+            },
+            size,
+        )?;
+        let damage = u8::try_from(self.damage)
+            .ok()
+            .filter(|&d| d <= super::COLLISION_DAMAGE)
+            .ok_or(SetupError::Damage {
+                team,
+                square,
+                damage: self.damage,
+            })?;
+        Ok(Piece { square, damage })
+    }
+}
+
+/// `point` as a square of a board of `size`, or an error naming `what` it is.
+pub(crate) fn square_on(what: String, point: Point, size: u8) -> Result<Square, SetupError> {
+    point.square_on(size).ok_or(SetupError::OffBoard {
+        what,
+        x: point.x,
+        y: point.y,
+        size,
+    })
+}
+
+/// The board size as a `u8`, refusing anything the engine does not support.
+pub(crate) fn board_size(size: i64) -> Result<u8, SetupError> {
+    u8::try_from(size)
+        .ok()
+        .filter(|s| (super::MIN_BOARD_SIZE..=super::MAX_BOARD_SIZE).contains(s))
+        .ok_or(SetupError::BoardSize(size))
+}
+
+/// What the referee sends to an AI: the seed's five fields exactly, then our additions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AiRequest {
+    pub board_size: i64,
+    /// The asked team's pieces.
+    pub pieces: Vec<PieceJson>,
+    /// The asked team's destination squares.
+    pub destinations: Vec<Point>,
+    /// The other team's pieces.
+    pub enemy: Vec<PieceJson>,
+    /// The other team's destination squares.
+    #[serde(rename = "enemydestinations")]
+    pub enemy_destinations: Vec<Point>,
+    /// The asked team.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team: Option<Team>,
+    /// Ticks played so far.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<u32>,
+    /// The preset the game was created from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<Preset>,
+    /// Whether a piece in its destination may not end a move outside it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub camp_rule: Option<bool>,
+    /// How long the referee waits for the answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_limit_ms: Option<u64>,
+}
+
+impl AiRequest {
+    /// The position the request describes, and the team being asked (red unless `team` says otherwise).
+    /// `camp_rule` applies when the request does not say.
+    pub fn to_position(&self, camp_rule: bool) -> Result<(Position, Team), SetupError> {
+        let size = board_size(self.board_size)?;
+        let me = self.team.unwrap_or(Team::Red);
+        let pieces = |team: Team, list: &[PieceJson]| -> Result<Vec<Piece>, SetupError> {
+            list.iter().map(|p| p.to_piece(team, size)).collect()
+        };
+        let squares = |team: Team, list: &[Point]| -> Result<Vec<Square>, SetupError> {
+            list.iter()
+                .map(|&p| square_on(format!("{team} destination"), p, size))
+                .collect()
+        };
+        let mut all_pieces = Teams::<Vec<Piece>>::default();
+        let mut all_dests = Teams::<Vec<Square>>::default();
+        all_pieces[me] = pieces(me, &self.pieces)?;
+        all_pieces[me.other()] = pieces(me.other(), &self.enemy)?;
+        all_dests[me] = squares(me, &self.destinations)?;
+        all_dests[me.other()] = squares(me.other(), &self.enemy_destinations)?;
+        let pos = Position::new(
+            size,
+            self.camp_rule.unwrap_or(camp_rule),
+            all_pieces,
+            all_dests,
+        )?;
+        Ok((pos, me))
+    }
+}
+
+/// Why an AI's answer could not be read as a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ResponseError {
+    /// The body exceeds [`MAX_RESPONSE_BYTES`].
+    TooLarge { bytes: usize },
+    /// The body is empty or only whitespace.
+    Empty,
+    /// The body is not JSON.
+    NotJson(String),
+    /// The body is a JSON array: several moves, or a move in the wrong wrapping.
+    List,
+    /// The body is JSON but not an object.
+    NotAnObject { found: &'static str },
+    /// A required field is absent.
+    Missing { field: String },
+    /// A field has the wrong JSON type.
+    WrongType {
+        field: String,
+        expected: &'static str,
+        found: &'static str,
+    },
+    /// A coordinate with a fractional part.
+    NotAnInteger { field: String, value: String },
+    /// A coordinate too large to be any square.
+    OutOfRange { field: String, value: String },
+}
+
+impl ResponseError {
+    /// A stable identifier for programs (the message is for people).
+    pub fn code(&self) -> &'static str {
+        match self {
+            ResponseError::TooLarge { .. } => "too_large",
+            ResponseError::Empty => "empty_body",
+            ResponseError::NotJson(_) => "invalid_json",
+            ResponseError::List => "list_of_moves",
+            ResponseError::NotAnObject { .. } => "not_an_object",
+            ResponseError::Missing { .. } => "missing_field",
+            ResponseError::WrongType { .. } => "wrong_type",
+            ResponseError::NotAnInteger { .. } => "not_an_integer",
+            ResponseError::OutOfRange { .. } => "out_of_range",
+        }
+    }
+}
+
+impl fmt::Display for ResponseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResponseError::TooLarge { bytes } => write!(
+                f,
+                "the answer is {bytes} bytes; at most {MAX_RESPONSE_BYTES} are read"
+            ),
+            ResponseError::Empty => f.write_str("the answer is empty"),
+            ResponseError::NotJson(why) => write!(f, "the answer is not valid JSON: {why}"),
+            ResponseError::List => f.write_str(
+                "the answer is a JSON array: send exactly one move as an object {\"from\":{..},\"to\":[..]}",
+            ),
+            ResponseError::NotAnObject { found } => write!(
+                f,
+                "the answer is {found}: expected an object {{\"from\":{{..}},\"to\":[..]}}"
+            ),
+            ResponseError::Missing { field } => write!(f, "the answer has no \"{field}\""),
+            ResponseError::WrongType { field, expected, found } => {
+                write!(f, "\"{field}\" must be {expected}, not {found}")
+            }
+            ResponseError::NotAnInteger { field, value } => {
+                write!(f, "\"{field}\" is {value}: coordinates must be whole numbers")
+            }
+            ResponseError::OutOfRange { field, value } => {
+                write!(f, "\"{field}\" is {value}: far outside any board")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ResponseError {}
+
+/// Reads an AI's response body as a move: `{"from":{"x":..,"y":..},"to":[{"x":..,"y":..},..]}`.
+///
+/// Unknown fields are ignored (old AIs echo `damage` inside `from`); a leading UTF-8 byte-order mark is
+/// skipped. Whether the move is legal is [`Position::check`]'s question.
+pub fn parse_response(body: &[u8]) -> Result<Path, ResponseError> {
+    if body.len() > MAX_RESPONSE_BYTES {
+        return Err(ResponseError::TooLarge { bytes: body.len() });
+    }
+    let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Err(ResponseError::Empty);
+    }
+    let value: Value =
+        serde_json::from_slice(body).map_err(|e| ResponseError::NotJson(e.to_string()))?;
+    response_from_value(&value)
+}
+
+/// Reads a move from an already parsed JSON value (see [`parse_response`]).
+pub fn response_from_value(value: &Value) -> Result<Path, ResponseError> {
+    let obj = match value {
+        Value::Object(o) => o,
+        Value::Array(_) => return Err(ResponseError::List),
+        other => return Err(ResponseError::NotAnObject { found: kind(other) }),
+    };
+    let from = point(obj.get("from"), "from")?;
+    let to = match obj.get("to") {
+        None => return Err(missing("to")),
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| point(Some(v), &format!("to[{i}]")))
+            .collect::<Result<Vec<_>, _>>()?,
+        Some(other) => {
+            return Err(ResponseError::WrongType {
+                field: "to".into(),
+                expected: "an array of squares",
+                found: kind(other),
+            })
+        }
+    };
+    Ok(Path { from, to })
+}
+
+fn missing(field: &str) -> ResponseError {
+    ResponseError::Missing {
+        field: field.into(),
+    }
+}
+
+fn point(value: Option<&Value>, field: &str) -> Result<Point, ResponseError> {
+    let obj = match value {
+        None => return Err(missing(field)),
+        Some(Value::Object(o)) => o,
+        Some(other) => {
+            return Err(ResponseError::WrongType {
+                field: field.into(),
+                expected: "a square {\"x\":..,\"y\":..}",
+                found: kind(other),
+            })
+        }
+    };
+    Ok(Point {
+        x: coordinate(obj.get("x"), &format!("{field}.x"))?,
+        y: coordinate(obj.get("y"), &format!("{field}.y"))?,
+    })
+}
+
+fn coordinate(value: Option<&Value>, field: &str) -> Result<i64, ResponseError> {
+    let n = match value {
+        None => return Err(missing(field)),
+        Some(Value::Number(n)) => n,
+        Some(other) => {
+            return Err(ResponseError::WrongType {
+                field: field.into(),
+                expected: "an integer",
+                found: kind(other),
+            })
+        }
+    };
+    if let Some(v) = n.as_i64() {
+        return Ok(v);
+    }
+    let out_of_range = || ResponseError::OutOfRange {
+        field: field.into(),
+        value: n.to_string(),
+    };
+    if n.is_u64() {
+        return Err(out_of_range());
+    }
+    // A float: accept a whole value such as 3.0 (what some languages print), refuse 2.5.
+    let f = n.as_f64().unwrap_or(f64::NAN);
+    if f.fract() != 0.0 || f.is_nan() {
+        return Err(ResponseError::NotAnInteger {
+            field: field.into(),
+            value: n.to_string(),
+        });
+    }
+    if f.abs() >= 9.0e15 {
+        return Err(out_of_range());
+    }
+    Ok(f as i64)
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

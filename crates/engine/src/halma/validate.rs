@@ -1,0 +1,197 @@
+//! Checking a submitted move: the chain of landing squares an AI or a person sends.
+
+use super::position::{EMPTY, OCCUPIED};
+use super::protocol::Point;
+use super::{Move, Position, Square, Team};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A move as the protocol writes it: the piece's square and every square it lands on, in order.
+///
+/// One landing one square away is a step; otherwise every landing is a jump of exactly two squares. The
+/// coordinates are unchecked integers: a `Path` is what arrived, [`Position::check`] says whether it is legal.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Path {
+    pub from: Point,
+    pub to: Vec<Point>,
+}
+
+impl Path {
+    /// A path between squares of a known board.
+    pub fn new(from: Square, to: Vec<Square>) -> Path {
+        Path {
+            from: from.into(),
+            to: to.into_iter().map(Point::from).collect(),
+        }
+    }
+}
+
+impl fmt::Display for Path {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.from)?;
+        for p in &self.to {
+            write!(f, "->{p}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a submitted move is not legal. Each names the squares involved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// A square of the move is not on the board.
+    OffBoard { point: Point, size: u8 },
+    /// The mover has no piece on `from`.
+    NoPiece { team: Team, at: Square },
+    /// `to` lists no square.
+    EmptyTo,
+    /// A landing square was not empty at the start of the turn.
+    Occupied { at: Square },
+    /// A jump whose middle square was empty.
+    OverEmpty {
+        from: Square,
+        to: Square,
+        over: Square,
+    },
+    /// A hop that is neither a step nor a jump of exactly two squares in a straight or diagonal line.
+    NotAJump { from: Square, to: Square },
+    /// A step followed or preceded by other hops.
+    StepMixedWithJumps { from: Square, to: Square },
+    /// A damaged piece tried to jump.
+    DamagedJump { at: Square, damage: u8 },
+    /// The chain ends on the square it started from.
+    ReturnsToStart { at: Square },
+    /// The camp rule: a piece in its destination ended outside it.
+    LeavesCamp { from: Square, to: Square },
+}
+
+impl MoveError {
+    /// A stable identifier for programs (the message is for people).
+    pub fn code(&self) -> &'static str {
+        match self {
+            MoveError::OffBoard { .. } => "off_board",
+            MoveError::NoPiece { .. } => "no_piece",
+            MoveError::EmptyTo => "empty_to",
+            MoveError::Occupied { .. } => "occupied",
+            MoveError::OverEmpty { .. } => "jump_over_empty",
+            MoveError::NotAJump { .. } => "not_a_jump",
+            MoveError::StepMixedWithJumps { .. } => "step_mixed_with_jumps",
+            MoveError::DamagedJump { .. } => "damaged_jump",
+            MoveError::ReturnsToStart { .. } => "returns_to_start",
+            MoveError::LeavesCamp { .. } => "leaves_camp",
+        }
+    }
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::OffBoard { point, size } => {
+                write!(f, "square {point} is off the {size}x{size} board")
+            }
+            MoveError::NoPiece { team, at } => write!(f, "{team} has no piece at {at}"),
+            MoveError::EmptyTo => f.write_str("\"to\" is empty: it must list at least one square"),
+            MoveError::Occupied { at } => write!(f, "landing square {at} is occupied"),
+            MoveError::OverEmpty { from, to, over } => {
+                write!(f, "jump {from}->{to} is over the empty square {over}")
+            }
+            MoveError::NotAJump { from, to } => write!(
+                f,
+                "{from}->{to} is neither a step to a neighbouring square nor a jump of exactly two squares \
+                 in a straight or diagonal line"
+            ),
+            MoveError::StepMixedWithJumps { from, to } => write!(
+                f,
+                "{from}->{to} is a step inside a chain: a move is one step or a chain of jumps, never both"
+            ),
+            MoveError::DamagedJump { at, damage } => write!(
+                f,
+                "the piece at {at} is damaged ({damage}) and may step but not jump"
+            ),
+            MoveError::ReturnsToStart { at } => {
+                write!(f, "the move ends where it started, at {at}: that is not a move")
+            }
+            MoveError::LeavesCamp { from, to } => write!(
+                f,
+                "the piece at {from} has reached its destination camp and may not leave it (it would end at {to})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+impl Position {
+    /// Checks `path` as `team`'s move against this position and returns the move it makes.
+    pub fn check(&self, team: Team, path: &Path) -> Result<Move, MoveError> {
+        self.check_path(team, path).map(|(mv, _)| mv)
+    }
+
+    /// Like [`Position::check`], also returning the landing squares.
+    pub(crate) fn check_path(
+        &self,
+        team: Team,
+        path: &Path,
+    ) -> Result<(Move, Vec<Square>), MoveError> {
+        let on_board = |p: Point| -> Result<Square, MoveError> {
+            p.square_on(self.size()).ok_or(MoveError::OffBoard {
+                point: p,
+                size: self.size(),
+            })
+        };
+        let from = on_board(path.from)?;
+        let landings = path
+            .to
+            .iter()
+            .map(|&p| on_board(p))
+            .collect::<Result<Vec<_>, _>>()?;
+        let piece = self
+            .piece_at(team, from)
+            .ok_or(MoveError::NoPiece { team, at: from })?;
+        let Some(&last) = landings.last() else {
+            return Err(MoveError::EmptyTo);
+        };
+
+        let mut at = from;
+        for (i, &to) in landings.iter().enumerate() {
+            let (dx, dy) = (
+                i16::from(to.x()) - i16::from(at.x()),
+                i16::from(to.y()) - i16::from(at.y()),
+            );
+            let step = dx.abs().max(dy.abs()) == 1;
+            let jump =
+                (dx == 0 || dx.abs() == 2) && (dy == 0 || dy.abs() == 2) && (dx, dy) != (0, 0);
+            if step && landings.len() > 1 {
+                return Err(MoveError::StepMixedWithJumps { from: at, to });
+            }
+            if !step && !jump {
+                return Err(MoveError::NotAJump { from: at, to });
+            }
+            if jump {
+                if piece.damage > 0 {
+                    return Err(MoveError::DamagedJump {
+                        at: from,
+                        damage: piece.damage,
+                    });
+                }
+                let mid = |a: u8, b: u8| ((u16::from(a) + u16::from(b)) / 2) as u8;
+                let over = Square::new(mid(at.x(), to.x()), mid(at.y(), to.y()))
+                    .ok_or(MoveError::NotAJump { from: at, to })?;
+                if self.cells[over.cell()] & OCCUPIED == 0 {
+                    return Err(MoveError::OverEmpty { from: at, to, over });
+                }
+            }
+            if to == from && i + 1 == landings.len() {
+                return Err(MoveError::ReturnsToStart { at: from });
+            }
+            if self.cells[to.cell()] != EMPTY {
+                return Err(MoveError::Occupied { at: to });
+            }
+            at = to;
+        }
+        if self.camp_rule() && self.is_destination(team, from) && !self.is_destination(team, last) {
+            return Err(MoveError::LeavesCamp { from, to: last });
+        }
+        Ok((Move { from, to: last }, landings))
+    }
+}
