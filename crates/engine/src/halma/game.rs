@@ -219,7 +219,9 @@ impl Game {
         )?;
         for s in &rules.start.red {
             if rules.start.blue.contains(s) {
-                return Err(SetupError::Invalid(format!("both teams start on {s}")));
+                return Err(SetupError::Invalid(format!(
+                    "both teams start on {s}: the board is too small for this setup"
+                )));
             }
         }
         if rules.turn_limit == 0 {

@@ -20,10 +20,11 @@ pub enum Mode {
 }
 
 /// A named starting setup.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Preset {
     /// The web-AI arena of seeds 000/001: 18x18, 12 a side in the bottom corners, simultaneous.
+    #[default]
     Arena,
     /// Classic Halma of seed 003: 16x16, 19 a side in opposite corners, alternating, camp rule.
     Classic,
@@ -51,12 +52,6 @@ impl Preset {
             Preset::Classic => Rules::corner_camps(Preset::Classic, 16, classic_camp),
             Preset::Mini => Rules::corner_camps(Preset::Mini, 8, |x, y| x + y < 4),
         }
-    }
-}
-
-impl Default for Preset {
-    fn default() -> Self {
-        Preset::Arena
     }
 }
 
@@ -102,8 +97,8 @@ pub struct Rules {
 
 impl Rules {
     /// The arena on a board of `size` a side: blocks 3 wide and 4 tall in the bottom corners, 3x3
-    /// destinations in the diagonally opposite top corners. Sizes below 8 leave the blocks overlapping and
-    /// are refused when the game is set up.
+    /// destinations in the diagonally opposite top corners. Below 6 squares a side the two
+    /// teams' blocks overlap, and [`Game::new`](super::Game::new) refuses the setup.
     pub fn arena(size: u8) -> Rules {
         let far = size.saturating_sub(3);
         let block = |x0: u8, y0: u8, w: u8, h: u8| -> Vec<Square> {
