@@ -13,13 +13,29 @@ const WORDS: usize = CELLS.div_ceil(64);
 /// Jumps keep both coordinates' parity, so one piece reaches at most a quarter of the largest board.
 const MAX_JUMP_TARGETS: usize = (MAX_BOARD_SIZE as usize).div_ceil(2).pow(2);
 
+/// Working memory for the jump flood fill, set up once per generation call rather than once per piece.
+struct Scratch {
+    seen: [u64; WORDS],
+    queue: [u16; MAX_JUMP_TARGETS],
+}
+
+impl Scratch {
+    fn new() -> Scratch {
+        Scratch {
+            seen: [0; WORDS],
+            queue: [0; MAX_JUMP_TARGETS],
+        }
+    }
+}
+
 impl Position {
     /// Appends every legal move of `team` to `out` (which is not cleared), piece by piece in the order of
     /// [`Position::pieces`]; per piece, steps first, then jumps in the order the flood fill reaches them.
     pub fn legal_moves(&self, team: Team, out: &mut Vec<Move>) {
+        let mut scratch = Scratch::new();
         for p in &self.pieces[team] {
             let from = p.square;
-            self.targets(team, p, |to| {
+            self.targets(team, p, &mut scratch, |to| {
                 out.push(Move {
                     from,
                     to: Square::from_cell(to),
@@ -38,8 +54,9 @@ impl Position {
     /// The number of legal moves of `team`, without storing them.
     pub fn count_moves(&self, team: Team) -> usize {
         let mut n = 0;
+        let mut scratch = Scratch::new();
         for p in &self.pieces[team] {
-            self.targets(team, p, |_| n += 1);
+            self.targets(team, p, &mut scratch, |_| n += 1);
         }
         n
     }
@@ -48,7 +65,7 @@ impl Position {
     pub fn moves_from(&self, team: Team, from: Square) -> Vec<Move> {
         let mut v = Vec::new();
         if let Some(p) = self.piece_at(team, from) {
-            self.targets(team, &p, |to| {
+            self.targets(team, &p, &mut Scratch::new(), |to| {
                 v.push(Move {
                     from,
                     to: Square::from_cell(to),
@@ -60,7 +77,13 @@ impl Position {
 
     /// Calls `emit` with the cell of every final square the piece can reach.
     #[inline(always)]
-    fn targets(&self, team: Team, piece: &Piece, mut emit: impl FnMut(usize)) {
+    fn targets(
+        &self,
+        team: Team,
+        piece: &Piece,
+        scratch: &mut Scratch,
+        mut emit: impl FnMut(usize),
+    ) {
         let bit = team.bit();
         let from = piece.square.cell();
         // The camp rule: a piece standing in its destination may only end a move inside it.
@@ -77,14 +100,15 @@ impl Position {
             return;
         }
 
-        let mut seen = [0u64; WORDS];
-        let mut stack = [0u16; MAX_JUMP_TARGETS];
+        // Breadth-first over landing squares. The queue keeps every square it was given, so the seen
+        // bits can be cleared square by square afterwards instead of wiping the whole set per piece.
+        let Scratch { seen, queue } = scratch;
         seen[from / 64] |= 1 << (from % 64);
-        stack[0] = from as u16;
-        let mut len = 1;
-        while len > 0 {
-            len -= 1;
-            let at = stack[len] as usize;
+        queue[0] = from as u16;
+        let (mut head, mut tail) = (0, 1);
+        while head < tail {
+            let at = queue[head] as usize;
+            head += 1;
             for d in DIRECTIONS {
                 let over = at.wrapping_add_signed(d);
                 let land = over.wrapping_add_signed(d);
@@ -93,15 +117,18 @@ impl Position {
                     && seen[land / 64] & (1 << (land % 64)) == 0
                 {
                     seen[land / 64] |= 1 << (land % 64);
-                    if len < MAX_JUMP_TARGETS {
-                        stack[len] = land as u16;
-                        len += 1;
+                    if tail < MAX_JUMP_TARGETS {
+                        queue[tail] = land as u16;
+                        tail += 1;
                     }
                     if ends_ok(land) {
                         emit(land);
                     }
                 }
             }
+        }
+        for &c in &queue[..tail] {
+            seen[c as usize / 64] = 0;
         }
     }
 
