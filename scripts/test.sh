@@ -31,4 +31,9 @@ step "the engine builds for the browser (wasm32-unknown-unknown)"
 cargo build -p gridarena-engine --target wasm32-unknown-unknown --release --locked
 
 step "tests"
-cargo test --workspace --locked
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+cargo test --workspace --locked 2>&1 | tee "$log"
+
+# One closing line over every test binary, so a reader (and CI) sees the whole count at once.
+awk '/^test result:/ { p += $4; f += $6; s += $8 } END { printf "\ntests: %d passed, %d failed, %d skipped\n", p, f, s }' "$log"

@@ -10,6 +10,27 @@
 //!
 //! Every move is judged against the board as it stood at the start of the turn: the opponent's
 //! simultaneous move never helps or hinders a jump.
+//!
+//! ```
+//! use gridarena_engine::halma::{protocol::parse_response, Answer, Game, Preset, Team};
+//!
+//! let mut game = Game::new(&Preset::Arena.rules(), 7).unwrap();
+//! assert_eq!(game.position().count_moves(Team::Red), 33);
+//!
+//! // Both teams step their front corner piece forward; both moves are enacted together.
+//! let red = parse_response(br#"{"from":{"x":2,"y":14},"to":[{"x":2,"y":13}]}"#);
+//! let blue = parse_response(br#"{"from":{"x":15,"y":14},"to":[{"x":15,"y":13}]}"#);
+//! let outcome = game.tick(Answer::from(red), Answer::from(blue)).unwrap();
+//! assert_eq!((outcome.turn, outcome.moves.len()), (1, 2));
+//!
+//! // A jump over an empty square is refused with a reason, and then neither team moves.
+//! let red = parse_response(br#"{"from":{"x":2,"y":15},"to":[{"x":2,"y":11}]}"#);
+//! let blue = parse_response(br#"{"from":{"x":16,"y":14},"to":[{"x":16,"y":13}]}"#);
+//! let outcome = game.tick(Answer::from(red), Answer::from(blue)).unwrap();
+//! assert!(outcome.moves.is_empty());
+//! assert_eq!(outcome.errors[0].team, Team::Red);
+//! assert_eq!(outcome.errors[0].code, "not_a_jump");
+//! ```
 
 mod game;
 mod movegen;
@@ -23,14 +44,15 @@ mod team;
 mod validate;
 
 pub use game::{
-    Answer, EnactedMove, Game, GameResult, NoMove, TeamError, TickOutcome, TickRefused,
+    Answer, DamagedPiece, EnactedMove, ErrorKind, Game, GameResult, NoMove, TeamError, TickOutcome,
+    TickRefused,
 };
 pub use perft::perft;
 pub use position::{Piece, Position, SetupError};
 pub use protocol::{AiRequest, PieceJson, Point, ResponseError, MAX_RESPONSE_BYTES};
 pub use rules::{Mode, Preset, Rules, COLLISION_DAMAGE};
 pub use square::{Square, MAX_BOARD_SIZE, MIN_BOARD_SIZE};
-pub use state::{GameState, TeamState};
+pub use state::{GameState, TeamState, STATE_VERSION};
 pub use team::{Team, Teams};
 pub use validate::{MoveError, Path};
 
