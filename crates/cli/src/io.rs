@@ -153,14 +153,7 @@ pub fn from_field<T: DeserializeOwned>(
 }
 
 fn not_an_object(source: &str, value: &Value, what: &str) -> Failure {
-    let found = match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    };
+    let found = gridarena_engine::halma::protocol::json_kind(value);
     Failure::Input(format!(
         "{source} is {found}, not {what}: expected a JSON object"
     ))

@@ -262,7 +262,11 @@ pub fn response_from_value(value: &Value) -> Result<Path, ResponseError> {
     let obj = match value {
         Value::Object(o) => o,
         Value::Array(_) => return Err(ResponseError::List),
-        other => return Err(ResponseError::NotAnObject { found: kind(other) }),
+        other => {
+            return Err(ResponseError::NotAnObject {
+                found: json_kind(other),
+            })
+        }
     };
     let from = point(obj.get("from"), "from")?;
     let to = match obj.get("to") {
@@ -276,7 +280,7 @@ pub fn response_from_value(value: &Value) -> Result<Path, ResponseError> {
             return Err(ResponseError::WrongType {
                 field: "to".into(),
                 expected: "an array of squares",
-                found: kind(other),
+                found: json_kind(other),
             })
         }
     };
@@ -297,7 +301,7 @@ fn point(value: Option<&Value>, field: &str) -> Result<Point, ResponseError> {
             return Err(ResponseError::WrongType {
                 field: field.into(),
                 expected: "a square {\"x\":..,\"y\":..}",
-                found: kind(other),
+                found: json_kind(other),
             })
         }
     };
@@ -315,7 +319,7 @@ fn coordinate(value: Option<&Value>, field: &str) -> Result<i64, ResponseError> 
             return Err(ResponseError::WrongType {
                 field: field.into(),
                 expected: "an integer",
-                found: kind(other),
+                found: json_kind(other),
             })
         }
     };
@@ -343,7 +347,8 @@ fn coordinate(value: Option<&Value>, field: &str) -> Result<i64, ResponseError> 
     Ok(f as i64)
 }
 
-fn kind(v: &Value) -> &'static str {
+/// How a JSON value's type is named in messages: "a string", "an array", ...
+pub fn json_kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
