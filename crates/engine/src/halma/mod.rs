@@ -32,11 +32,13 @@
 //! assert_eq!(outcome.errors[0].code, "not_a_jump");
 //! ```
 
+pub mod ai;
 mod game;
 mod movegen;
 mod perft;
 mod position;
 pub mod protocol;
+pub mod record;
 mod rules;
 mod square;
 mod state;

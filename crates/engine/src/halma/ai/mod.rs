@@ -1,0 +1,101 @@
+//! The built-in AIs: players compiled into the engine, so that a page with nothing installed, or the
+//! command line, can run a whole game.
+//!
+//! - [`BuiltIn::Greedy`]: the course's sample AIs: move a piece toward a free destination square, the
+//!   longest advance first. Microseconds a call, and a fair sparring partner.
+//! - [`BuiltIn::Search`]: alpha-beta with iterative deepening under a node budget ([`Search`]).
+//!
+//! Both are pure functions of the position, the turn mode, the team and a seed: no clock, no thread, no
+//! random source but [`crate::SplitMix64`], so a recorded game replays identically on every platform and the
+//! cost of a call is bounded by the budget, not by the machine.
+//!
+//! ```
+//! use gridarena_engine::halma::ai::BuiltIn;
+//! use gridarena_engine::halma::{Answer, Game, Preset, Team};
+//!
+//! let mut game = Game::new(&Preset::Arena.rules(), 1).unwrap();
+//! let ai: BuiltIn = "search".parse().unwrap();
+//! let answer = |team, seed| {
+//!     let path = ai.choose(game.position(), game.mode(), team, seed).expect("a legal move");
+//!     Answer::Move(path)
+//! };
+//! let (r, b) = (answer(Team::Red, 1), answer(Team::Blue, 2));
+//! let outcome = game.tick(r, b).unwrap();
+//! assert!(outcome.errors.is_empty());
+//! ```
+
+mod collide;
+mod eval;
+mod field;
+mod greedy;
+mod search;
+
+pub use search::{Search, SearchReport};
+
+use super::{Mode, Move, Path, Position, Team};
+use std::fmt;
+
+/// A built-in player, by the name the page and the command line use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BuiltIn {
+    /// Moves a piece toward a free destination square, preferring the longest advance.
+    Greedy,
+    /// Looks ahead with alpha-beta search under [`Search::DEFAULT`]'s node budget.
+    Search,
+}
+
+impl BuiltIn {
+    /// Every built-in AI, weakest first.
+    pub const ALL: [BuiltIn; 2] = [BuiltIn::Greedy, BuiltIn::Search];
+
+    /// The name used on the command line, in replays and in the page's player choice.
+    pub fn name(self) -> &'static str {
+        match self {
+            BuiltIn::Greedy => "greedy",
+            BuiltIn::Search => "search",
+        }
+    }
+
+    /// `team`'s move as a chain of landing squares, or `None` only if `team` has no legal move.
+    ///
+    /// `mode` is the game's (`Game::mode`): in simultaneous ticks a square the opponent may also land on
+    /// risks a collision, in alternating turns it does not. The same arguments give the same move on every
+    /// platform; vary `seed` (say with the turn) for games that differ.
+    pub fn choose(self, position: &Position, mode: Mode, team: Team, seed: u64) -> Option<Path> {
+        match self {
+            BuiltIn::Greedy => {
+                let mv = greedy::greedy_move(position, team, seed)?;
+                path_of(position, team, mv)
+            }
+            BuiltIn::Search => Search::DEFAULT.choose(position, mode, team, seed),
+        }
+    }
+}
+
+impl fmt::Display for BuiltIn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for BuiltIn {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        BuiltIn::ALL
+            .into_iter()
+            .find(|ai| ai.name() == s)
+            .ok_or_else(|| format!("unknown built-in AI {s:?}: expected greedy or search"))
+    }
+}
+
+/// The chain of landings for a move the AI chose from the generator's list. `Position::path` finds one for
+/// every generated move; should it ever not, any legal move is better than none, so the first that has a
+/// path is played instead.
+fn path_of(position: &Position, team: Team, mv: Move) -> Option<Path> {
+    position.path(team, mv).or_else(|| {
+        position
+            .moves(team)
+            .into_iter()
+            .find_map(|m| position.path(team, m))
+    })
+}

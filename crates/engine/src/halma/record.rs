@@ -1,0 +1,928 @@
+//! Game records (replays): a whole game as JSON Lines, written by [`Recorder`] and read back by
+//! [`Record::parse`].
+//!
+//! The browser downloads and loads these files, and `gridarena halma match --record` writes them, so one
+//! format serves both and a record made by either loads in the other. Every line is one JSON object:
+//!
+//! ```text
+//! {"type":"header","format":"gridarena-halma-record","version":1,"engine":"0.1.0","preset":"mini","seed":7,"players":{"red":"builtin:greedy","blue":"human"},"state":{..}}
+//! {"type":"tick","outcome":{"turn":1,"movers":["red"],"moves":[..],..},"state":{..}}
+//! {"type":"result","result":{"kind":"win","winner":"red"},"turn":57}
+//! ```
+//!
+//! - The header comes first and once. `state` is the game before the first tick; it need not be at turn 0,
+//!   since a record may start from any state `gridarena halma tick` accepts. `seed` is kept for people
+//!   (it drew the first mover); the state, not the seed, is what the record is replayed from.
+//! - One `tick` line per tick: the [`TickOutcome`] to show, and the [`GameState`] after the tick, in exactly
+//!   the format `gridarena halma tick` reads and writes. Storing every state, rather than only the moves,
+//!   lets a viewer jump anywhere on the turn scrubber without replaying, and lets anyone cut a line out of a
+//!   record and continue the game from it with the CLI.
+//! - An optional `result` line once the game has ended. A record without it is a game that was stopped
+//!   (or is still being written), not a broken file.
+//!
+//! Blank lines, Windows line ends and a leading UTF-8 byte-order mark are accepted, because records pass
+//! through editors and downloads. Unknown members are ignored so that later additions do not break older
+//! readers; a change that older readers would misread bumps [`RECORD_VERSION`].
+//!
+//! **Nothing in a record is trusted.** A file is whatever someone chose to upload, so [`Record::parse`]
+//! checks it the way the referee checks an AI: sizes are capped before anything is built, every state must
+//! be a playable game, and every tick is played again with the rules and must give the recorded outcome and
+//! state. A record that passes shows a game that could really have happened. Its text still comes from
+//! outside: the player labels, the error codes and messages of the outcomes and the engine version are free
+//! text (a label is often a URL; a message can quote what an AI sent). Whoever displays them must escape
+//! them (text nodes, never `inner_html`), and the same goes for a [`RecordError`]'s message, which may quote
+//! a piece of the file.
+
+use super::protocol::{json_kind, Point};
+use super::{
+    Answer, EnactedMove, ErrorKind, Game, GameResult, GameState, NoMove, Path, Preset, SetupError,
+    Team, Teams, TickOutcome, TickRefused,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// The `format` of every record, so that a reader can tell a record from any other JSON Lines file.
+pub const RECORD_FORMAT: &str = "gridarena-halma-record";
+
+/// The record version this build writes and reads; bumped when older readers would misread a record.
+pub const RECORD_VERSION: u32 = 1;
+
+/// The engine version written into headers: when two builds disagree about a record, this says which
+/// build made it.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The largest record [`Record::parse`] reads. A 1,000-turn arena game is about 1.4 MB, so this leaves
+/// room for long games while keeping a hostile upload from exhausting a browser tab.
+pub const MAX_RECORD_BYTES: usize = 64 * 1024 * 1024;
+
+/// The most lines [`Record::parse`] reads (blank ones included): about 100 times the default turn
+/// limit, and a bound on the work a record can ask for whatever its lines hold.
+pub const MAX_RECORD_LINES: usize = 100_000;
+
+/// The longest player label or engine version, in characters. A URL fits; a label is shown in the page
+/// next to the board, so a megabyte of it would only break the layout.
+pub const MAX_LABEL_CHARS: usize = 256;
+
+/// How much of a piece of the file an error message quotes: enough to recognise it, never a flood.
+const QUOTE_CHARS: usize = 80;
+
+/// What the header says about the game, besides the format and version every header carries.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    /// The engine version that wrote the record. Free text when read back.
+    pub engine: String,
+    /// The preset the game was created from; `null` for a custom setup. Always the same as `state.preset`.
+    #[serde(default)]
+    pub preset: Option<Preset>,
+    /// The game's seed (it drew the first mover of an alternating game).
+    pub seed: u64,
+    /// Who played each team: "builtin:greedy", "human", a URL, ... Free text: escape it when shown.
+    pub players: Teams<String>,
+    /// The game before the first recorded tick.
+    pub state: GameState,
+}
+
+/// Builds a record tick by tick, as the game is played.
+///
+/// Each line is available as soon as it is made, so the CLI can stream a long match to a file and the
+/// browser can offer the download at any moment; a record cut short is still a valid record. The recorder
+/// trusts its caller to push each outcome with the game it came from; [`Record::parse`] is where records
+/// are checked. A game of more than [`MAX_RECORD_LINES`] ticks writes a record too long to load back.
+#[derive(Clone, Debug)]
+pub struct Recorder {
+    lines: Vec<String>,
+    ticks: usize,
+    turn: u32,
+    result: Option<GameResult>,
+    closed: bool,
+}
+
+impl Recorder {
+    /// Starts a record with its header; `game` is the game before its first tick. Labels longer than
+    /// [`MAX_LABEL_CHARS`] are shortened, so that every record written here also loads.
+    pub fn new(players: Teams<String>, seed: u64, game: &Game) -> Recorder {
+        let header = Header {
+            engine: ENGINE_VERSION.into(),
+            preset: game.preset(),
+            seed,
+            players: players.map(|_, label| clip_chars(label, MAX_LABEL_CHARS).to_owned()),
+            state: game.state(),
+        };
+        let line = HeaderOut {
+            kind: "header",
+            format: RECORD_FORMAT,
+            version: RECORD_VERSION,
+            header: &header,
+        };
+        Recorder {
+            lines: vec![to_json(&line)],
+            ticks: 0,
+            turn: game.turn(),
+            result: game.result(),
+            closed: false,
+        }
+    }
+
+    /// Appends the line of a tick: its outcome and `game` as it stands after the tick. Returns the line,
+    /// or `None` once [`Recorder::finish`] has closed the record (a tick after the result line would make
+    /// the record unreadable, so it is dropped instead).
+    pub fn push(&mut self, outcome: &TickOutcome, game: &Game) -> Option<&str> {
+        if self.closed {
+            return None;
+        }
+        let line = TickOut {
+            kind: "tick",
+            outcome,
+            state: &game.state(),
+        };
+        self.lines.push(to_json(&line));
+        self.ticks += 1;
+        self.turn = game.turn();
+        self.result = game.result();
+        self.lines.last().map(String::as_str)
+    }
+
+    /// Closes the record: appends the result line if the last pushed game has ended, and returns it.
+    /// Calling it again writes nothing more.
+    pub fn finish(&mut self) -> Option<&str> {
+        if self.closed {
+            return None;
+        }
+        self.closed = true;
+        let result = self.result?;
+        let line = ResultOut {
+            kind: "result",
+            result,
+            turn: self.turn,
+        };
+        self.lines.push(to_json(&line));
+        self.lines.last().map(String::as_str)
+    }
+
+    /// Every line so far, the header first, without line ends.
+    pub fn lines(&self) -> &[String] {
+        &self.lines
+    }
+
+    /// The record so far as one text, each line ended by `\n`: what is saved to a `.jsonl` file.
+    pub fn text(&self) -> String {
+        let mut text = String::with_capacity(self.lines.iter().map(|l| l.len() + 1).sum());
+        for line in &self.lines {
+            text.push_str(line);
+            text.push('\n');
+        }
+        text
+    }
+
+    /// How many tick lines have been written.
+    pub fn ticks(&self) -> usize {
+        self.ticks
+    }
+}
+
+/// A record read back and checked: the header, every state, every outcome.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    header: Header,
+    /// `states[0]` is the header's state, `states[k]` the state after tick k.
+    states: Vec<GameState>,
+    /// `outcomes[k - 1]` is tick k's outcome.
+    outcomes: Vec<TickOutcome>,
+}
+
+impl Record {
+    /// Reads and checks a record (see the module documentation for what is checked).
+    pub fn parse(text: &str) -> Result<Record, RecordError> {
+        if text.len() > MAX_RECORD_BYTES {
+            return Err(RecordError::TooLarge { bytes: text.len() });
+        }
+        parse_text(text.strip_prefix('\u{feff}').unwrap_or(text))
+    }
+
+    /// Reads a record from raw bytes, such as a file's contents, which may not be text at all.
+    pub fn parse_bytes(bytes: &[u8]) -> Result<Record, RecordError> {
+        if bytes.len() > MAX_RECORD_BYTES {
+            return Err(RecordError::TooLarge { bytes: bytes.len() });
+        }
+        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        match std::str::from_utf8(bytes) {
+            Ok(text) => parse_text(text),
+            Err(e) => {
+                let valid = bytes.get(..e.valid_up_to()).unwrap_or_default();
+                let line = 1 + valid.iter().filter(|&&b| b == b'\n').count();
+                Err(RecordError::NotUtf8 { line })
+            }
+        }
+    }
+
+    /// The header: players, seed, preset, engine version and the starting state.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// How many ticks the record holds.
+    pub fn ticks(&self) -> usize {
+        self.outcomes.len()
+    }
+
+    /// The state after tick `k`; `k = 0` is the starting state. `None` past the last tick.
+    pub fn state(&self, k: usize) -> Option<&GameState> {
+        self.states.get(k)
+    }
+
+    /// The game after tick `k`, ready to render or to play on from.
+    pub fn game(&self, k: usize) -> Option<Game> {
+        // Every stored state passed `Game::from_state` while parsing, so this only fails past the end.
+        Game::from_state(self.states.get(k)?).ok()
+    }
+
+    /// The outcome of tick `k`, for `k` from 1 to [`Record::ticks`]: what led to [`Record::state`]`(k)`.
+    pub fn outcome(&self, k: usize) -> Option<&TickOutcome> {
+        self.outcomes.get(k.checked_sub(1)?)
+    }
+
+    /// How the game ended, if it did within the record.
+    pub fn result(&self) -> Option<GameResult> {
+        self.states.last().and_then(|s| s.result)
+    }
+}
+
+/// Why a text is not a record this build can show. Every variant but [`RecordError::TooLarge`] and
+/// [`RecordError::Empty`] names the first line (1-based) where the record goes wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RecordError {
+    /// The input exceeds [`MAX_RECORD_BYTES`]; nothing was read.
+    TooLarge { bytes: usize },
+    /// No line holds anything.
+    Empty,
+    /// The record goes on past [`MAX_RECORD_LINES`].
+    TooManyLines { line: usize },
+    /// The bytes are not UTF-8 text ([`Record::parse_bytes`] only).
+    NotUtf8 { line: usize },
+    /// The line is not JSON.
+    NotJson { line: usize, detail: String },
+    /// The line is JSON but not the shape its type requires; `what` is "header", "tick", "result", or
+    /// "record" for a line that is not an object at all.
+    Malformed {
+        line: usize,
+        what: &'static str,
+        detail: String,
+    },
+    /// The line's `"type"` is missing or not one of "header", "tick", "result".
+    UnknownType { line: usize, found: String },
+    /// The first line that holds anything is not the header; `found` is its type.
+    MissingHeader { line: usize, found: &'static str },
+    /// A second header: a record holds one game.
+    HeaderNotFirst { line: usize, first: usize },
+    /// The header's `format` is not [`RECORD_FORMAT`].
+    UnsupportedFormat { line: usize, found: String },
+    /// The header's `version` is not [`RECORD_VERSION`].
+    UnsupportedVersion { line: usize, found: String },
+    /// A player label or the engine version is longer than [`MAX_LABEL_CHARS`].
+    TextTooLong {
+        line: usize,
+        field: &'static str,
+        chars: usize,
+    },
+    /// A state that is not a playable game.
+    InvalidState { line: usize, error: SetupError },
+    /// A tick's turn is not the previous state's turn plus one; `field` says which turn.
+    TurnOutOfSequence {
+        line: usize,
+        field: &'static str,
+        expected: u32,
+        found: u32,
+    },
+    /// A line after the result line.
+    AfterResult { line: usize, result_line: usize },
+    /// The tick is not what the rules make of the previous state and the recorded moves.
+    Illegal { line: usize, detail: String },
+    /// The result line does not say what the last state says.
+    ResultMismatch { line: usize, detail: String },
+}
+
+impl RecordError {
+    /// The line where the record goes wrong, if the error belongs to one line.
+    pub fn line(&self) -> Option<usize> {
+        use RecordError::*;
+        match self {
+            TooLarge { .. } | Empty => None,
+            TooManyLines { line }
+            | NotUtf8 { line }
+            | NotJson { line, .. }
+            | Malformed { line, .. }
+            | UnknownType { line, .. }
+            | MissingHeader { line, .. }
+            | HeaderNotFirst { line, .. }
+            | UnsupportedFormat { line, .. }
+            | UnsupportedVersion { line, .. }
+            | TextTooLong { line, .. }
+            | InvalidState { line, .. }
+            | TurnOutOfSequence { line, .. }
+            | AfterResult { line, .. }
+            | Illegal { line, .. }
+            | ResultMismatch { line, .. } => Some(*line),
+        }
+    }
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use RecordError::*;
+        if let Some(line) = self.line() {
+            write!(f, "line {line}: ")?;
+        }
+        match self {
+            TooLarge { bytes } => write!(
+                f,
+                "the record is {bytes} bytes; at most {MAX_RECORD_BYTES} are read"
+            ),
+            Empty => f.write_str("the record is empty: it has no header line"),
+            TooManyLines { .. } => write!(
+                f,
+                "the record goes on past {MAX_RECORD_LINES} lines, the most that are read"
+            ),
+            NotUtf8 { .. } => f.write_str("not UTF-8 text: a record is a JSON Lines text file"),
+            NotJson { detail, .. } => write!(f, "not valid JSON ({detail})"),
+            Malformed { what, detail, .. } => write!(f, "malformed {what} line: {detail}"),
+            UnknownType { found, .. } => write!(
+                f,
+                "\"type\" is {found}: expected \"header\", \"tick\" or \"result\""
+            ),
+            MissingHeader { found, .. } => write!(
+                f,
+                "the record starts with a {found} line: the header must come first"
+            ),
+            HeaderNotFirst { first, .. } => write!(
+                f,
+                "a second header (the first is on line {first}): a record holds one game"
+            ),
+            UnsupportedFormat { found, .. } => write!(
+                f,
+                "\"format\" is {found}: this is not a GridArena Halma record (\"{RECORD_FORMAT}\")"
+            ),
+            UnsupportedVersion { found, .. } => write!(
+                f,
+                "record version {found} is not supported: this build reads version {RECORD_VERSION}"
+            ),
+            TextTooLong { field, chars, .. } => write!(
+                f,
+                "\"{field}\" is {chars} characters long; at most {MAX_LABEL_CHARS} are allowed"
+            ),
+            InvalidState { error, .. } => write!(f, "the state is not a playable game: {error}"),
+            TurnOutOfSequence {
+                field,
+                expected,
+                found,
+                ..
+            } => write!(
+                f,
+                "\"{field}\" is {found}: the tick after turn {} must be turn {expected}",
+                expected.saturating_sub(1)
+            ),
+            AfterResult { result_line, .. } => {
+                write!(f, "nothing may follow the result line (line {result_line})")
+            }
+            Illegal { detail, .. } => write!(f, "the tick disagrees with the rules: {detail}"),
+            ResultMismatch { detail, .. } => {
+                write!(f, "the result line contradicts the last state: {detail}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+// ---------------------------------------------------------------------------------------------------
+// Writing
+
+#[derive(Serialize)]
+struct HeaderOut<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    format: &'static str,
+    version: u32,
+    #[serde(flatten)]
+    header: &'a Header,
+}
+
+#[derive(Serialize)]
+struct TickOut<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    outcome: &'a TickOutcome,
+    state: &'a GameState,
+}
+
+#[derive(Serialize)]
+struct ResultOut {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    result: GameResult,
+    turn: u32,
+}
+
+/// One line of compact JSON. These types have only string keys and no fallible `Serialize`, so
+/// serde_json cannot fail on them; the fallback exists only so that the engine has no panic path.
+fn to_json(value: &impl Serialize) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reading
+
+#[derive(Deserialize)]
+struct TickIn {
+    outcome: TickOutcome,
+    state: GameState,
+}
+
+#[derive(Deserialize)]
+struct ResultIn {
+    result: GameResult,
+    turn: u32,
+}
+
+#[derive(Clone, Copy)]
+enum LineType {
+    Header,
+    Tick,
+    Result,
+}
+
+impl LineType {
+    fn name(self) -> &'static str {
+        match self {
+            LineType::Header => "header",
+            LineType::Tick => "tick",
+            LineType::Result => "result",
+        }
+    }
+}
+
+/// The record read so far.
+struct Reader {
+    /// The header and its line number.
+    header: Option<(Header, usize)>,
+    /// The game at the last state read, the next tick is replayed on it; `Some` once the header is read.
+    game: Option<Game>,
+    states: Vec<GameState>,
+    outcomes: Vec<TickOutcome>,
+    result_line: Option<usize>,
+}
+
+fn parse_text(text: &str) -> Result<Record, RecordError> {
+    let mut reader = Reader {
+        header: None,
+        game: None,
+        states: Vec::new(),
+        outcomes: Vec::new(),
+        result_line: None,
+    };
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        if line > MAX_RECORD_LINES {
+            return Err(RecordError::TooManyLines { line });
+        }
+        if raw.trim().is_empty() {
+            continue;
+        }
+        reader.read_line(line, raw)?;
+    }
+    match reader.header {
+        None => Err(RecordError::Empty),
+        Some((header, _)) => Ok(Record {
+            header,
+            states: reader.states,
+            outcomes: reader.outcomes,
+        }),
+    }
+}
+
+impl Reader {
+    fn read_line(&mut self, line: usize, raw: &str) -> Result<(), RecordError> {
+        if let Some(result_line) = self.result_line {
+            return Err(RecordError::AfterResult { line, result_line });
+        }
+        let value: Value = serde_json::from_str(raw).map_err(|e| RecordError::NotJson {
+            line,
+            detail: clip_chars(&e.to_string(), QUOTE_CHARS * 2).to_owned(),
+        })?;
+        let Value::Object(map) = value else {
+            return Err(RecordError::Malformed {
+                line,
+                what: "record",
+                detail: format!("it is {}: every line is a JSON object", json_kind(&value)),
+            });
+        };
+        let kind = match map.get("type") {
+            Some(Value::String(s)) if s == "header" => LineType::Header,
+            Some(Value::String(s)) if s == "tick" => LineType::Tick,
+            Some(Value::String(s)) if s == "result" => LineType::Result,
+            found => {
+                return Err(RecordError::UnknownType {
+                    line,
+                    found: describe(found),
+                })
+            }
+        };
+        let game = match (kind, &self.header, &self.game) {
+            (LineType::Header, None, _) => return self.read_header(line, map),
+            (LineType::Header, Some((_, first)), _) => {
+                return Err(RecordError::HeaderNotFirst {
+                    line,
+                    first: *first,
+                })
+            }
+            (_, _, Some(game)) => game,
+            (_, _, None) => {
+                return Err(RecordError::MissingHeader {
+                    line,
+                    found: kind.name(),
+                })
+            }
+        };
+        if let LineType::Tick = kind {
+            let tick: TickIn = from_map(map, line, "tick")?;
+            let next = read_tick(line, game, &tick)?;
+            self.game = Some(next);
+            self.states.push(tick.state);
+            self.outcomes.push(tick.outcome);
+        } else {
+            let result: ResultIn = from_map(map, line, "result")?;
+            check_result(line, game, &result)?;
+            self.result_line = Some(line);
+        }
+        Ok(())
+    }
+
+    fn read_header(&mut self, line: usize, map: Map<String, Value>) -> Result<(), RecordError> {
+        match map.get("format") {
+            Some(Value::String(s)) if s == RECORD_FORMAT => {}
+            found => {
+                return Err(RecordError::UnsupportedFormat {
+                    line,
+                    found: describe(found),
+                })
+            }
+        }
+        match map.get("version") {
+            Some(Value::Number(n)) if n.as_u64() == Some(RECORD_VERSION.into()) => {}
+            found => {
+                return Err(RecordError::UnsupportedVersion {
+                    line,
+                    found: describe(found),
+                })
+            }
+        }
+        let header: Header = from_map(map, line, "header")?;
+        for (field, text) in [
+            ("players.red", &header.players.red),
+            ("players.blue", &header.players.blue),
+            ("engine", &header.engine),
+        ] {
+            let chars = text.chars().count();
+            if chars > MAX_LABEL_CHARS {
+                return Err(RecordError::TextTooLong { line, field, chars });
+            }
+        }
+        let game = Game::from_state(&header.state)
+            .map_err(|error| RecordError::InvalidState { line, error })?;
+        if header.preset != header.state.preset {
+            return Err(RecordError::Malformed {
+                line,
+                what: "header",
+                detail: format!(
+                    "\"preset\" is {} but the state's preset is {}",
+                    preset_name(header.preset),
+                    preset_name(header.state.preset)
+                ),
+            });
+        }
+        self.states.push(header.state.clone());
+        self.game = Some(game);
+        self.header = Some((header, line));
+        Ok(())
+    }
+}
+
+fn from_map<T: serde::de::DeserializeOwned>(
+    map: Map<String, Value>,
+    line: usize,
+    what: &'static str,
+) -> Result<T, RecordError> {
+    serde_json::from_value(Value::Object(map)).map_err(|e| RecordError::Malformed {
+        line,
+        what,
+        detail: clip_chars(&e.to_string(), QUOTE_CHARS * 2).to_owned(),
+    })
+}
+
+/// Checks a tick line against the game before it, by playing the recorded moves again; returns the game
+/// after it.
+fn read_tick(line: usize, before: &Game, tick: &TickIn) -> Result<Game, RecordError> {
+    let illegal = |detail: String| RecordError::Illegal { line, detail };
+    let after =
+        Game::from_state(&tick.state).map_err(|error| RecordError::InvalidState { line, error })?;
+    if let Some(result) = before.result() {
+        return Err(illegal(format!(
+            "the game had already ended at turn {} ({result}); no tick may follow",
+            before.turn()
+        )));
+    }
+    // A game at u32::MAX has reached any turn limit, so it has a result and was refused above.
+    let expected = before.turn().saturating_add(1);
+    for (field, found) in [
+        ("outcome.turn", tick.outcome.turn),
+        ("state.turn", tick.state.turn),
+    ] {
+        if found != expected {
+            return Err(RecordError::TurnOutOfSequence {
+                line,
+                field,
+                expected,
+                found,
+            });
+        }
+    }
+
+    // The outcome lists only the moves that were enacted, so those are the answers to play again: a tick
+    // that enacted nothing is replayed with no answers at all, which changes the same things (the turn,
+    // and who moves next) and nothing else.
+    let mut answers = Teams::from_fn(|_| Answer::NoMove(NoMove::Missing));
+    for m in &tick.outcome.moves {
+        if matches!(answers[m.team], Answer::Move(_)) {
+            return Err(illegal(format!(
+                "the outcome enacts two moves for {}",
+                m.team
+            )));
+        }
+        answers[m.team] = Answer::Move(Path::new(m.from, m.to.clone()));
+    }
+    let mut replay = before.clone();
+    let expected_outcome = replay
+        .tick(answers.red, answers.blue)
+        .map_err(|e: TickRefused| illegal(e.to_string()))?;
+    check_outcome(before, &tick.outcome, &expected_outcome).map_err(illegal)?;
+
+    let (want, got) = (canonical(&replay.state()), canonical(&after.state()));
+    if want != got {
+        return Err(illegal(format!(
+            "the state is not what the tick makes of the previous one: {}",
+            state_difference(&want, &got)
+        )));
+    }
+    Ok(after)
+}
+
+/// Compares a recorded outcome with the one the rules give. The errors cannot be compared directly: the
+/// replay only knows that a team had no enacted move, not whether it timed out or sent an illegal move,
+/// so they are checked for what the rules do say about them.
+fn check_outcome(
+    before: &Game,
+    recorded: &TickOutcome,
+    replayed: &TickOutcome,
+) -> Result<(), String> {
+    if sorted(recorded.movers.clone()) != sorted(replayed.movers.clone()) {
+        return Err(format!(
+            "the outcome says {} moved but the rules ask {}",
+            teams_list(&recorded.movers),
+            teams_list(&replayed.movers)
+        ));
+    }
+    let by_team = |moves: &[EnactedMove]| {
+        let mut moves = moves.to_vec();
+        moves.sort_by_key(|m| m.team);
+        moves
+    };
+    if by_team(&recorded.moves) != by_team(&replayed.moves) {
+        if replayed.moves.is_empty() {
+            let why: Vec<String> = replayed.errors.iter().map(|e| e.to_string()).collect();
+            return Err(format!(
+                "the enacted moves cannot be played: {}",
+                clip_chars(&why.join("; "), QUOTE_CHARS * 4)
+            ));
+        }
+        return Err("the enacted moves are not the ones the rules carry out".into());
+    }
+    if sorted(recorded.collisions.clone()) != sorted(replayed.collisions.clone()) {
+        return Err(format!(
+            "the outcome lists collisions at {}; the rules give {}",
+            squares_list(&recorded.collisions),
+            squares_list(&replayed.collisions)
+        ));
+    }
+    let damaged = |o: &TickOutcome| {
+        let mut d: Vec<_> = o
+            .damaged
+            .iter()
+            .map(|p| (p.team, p.y, p.x, p.damage))
+            .collect();
+        d.sort_unstable();
+        d
+    };
+    if damaged(recorded) != damaged(replayed) {
+        return Err("the outcome's damaged pieces are not the ones the rules give".into());
+    }
+    if recorded.result != replayed.result {
+        return Err(format!(
+            "the outcome's result is {}; the rules give {}",
+            result_text(recorded.result),
+            result_text(replayed.result)
+        ));
+    }
+
+    match (recorded.moves.is_empty(), recorded.errors.first()) {
+        (false, Some(e)) => {
+            return Err(format!(
+                "moves were enacted although {} has an error",
+                e.team
+            ))
+        }
+        (true, None) => {
+            return Err("nothing was enacted, yet no team has an error to explain why".into())
+        }
+        _ => {}
+    }
+    let mut seen = Vec::new();
+    for e in &recorded.errors {
+        if !recorded.movers.contains(&e.team) {
+            return Err(format!(
+                "{} has an error but was not asked for a move",
+                e.team
+            ));
+        }
+        if seen.contains(&e.team) {
+            return Err(format!("{} has two errors", e.team));
+        }
+        seen.push(e.team);
+        match (e.kind, &e.submitted) {
+            (ErrorKind::InvalidMove, Some(path)) => {
+                if before.position().check(e.team, path).is_ok() {
+                    return Err(format!(
+                        "{}'s move {} is called invalid, but it is legal",
+                        e.team,
+                        clip_chars(&path.to_string(), QUOTE_CHARS)
+                    ));
+                }
+            }
+            (ErrorKind::InvalidMove, None) => {
+                return Err(format!(
+                    "{}'s move is called invalid, but the outcome does not say which move",
+                    e.team
+                ))
+            }
+            (ErrorKind::NoMove, Some(_)) => {
+                return Err(format!(
+                    "{} is said to have no move, yet a move is listed",
+                    e.team
+                ))
+            }
+            (ErrorKind::NoMove, None) => {}
+        }
+    }
+    Ok(())
+}
+
+fn check_result(line: usize, game: &Game, result: &ResultIn) -> Result<(), RecordError> {
+    let mismatch = |detail: String| RecordError::ResultMismatch { line, detail };
+    if game.result() != Some(result.result) {
+        return Err(mismatch(format!(
+            "it says {}, but the last state's result is {}",
+            result_text(Some(result.result)),
+            result_text(game.result())
+        )));
+    }
+    if game.turn() != result.turn {
+        return Err(mismatch(format!(
+            "it is at turn {}, but the last state is at turn {}",
+            result.turn,
+            game.turn()
+        )));
+    }
+    Ok(())
+}
+
+/// A state with its lists in one order: the order of pieces and destinations carries no meaning, and a
+/// record edited by hand or written by another program may list them differently.
+fn canonical(state: &GameState) -> GameState {
+    let mut state = state.clone();
+    for team in [&mut state.red, &mut state.blue] {
+        team.pieces.sort_unstable_by_key(|p| (p.y, p.x, p.damage));
+        team.destinations.sort_unstable_by_key(|p| (p.y, p.x));
+    }
+    state
+}
+
+/// The first difference between the state the rules give (`want`) and the recorded one (`got`), in
+/// words, so that whoever edited or generated the record can find it.
+fn state_difference(want: &GameState, got: &GameState) -> String {
+    if want.turn != got.turn {
+        return format!("the turn is {}; the rules give {}", got.turn, want.turn);
+    }
+    if want.to_move != got.to_move {
+        let name = |t: Option<Team>| t.map_or("null", Team::name);
+        return format!(
+            "\"toMove\" is {}; the rules give {}",
+            name(got.to_move),
+            name(want.to_move)
+        );
+    }
+    if want.result != got.result {
+        return format!(
+            "the result is {}; the rules give {}",
+            result_text(got.result),
+            result_text(want.result)
+        );
+    }
+    for team in Team::ALL {
+        let (w, g) = match team {
+            Team::Red => (&want.red, &got.red),
+            Team::Blue => (&want.blue, &got.blue),
+        };
+        if w.pieces != g.pieces {
+            let only = |a: &[super::PieceJson], b: &[super::PieceJson]| {
+                let list: Vec<String> = a
+                    .iter()
+                    .filter(|p| !b.contains(p))
+                    .take(4)
+                    .map(|p| match p.damage {
+                        0 => format!("({},{})", p.x, p.y),
+                        d => format!("({},{}) damage {d}", p.x, p.y),
+                    })
+                    .collect();
+                if list.is_empty() {
+                    "nothing".to_owned()
+                } else {
+                    list.join(", ")
+                }
+            };
+            return format!(
+                "{team}'s pieces: the record has {} where the rules give {}",
+                only(&g.pieces, &w.pieces),
+                only(&w.pieces, &g.pieces)
+            );
+        }
+        if w.destinations != g.destinations {
+            return format!("{team}'s destinations changed");
+        }
+    }
+    "the game's settings changed (board size, mode, camp rule, turn limit or preset)".into()
+}
+
+fn sorted<T: Ord>(mut v: Vec<T>) -> Vec<T> {
+    v.sort_unstable();
+    v
+}
+
+fn teams_list(teams: &[Team]) -> String {
+    match teams {
+        [] => "no team".into(),
+        _ => teams
+            .iter()
+            .map(|t| t.name())
+            .collect::<Vec<_>>()
+            .join(" and "),
+    }
+}
+
+fn squares_list(squares: &[super::Square]) -> String {
+    match squares {
+        [] => "no square".into(),
+        _ => squares
+            .iter()
+            .map(|&s| Point::from(s).to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+fn result_text(result: Option<GameResult>) -> String {
+    match result {
+        None => "none (the game goes on)".into(),
+        Some(r) => format!("\"{r}\""),
+    }
+}
+
+fn preset_name(preset: Option<Preset>) -> &'static str {
+    preset.map_or("null", Preset::name)
+}
+
+/// A member's value as an error message shows it: a string quoted (and shortened), anything else by kind.
+fn describe(value: Option<&Value>) -> String {
+    match value {
+        None => "missing".into(),
+        Some(Value::String(s)) => to_json(&clip_chars(s, QUOTE_CHARS)),
+        Some(Value::Number(n)) => clip_chars(&n.to_string(), QUOTE_CHARS).to_owned(),
+        Some(other) => json_kind(other).into(),
+    }
+}
+
+/// The first `max` characters of `s`, cut on a character boundary.
+fn clip_chars(s: &str, max: usize) -> &str {
+    match s.char_indices().nth(max) {
+        Some((end, _)) => s.get(..end).unwrap_or(s),
+        None => s,
+    }
+}
