@@ -1,10 +1,6 @@
-//! The browser app is built in the next issue; until then this binary only proves the root package links
-//! against the engine.
+//! Mounts the app; everything else is in the library so tests can reach it.
 
 fn main() {
-    let rules = gridarena_engine::halma::Preset::default().rules();
-    println!(
-        "GridArena: the browser app is not built yet. The {}x{} arena engine is ready; try the `gridarena` CLI.",
-        rules.board_size, rules.board_size
-    );
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(gridarena::App);
 }

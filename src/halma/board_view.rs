@@ -1,0 +1,202 @@
+//! What the board shows, square by square, as plain data: the board component only maps it to classes.
+
+use super::session::Draft;
+use gridarena_engine::halma::{Position, Square, Team, TickOutcome};
+
+/// Who stands on a square.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Occupant {
+    #[default]
+    Empty,
+    Red,
+    Blue,
+    /// A red and a blue piece together: they collided here.
+    Both,
+}
+
+/// One square's look.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CellView {
+    pub occupant: Occupant,
+    /// The highest damage of the pieces here (0 when none is damaged).
+    pub damage: u8,
+    /// Whose destination the square is.
+    pub destination: Option<Team>,
+    /// The team whose last move started, passed or ended here.
+    pub last_move: Option<Team>,
+    /// A square the human's draft may go to next.
+    pub hint: bool,
+    /// Part of the human's draft (the chosen piece or a landing).
+    pub draft: bool,
+}
+
+impl CellView {
+    /// The CSS classes of the square's element.
+    pub fn classes(&self, x: u8, y: u8) -> String {
+        let mut c = String::from(if (x + y) % 2 == 0 {
+            "cell light"
+        } else {
+            "cell dark"
+        });
+        let mut add = |s: &str| {
+            c.push(' ');
+            c.push_str(s);
+        };
+        match self.occupant {
+            Occupant::Empty => {}
+            Occupant::Red => add("piece red"),
+            Occupant::Blue => add("piece blue"),
+            Occupant::Both => add("piece both collision"),
+        }
+        match self.destination {
+            Some(Team::Red) => add("dest-red"),
+            Some(Team::Blue) => add("dest-blue"),
+            None => {}
+        }
+        match self.last_move {
+            Some(Team::Red) => add("last-red"),
+            Some(Team::Blue) => add("last-blue"),
+            None => {}
+        }
+        if self.damage > 0 {
+            add("damaged");
+        }
+        if self.hint {
+            add("hint");
+        }
+        if self.draft {
+            add("draft");
+        }
+        c
+    }
+
+    /// The square's accessible name, e.g. "(3,4) red piece, damage 2, blue destination".
+    pub fn label(&self, x: u8, y: u8) -> String {
+        let mut s = format!("({x},{y})");
+        match self.occupant {
+            Occupant::Empty => s.push_str(" empty"),
+            Occupant::Red => s.push_str(" red piece"),
+            Occupant::Blue => s.push_str(" blue piece"),
+            Occupant::Both => s.push_str(" red and blue pieces (collision)"),
+        }
+        if self.damage > 0 {
+            s.push_str(&format!(", damage {}", self.damage));
+        }
+        if let Some(t) = self.destination {
+            s.push_str(&format!(", {t} destination"));
+        }
+        s
+    }
+}
+
+/// A team's last move as a line through the squares it visited, for the board's overlay.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trail {
+    pub team: Team,
+    pub squares: Vec<(u8, u8)>,
+}
+
+/// The whole board's look.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BoardView {
+    pub size: u8,
+    /// Row by row, `size * size` squares.
+    pub cells: Vec<CellView>,
+    pub trails: Vec<Trail>,
+}
+
+impl BoardView {
+    /// The look of `position`, with the last tick's moves and the human's draft drawn on it.
+    pub fn new(
+        position: &Position,
+        last: Option<&TickOutcome>,
+        draft: Option<&Draft>,
+        hints: &[Square],
+    ) -> BoardView {
+        let n = position.size();
+        let mut cells = vec![CellView::default(); usize::from(n) * usize::from(n)];
+        // The index of an on-board square; off-board squares (a corrupt record) are simply not drawn.
+        let cell = |s: Square| {
+            position
+                .contains(s)
+                .then(|| usize::from(s.y()) * usize::from(n) + usize::from(s.x()))
+        };
+        for team in Team::ALL {
+            for &d in position.destinations(team) {
+                if let Some(i) = cell(d) {
+                    cells[i].destination = Some(team);
+                }
+            }
+            for p in position.pieces(team) {
+                if let Some(i) = cell(p.square) {
+                    let c = &mut cells[i];
+                    c.occupant = match (c.occupant, team) {
+                        (Occupant::Empty, Team::Red) => Occupant::Red,
+                        (Occupant::Empty, Team::Blue) => Occupant::Blue,
+                        _ => Occupant::Both,
+                    };
+                    c.damage = c.damage.max(p.damage);
+                }
+            }
+        }
+        let mut trails = Vec::new();
+        for m in last.map(|o| o.moves.as_slice()).unwrap_or_default() {
+            let squares: Vec<Square> = std::iter::once(m.from)
+                .chain(m.to.iter().copied())
+                .collect();
+            for &s in &squares {
+                if let Some(i) = cell(s) {
+                    cells[i].last_move = Some(m.team);
+                }
+            }
+            trails.push(Trail {
+                team: m.team,
+                squares: squares.iter().map(|s| (s.x(), s.y())).collect(),
+            });
+        }
+        if let Some(d) = draft {
+            for s in d.from.iter().chain(d.landings.iter()) {
+                if let Some(i) = cell(*s) {
+                    cells[i].draft = true;
+                }
+            }
+        }
+        for &h in hints {
+            if let Some(i) = cell(h) {
+                cells[i].hint = true;
+            }
+        }
+        BoardView {
+            size: n,
+            cells,
+            trails,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gridarena_engine::halma::{Game, Preset};
+
+    #[test]
+    fn the_arena_start_shows_pieces_and_destinations() {
+        let g = Game::new(&Preset::Arena.rules(), 0).unwrap();
+        let v = BoardView::new(g.position(), None, None, &[]);
+        assert_eq!(v.size, 18);
+        assert_eq!(v.cells.len(), 324);
+        let at = |x: usize, y: usize| &v.cells[y * 18 + x];
+        assert_eq!(at(0, 17).occupant, Occupant::Red);
+        assert_eq!(at(17, 17).occupant, Occupant::Blue);
+        assert_eq!(at(17, 0).destination, Some(Team::Red));
+        assert_eq!(at(0, 0).destination, Some(Team::Blue));
+        assert!(at(0, 17).classes(0, 17).contains("piece red"));
+        assert_eq!(at(9, 9).label(9, 9), "(9,9) empty");
+        let pieces = v
+            .cells
+            .iter()
+            .filter(|c| c.occupant != Occupant::Empty)
+            .count();
+        assert_eq!(pieces, 24);
+    }
+}

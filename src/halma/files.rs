@@ -1,0 +1,46 @@
+//! Saving a record to the user's disk and reading one back: the page's only file I/O.
+
+use gridarena_engine::halma::record::MAX_RECORD_BYTES;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+/// Offers `text` as a download named `name`.
+pub fn download(name: &str, text: &str) -> Result<(), String> {
+    let fail = |e: JsValue| format!("the download failed: {e:?}");
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("application/x-ndjson");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(fail)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(fail)?;
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("the page has no document")?;
+    let anchor: web_sys::HtmlAnchorElement = document
+        .create_element("a")
+        .map_err(fail)?
+        .dyn_into()
+        .map_err(|_| "could not make a download link".to_string())?;
+    anchor.set_href(&url);
+    anchor.set_download(name);
+    anchor.click();
+    // The click has started the download; the URL is no longer needed.
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
+}
+
+/// Reads a chosen file's bytes, refusing files larger than a record may be before reading them.
+pub async fn read(file: web_sys::File) -> Result<Vec<u8>, String> {
+    let size = file.size();
+    if size > MAX_RECORD_BYTES as f64 {
+        return Err(format!(
+            "{} is {:.1} MB: records larger than {} MB are not loaded",
+            file.name(),
+            size / 1e6,
+            MAX_RECORD_BYTES / 1_000_000
+        ));
+    }
+    let buffer = JsFuture::from(file.array_buffer())
+        .await
+        .map_err(|e| format!("could not read {}: {e:?}", file.name()))?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}

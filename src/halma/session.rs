@@ -1,0 +1,421 @@
+//! A live game on the page: the engine's [`Game`], who plays each team, the human's move in the making,
+//! and the last tick's outcome.
+//!
+//! Plain Rust with no signals or DOM, so every behaviour of the page that is not drawing is tested
+//! natively. The rules all come from the engine; this type only decides whom to ask and when.
+
+use super::player::Player;
+use gridarena_engine::halma::record::Recorder;
+use gridarena_engine::halma::{
+    Answer, Game, MoveError, NoMove, Path, Position, Preset, Square, Team, Teams, TickOutcome,
+    TickRefused,
+};
+
+/// A human's move being clicked together: the piece, then every landing square so far.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Draft {
+    pub from: Option<Square>,
+    pub landings: Vec<Square>,
+}
+
+impl Draft {
+    fn path(&self) -> Option<Path> {
+        self.from.map(|f| Path::new(f, self.landings.clone()))
+    }
+
+    /// The square the piece would stand on now.
+    pub fn end(&self) -> Option<Square> {
+        self.landings.last().copied().or(self.from)
+    }
+}
+
+/// What a click on the board did, for the message line under the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClickResult {
+    /// Nothing to do: no human is to move, or the game is over.
+    Ignored,
+    /// The draft changed; the text says what to do next.
+    Updated(String),
+    /// The click was refused; the text says why.
+    Refused(String),
+}
+
+/// One game in progress on the page.
+#[derive(Clone, Debug)]
+pub struct Session {
+    game: Game,
+    preset: Preset,
+    seed: u64,
+    players: Teams<Player>,
+    drafts: Teams<Draft>,
+    submitted: Teams<Option<Path>>,
+    last: Option<TickOutcome>,
+    /// Started at the first tick, so the header names the players who actually began the game.
+    recorder: Option<Recorder>,
+}
+
+impl Session {
+    /// A new game of `preset`; `seed` draws the first mover of an alternating game and seeds the AIs.
+    pub fn new(preset: Preset, players: Teams<Player>, seed: u64) -> Session {
+        // Presets are fixed, valid setups: the engine's tests cover every one of them.
+        let game = Game::new(&preset.rules(), seed)
+            .unwrap_or_else(|e| unreachable!("preset {preset} does not set up: {e}"));
+        Session {
+            game,
+            preset,
+            seed,
+            players,
+            drafts: Teams::default(),
+            submitted: Teams::default(),
+            last: None,
+            recorder: None,
+        }
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn preset(&self) -> Preset {
+        self.preset
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    pub fn players(&self) -> &Teams<Player> {
+        &self.players
+    }
+
+    /// The game so far as a record (JSON Lines), or `None` before the first tick.
+    pub fn record_text(&self) -> Option<String> {
+        self.recorder.as_ref().map(Recorder::text)
+    }
+
+    /// Hands `team` to another player from the next tick on; a half-clicked human move is dropped.
+    pub fn set_player(&mut self, team: Team, player: Player) {
+        self.players[team] = player;
+        self.drafts[team] = Draft::default();
+        self.submitted[team] = None;
+    }
+
+    /// The outcome of the latest tick, if any was played.
+    pub fn last(&self) -> Option<&TickOutcome> {
+        self.last.as_ref()
+    }
+
+    pub fn draft(&self, team: Team) -> &Draft {
+        &self.drafts[team]
+    }
+
+    /// Whether `team` is human and has confirmed its move for the coming tick.
+    pub fn has_submitted(&self, team: Team) -> bool {
+        self.submitted[team].is_some()
+    }
+
+    /// The human teams the coming tick waits for.
+    pub fn waiting_for(&self) -> Vec<Team> {
+        self.game
+            .movers()
+            .into_iter()
+            .filter(|&t| self.players[t] == Player::Human && self.submitted[t].is_none())
+            .collect()
+    }
+
+    /// The human team whose clicks the board takes now: the first human mover without a confirmed move.
+    pub fn active_human(&self) -> Option<Team> {
+        self.waiting_for().into_iter().next()
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.game.result().is_some()
+    }
+
+    /// Whether a tick can be played now (the game goes on and no human is still choosing).
+    pub fn ready(&self) -> bool {
+        !self.is_over() && self.waiting_for().is_empty()
+    }
+
+    /// Plays one tick: built-in AIs answer now, humans with what they confirmed.
+    ///
+    /// Refused (and nothing changes) when the game is over or a human has not confirmed yet.
+    pub fn tick(&mut self) -> Result<&TickOutcome, String> {
+        if let Some(r) = self.game.result() {
+            return Err(TickRefused::GameOver(r).to_string());
+        }
+        if let Some(t) = self.active_human() {
+            return Err(format!("waiting for {t} (human) to confirm a move"));
+        }
+        let movers = self.game.movers();
+        // Each tick's AI seed differs, so a built-in AI does not repeat the same tie-breaks all game.
+        let tick_seed = self.seed ^ u64::from(self.game.turn()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let answer = |team: Team, submitted: &mut Option<Path>| -> Answer {
+            if !movers.contains(&team) {
+                return Answer::NoMove(NoMove::Missing);
+            }
+            match self.players[team] {
+                Player::Human => submitted
+                    .take()
+                    .map_or(Answer::NoMove(NoMove::Missing), Answer::Move),
+                Player::BuiltIn(ai) => ai
+                    .choose(
+                        self.game.position(),
+                        self.game.mode(),
+                        team,
+                        tick_seed ^ team as u64,
+                    )
+                    .map_or(Answer::NoMove(NoMove::Missing), Answer::Move),
+            }
+        };
+        let mut submitted = std::mem::take(&mut self.submitted);
+        let red = answer(Team::Red, &mut submitted.red);
+        let blue = answer(Team::Blue, &mut submitted.blue);
+        let before = self.game.clone();
+        let outcome = self.game.tick(red, blue).map_err(|e| e.to_string())?;
+        self.drafts = Teams::default();
+        let labels = self.players.map(|_, p| p.to_string());
+        let recorder = self
+            .recorder
+            .get_or_insert_with(|| Recorder::new(labels, self.seed, &before));
+        recorder.push(&outcome, &self.game);
+        if self.game.result().is_some() {
+            recorder.finish();
+        }
+        Ok(self.last.insert(outcome))
+    }
+
+    /// A click on `square` by the active human.
+    pub fn click(&mut self, square: Square) -> ClickResult {
+        let Some(team) = self.active_human() else {
+            return ClickResult::Ignored;
+        };
+        let position = self.game.position();
+        let draft = &self.drafts[team];
+        let own_piece = position.piece_at(team, square).is_some();
+        match draft.from {
+            Some(from) if square == from && draft.landings.is_empty() => {
+                self.drafts[team] = Draft::default();
+                ClickResult::Updated(format!("{team}: choose a piece to move"))
+            }
+            Some(_) if own_piece && draft.landings.is_empty() => {
+                self.drafts[team] = Draft {
+                    from: Some(square),
+                    landings: vec![],
+                };
+                ClickResult::Updated(format!(
+                    "{team}: piece {square} chosen; click where it goes"
+                ))
+            }
+            None if own_piece => {
+                self.drafts[team].from = Some(square);
+                ClickResult::Updated(format!(
+                    "{team}: piece {square} chosen; click where it goes"
+                ))
+            }
+            None => ClickResult::Refused(format!(
+                "{square} holds no {team} piece: click one of {team}'s pieces"
+            )),
+            Some(from) => {
+                let mut landings = draft.landings.clone();
+                landings.push(square);
+                let path = Path::new(from, landings.clone());
+                match position.check(team, &path) {
+                    Ok(_) => {
+                        self.drafts[team].landings = landings;
+                        ClickResult::Updated(format!(
+                            "{team}: {path}; press Confirm (Enter), or click the next jump"
+                        ))
+                    }
+                    // A chain may pass back through its start or leave the camp on the way.
+                    Err(MoveError::ReturnsToStart { .. } | MoveError::LeavesCamp { .. }) => {
+                        self.drafts[team].landings = landings;
+                        ClickResult::Updated(format!(
+                            "{team}: {path}; this cannot end here, jump on"
+                        ))
+                    }
+                    Err(e) => ClickResult::Refused(format!("{team}: {e}")),
+                }
+            }
+        }
+    }
+
+    /// Confirms the active human's move for the coming tick.
+    pub fn confirm(&mut self) -> ClickResult {
+        let Some(team) = self.active_human() else {
+            return ClickResult::Ignored;
+        };
+        let Some(path) = self.drafts[team].path() else {
+            return ClickResult::Refused(format!("{team}: choose a piece first"));
+        };
+        match self.game.position().check(team, &path) {
+            Ok(_) => {
+                self.submitted[team] = Some(path.clone());
+                ClickResult::Updated(format!("{team}: move {path} submitted"))
+            }
+            Err(e) => ClickResult::Refused(format!("{team}: {e}")),
+        }
+    }
+
+    /// Drops the active human's draft.
+    pub fn cancel(&mut self) -> ClickResult {
+        match self.active_human() {
+            Some(team) => {
+                self.drafts[team] = Draft::default();
+                ClickResult::Updated(format!("{team}: choose a piece to move"))
+            }
+            None => ClickResult::Ignored,
+        }
+    }
+
+    /// Squares the active human's draft may go to next: final squares of legal moves from the chosen
+    /// piece when nothing is landed yet, else the next jump landings.
+    pub fn hints(&self) -> Vec<Square> {
+        let Some(team) = self.active_human() else {
+            return vec![];
+        };
+        let draft = &self.drafts[team];
+        let (Some(from), Some(end)) = (draft.from, draft.end()) else {
+            return vec![];
+        };
+        let position: &Position = self.game.position();
+        if draft.landings.is_empty() {
+            return position
+                .moves_from(team, from)
+                .into_iter()
+                .map(|m| m.to)
+                .collect();
+        }
+        next_jumps(position, end)
+    }
+}
+
+/// Squares two steps away from `at` over an occupied square onto an empty one: the possible next jump.
+fn next_jumps(position: &Position, at: Square) -> Vec<Square> {
+    let mut out = Vec::new();
+    for dy in [-1i16, 0, 1] {
+        for dx in [-1i16, 0, 1] {
+            let sq = |k: i16| {
+                let x = u8::try_from(i16::from(at.x()) + k * dx).ok()?;
+                let y = u8::try_from(i16::from(at.y()) + k * dy).ok()?;
+                Square::new(x, y).filter(|s| position.contains(*s))
+            };
+            if let (Some(over), Some(land)) = (sq(1), sq(2)) {
+                if (dx, dy) != (0, 0) && position.is_occupied(over) && position.is_empty(land) {
+                    out.push(land);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gridarena_engine::halma::ai::BuiltIn;
+    use gridarena_engine::halma::record::Record;
+
+    fn sq(x: u8, y: u8) -> Square {
+        Square::new(x, y).unwrap()
+    }
+
+    fn greedy_pair() -> Teams<Player> {
+        Teams {
+            red: Player::BuiltIn(BuiltIn::Greedy),
+            blue: Player::BuiltIn(BuiltIn::Greedy),
+        }
+    }
+
+    #[test]
+    fn greedy_against_greedy_plays_a_mini_game_to_the_end() {
+        let mut s = Session::new(Preset::Mini, greedy_pair(), 3);
+        let mut ticks = 0;
+        while !s.is_over() {
+            s.tick().unwrap();
+            ticks += 1;
+            assert!(ticks <= 1000);
+        }
+        assert!(s.tick().is_err(), "a finished game takes no more ticks");
+        assert!(s.last().unwrap().result.is_some());
+
+        // The record loads back and ends where the game ended.
+        let record = Record::parse(&s.record_text().unwrap()).unwrap();
+        assert_eq!(record.ticks(), ticks);
+        assert_eq!(record.result(), s.game().result());
+        assert_eq!(record.header().players.red, "builtin:greedy");
+    }
+
+    #[test]
+    fn a_human_move_is_clicked_confirmed_and_enacted() {
+        let players = Teams {
+            red: Player::Human,
+            blue: Player::BuiltIn(BuiltIn::Greedy),
+        };
+        let mut s = Session::new(Preset::Arena, players, 1);
+        assert!(!s.ready());
+        assert_eq!(s.waiting_for(), vec![Team::Red]);
+        assert!(s.tick().is_err(), "the tick waits for the human");
+
+        assert!(matches!(s.click(sq(9, 9)), ClickResult::Refused(_)));
+        assert!(matches!(s.click(sq(2, 15)), ClickResult::Updated(_)));
+        assert!(s.hints().contains(&sq(2, 13)));
+        // A jump over an empty square is explained, not taken.
+        assert!(matches!(s.click(sq(4, 13)), ClickResult::Refused(m) if m.contains("empty")));
+        assert!(matches!(s.click(sq(2, 13)), ClickResult::Updated(_)));
+        assert!(matches!(s.confirm(), ClickResult::Updated(_)));
+        assert!(s.ready());
+
+        let outcome = s.tick().unwrap().clone();
+        assert!(outcome.errors.is_empty(), "{:?}", outcome.errors);
+        let red = outcome.moves.iter().find(|m| m.team == Team::Red).unwrap();
+        assert_eq!((red.from, red.to.clone()), (sq(2, 15), vec![sq(2, 13)]));
+        assert!(s.game().position().piece_at(Team::Red, sq(2, 13)).is_some());
+        assert_eq!(s.draft(Team::Red), &Draft::default());
+    }
+
+    #[test]
+    fn clicking_the_chosen_piece_again_or_cancel_clears_the_draft() {
+        let players = Teams {
+            red: Player::Human,
+            blue: Player::Human,
+        };
+        let mut s = Session::new(Preset::Arena, players, 1);
+        s.click(sq(2, 14));
+        s.click(sq(2, 14));
+        assert_eq!(s.draft(Team::Red), &Draft::default());
+        s.click(sq(2, 14));
+        s.cancel();
+        assert_eq!(s.draft(Team::Red), &Draft::default());
+        assert!(matches!(s.confirm(), ClickResult::Refused(_)));
+    }
+
+    #[test]
+    fn two_humans_in_the_arena_each_confirm_before_the_tick() {
+        let players = Teams {
+            red: Player::Human,
+            blue: Player::Human,
+        };
+        let mut s = Session::new(Preset::Arena, players, 1);
+        s.click(sq(2, 14));
+        s.click(sq(3, 13));
+        s.confirm();
+        assert_eq!(s.active_human(), Some(Team::Blue));
+        s.click(sq(15, 14));
+        s.click(sq(14, 13));
+        s.confirm();
+        assert!(s.ready());
+        assert_eq!(s.tick().unwrap().moves.len(), 2);
+    }
+
+    #[test]
+    fn an_alternating_game_asks_only_the_side_to_move() {
+        let players = Teams {
+            red: Player::Human,
+            blue: Player::Human,
+        };
+        let s = Session::new(Preset::Mini, players, 5);
+        let first = s.game().to_move().unwrap();
+        assert_eq!(s.waiting_for(), vec![first]);
+    }
+}
