@@ -6,20 +6,11 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
-step "toolchain"
-if ! command -v cargo >/dev/null; then
-  echo "cargo is missing: install Rust with rustup first (https://rustup.rs)" >&2
-  exit 1
-fi
-for component in rustfmt clippy; do
-  if ! rustup component list --installed 2>/dev/null | grep -q "^$component"; then
-    rustup component add "$component"
-  fi
-done
-if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-  rustup target add wasm32-unknown-unknown
-fi
+step "install what is missing"
+./scripts/setup.sh --browser
+export PATH="$HOME/.cargo/bin:$PWD/tests/e2e/node_modules/.bin:$PATH"
 cargo --version
+cargo fetch --locked  # trunk builds offline
 
 step "format"
 cargo fmt --all -- --check
@@ -35,5 +26,15 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 cargo test --workspace --locked 2>&1 | tee "$log"
 
+step "the app's release build (trunk)"
+trunk build --release
+for f in dist/*.wasm dist/*.js; do
+  printf '%s: %s bytes, %s gzipped\n' "$f" "$(wc -c <"$f")" "$(gzip -9 -c "$f" | wc -c)"
+done
+
+step "browser end-to-end tests (headless Chromium)"
+(cd tests/e2e && node --test --test-concurrency=1 --test-reporter=spec ./*.test.mjs) 2>&1 | tee -a "$log"
+
 # One closing line over every test binary, so a reader (and CI) sees the whole count at once.
-awk '/^test result:/ { p += $4; f += $6; s += $8 } END { printf "\ntests: %d passed, %d failed, %d skipped\n", p, f, s }' "$log"
+awk '/^test result:/ { p += $4; f += $6; s += $8 }
+     /^ℹ pass / { p += $3 } /^ℹ fail / { f += $3 } /^ℹ skipped / { s += $3 } END { printf "\ntests: %d passed, %d failed, %d skipped\n", p, f, s }' "$log"

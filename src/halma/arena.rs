@@ -314,7 +314,7 @@ pub fn ArenaPage() -> impl IntoView {
                         view! {
                             <button
                                 data-testid="download"
-                                disabled=move || session.with(|s| s.record_text().is_none())
+                                disabled=move || session.with(|s| !s.has_record())
                                 on:click=move |_| download()
                             >
                                 "Download record"

@@ -1,6 +1,6 @@
 //! The board grid: one element per square, classes from [`BoardView`], and the last moves drawn over it.
 
-use super::board_view::{BoardView, Trail};
+use super::board_view::{BoardView, CellView, Trail};
 use gridarena_engine::halma::{Square, Team};
 use leptos::prelude::*;
 
@@ -21,11 +21,14 @@ pub fn Board(
         (0..usize::from(n) * usize::from(n))
             .map(|i| {
                 let (x, y) = ((i % usize::from(n)) as u8, (i / usize::from(n)) as u8);
-                let cell = move || view.with(|v| v.cells.get(i).cloned().unwrap_or_default());
-                let class = move || cell().classes(x, y);
-                let label = move || cell().label(x, y);
+                // Read in place, without cloning the square's view: these run for every square each tick.
+                let with_cell = move |f: &dyn Fn(&CellView) -> String| {
+                    view.with(|v| v.cells.get(i).map(f).unwrap_or_default())
+                };
+                let class = move || with_cell(&|c| c.classes(x, y));
+                let label = move || with_cell(&|c| c.label(x, y));
                 let damage = move || {
-                    let d = cell().damage;
+                    let d = view.with(|v| v.cells.get(i).map_or(0, |c| c.damage));
                     (d > 0).then(|| view! { <span class="damage">{d}</span> })
                 };
                 view! {

@@ -93,6 +93,11 @@ impl Session {
         self.recorder.as_ref().map(Recorder::text)
     }
 
+    /// Whether a record exists to download (a tick has been played).
+    pub fn has_record(&self) -> bool {
+        self.recorder.is_some()
+    }
+
     /// Hands `team` to another player from the next tick on; a half-clicked human move is dropped.
     pub fn set_player(&mut self, team: Team, player: Player) {
         self.players[team] = player;

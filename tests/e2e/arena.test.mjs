@@ -1,0 +1,144 @@
+// End-to-end tests of the Halma arena page on the release build, in headless Chromium.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { serveDist, launch, openApp, cell, root } from './harness.mjs';
+
+let server, browser;
+before(async () => {
+  // A sub-path, as on a static host: the build must not assume it is served from "/".
+  server = await serveDist('/some/sub/path/');
+  browser = await launch();
+});
+after(async () => { await browser?.close(); server?.close(); });
+
+async function newGame(page, { preset, red, blue, seed }) {
+  if (red) await page.selectOption('[data-testid=player-red]', red);
+  if (blue) await page.selectOption('[data-testid=player-blue]', blue);
+  if (preset) await page.selectOption('[data-testid=preset]', preset);
+  if (seed !== undefined) await page.fill('[data-testid=seed]', String(seed));
+  await page.click('[data-testid=new-game]');
+}
+
+test('the page renders the 18x18 arena board and the message field', async () => {
+  const { page, errors } = await openApp(browser, server.url);
+  assert.equal(await page.locator('[data-testid=board] .cell').count(), 18 * 18);
+  assert.equal(await page.locator('[data-testid=board] .cell.piece.red').count(), 12);
+  assert.equal(await page.locator('[data-testid=board] .cell.piece.blue').count(), 12);
+  assert.match(await page.textContent('[data-testid=messages]'), /Turn 0/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('greedy against greedy on mini at the fastest speed ends with HALMATE', async () => {
+  const { page, errors } = await openApp(browser, server.url);
+  await newGame(page, { preset: 'mini', red: 'builtin:greedy', blue: 'builtin:greedy', seed: 4 });
+  assert.equal(await page.locator('[data-testid=board] .cell').count(), 64);
+  await page.locator('[data-testid=speed]').fill('50');
+  assert.equal(await page.textContent('[data-testid=tick-ms]'), '50');
+  await page.click('[data-testid=run]');
+  await page.waitForFunction(
+    () => /HALMATE/.test(document.querySelector('[data-testid=messages]').textContent),
+    null, { timeout: 60_000 });
+  // After the end no more ticks are played: Run stops and Step is disabled.
+  assert.ok(await page.isDisabled('[data-testid=step]'));
+  assert.ok(await page.isDisabled('[data-testid=stop]'));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a human move made by clicking is enacted', async () => {
+  const { page, errors } = await openApp(browser, server.url);
+  await newGame(page, { preset: 'arena', red: 'human', blue: 'builtin:greedy', seed: 1 });
+  await page.click('[data-testid=step]');
+  assert.match(await page.textContent('[data-testid=notice]'), /waiting for red/);
+  // An illegal click is explained: a jump over an empty square.
+  await page.click(cell(2, 15));
+  await page.click(cell(4, 13));
+  assert.match(await page.textContent('[data-testid=notice]'), /empty square/);
+  await page.click(cell(2, 13));
+  await page.click('[data-testid=confirm]');
+  await page.click('[data-testid=step]');
+  await page.waitForFunction(() => /Turn 1/.test(document.querySelector('[data-testid=messages]').textContent));
+  assert.match(await page.textContent('[data-testid=messages]'), /red: \(2,15\) -> \(2,13\)/);
+  assert.match(await page.getAttribute(cell(2, 13), 'class'), /piece red/);
+  assert.doesNotMatch(await page.getAttribute(cell(2, 15), 'class'), /piece/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a downloaded record loads back and steps through the same game', async () => {
+  const { page, errors } = await openApp(browser, server.url);
+  await newGame(page, { preset: 'arena', red: 'builtin:search', blue: 'builtin:greedy', seed: 9 });
+  for (let i = 0; i < 5; i++) await page.click('[data-testid=step]');
+  const live = await page.getAttribute('[data-testid=board]', 'class');
+  const boardAt5 = await page.$$eval('[data-testid=board] .cell', (cs) => cs.map((c) => c.className).join('|'));
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download]')]);
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rec-')), download.suggestedFilename());
+  await download.saveAs(file);
+  assert.equal(fs.readFileSync(file, 'utf8').trim().split('\n').length, 6, 'a header and five ticks');
+
+  await page.setInputFiles('[data-testid=load]', file);
+  await page.waitForSelector('[data-testid=scrubber]');
+  assert.match(await page.textContent('[data-testid=notice]'), /5 ticks/);
+  assert.equal(await page.textContent('[data-testid=replay-at]'), '0');
+  await page.click('[data-testid=step]');
+  assert.equal(await page.textContent('[data-testid=replay-at]'), '1');
+  await page.locator('[data-testid=scrubber]').fill('5');
+  assert.equal(await page.textContent('[data-testid=replay-at]'), '5');
+  const replayAt5 = await page.$$eval('[data-testid=board] .cell', (cs) => cs.map((c) => c.className).join('|'));
+  assert.equal(replayAt5, boardAt5);
+  assert.ok(live);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a collision square blinks both team colours (from a record made with the CLI)', async () => {
+  const state = JSON.parse(fs.readFileSync(path.join(root, 'tests/fixtures/halma/collision-state.json'), 'utf8'));
+  const tick = JSON.parse(execFileSync(path.join(root, 'target/debug/gridarena'), ['halma', 'tick'], {
+    input: JSON.stringify({
+      state,
+      red: { from: { x: 2, y: 4 }, to: [{ x: 3, y: 4 }] },
+      blue: { from: { x: 4, y: 4 }, to: [{ x: 3, y: 4 }] },
+    }),
+  }));
+  assert.deepEqual(tick.outcome.collisions, [{ x: 3, y: 4 }]);
+  const header = { type: 'header', format: 'gridarena-halma-record', version: 1, engine: 'test', preset: null,
+    seed: 0, players: { red: 'human', blue: 'human' }, state };
+  const record = [header, { type: 'tick', outcome: tick.outcome, state: tick.state }]
+    .map((l) => JSON.stringify(l)).join('\n');
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rec-')), 'collision.jsonl');
+  fs.writeFileSync(file, record);
+
+  const { page, errors } = await openApp(browser, server.url);
+  await page.setInputFiles('[data-testid=load]', file);
+  await page.waitForSelector('[data-testid=scrubber]');
+  await page.click('[data-testid=step]');
+  const square = page.locator(cell(3, 4));
+  assert.match(await square.getAttribute('class'), /collision/);
+  assert.equal(await square.textContent(), '5', 'the damage is shown');
+  // The blink: the disc's colour alternates between the two team colours.
+  const colours = new Set();
+  for (let i = 0; i < 12 && colours.size < 2; i++) {
+    colours.add(await square.evaluate((el) => getComputedStyle(el, '::after').backgroundColor));
+    await page.waitForTimeout(100);
+  }
+  assert.deepEqual([...colours].sort(), ['rgb(0, 102, 153)', 'rgb(204, 0, 153)']);
+  assert.match(await page.textContent('[data-testid=messages]'), /Collision at \(3,4\)/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a malformed record is refused with its line, and the live game is untouched', async () => {
+  const { page } = await openApp(browser, server.url);
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rec-')), 'bad.jsonl');
+  fs.writeFileSync(file, '{"type":"tick"}\n<script>alert(1)</script>\n');
+  await page.setInputFiles('[data-testid=load]', file);
+  await page.waitForFunction(() => /line 1/.test(document.querySelector('[data-testid=notice]').textContent));
+  assert.equal(await page.locator('[data-testid=scrubber]').count(), 0);
+  assert.equal(await page.locator('[data-testid=board] .cell').count(), 324);
+  await page.close();
+});

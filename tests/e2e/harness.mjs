@@ -1,0 +1,51 @@
+// Shared by the browser tests and the benchmark: a static server for dist/ and a headless Chromium.
+import { chromium } from 'playwright-core';
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dist = path.join(root, 'dist');
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
+
+/** Serves dist/ on a free loopback port under `prefix` (a sub-path, as a static host might use). */
+export async function serveDist(prefix = '/') {
+  if (!fs.existsSync(path.join(dist, 'index.html'))) {
+    throw new Error('dist/ is missing: run `trunk build --release` first (scripts/test.sh does)');
+  }
+  const server = http.createServer((req, res) => {
+    const url = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (!url.startsWith(prefix)) { res.writeHead(404); return res.end(); }
+    let file = path.join(dist, url.slice(prefix.length) || 'index.html');
+    if (!file.startsWith(dist) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      file = path.join(dist, 'index.html');
+    }
+    res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  return { url: `http://127.0.0.1:${server.address().port}${prefix}`, close: () => server.close() };
+}
+
+/** Debian's Chromium, with the flags this closed network needs. */
+export async function launch() {
+  // Playwright gives every launch a fresh temporary profile of its own.
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** Opens the app and waits for the board; page errors fail the test that reads `errors`. */
+export async function openApp(browser, url) {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 1000 }, acceptDownloads: true });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.waitForSelector('[data-testid=board] .cell');
+  return { page, errors };
+}
+
+export const cell = (x, y) => `[data-testid=board] .cell[data-x="${x}"][data-y="${y}"]`;
