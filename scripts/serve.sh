@@ -7,4 +7,4 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/tests/e2e/node_modules/.bin:$PATH"
 cargo fetch --locked
 echo "==> building and serving on http://127.0.0.1:8080 (Ctrl-C stops)"
-exec trunk serve --release "$@"
+exec trunk serve --release --no-autoreload "$@"
