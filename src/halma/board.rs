@@ -1,6 +1,6 @@
 //! The board grid: one element per square, classes from [`BoardView`], and the last moves drawn over it.
 
-use super::board_view::{BoardView, CellView, Trail};
+use super::board_view::{BoardView, Trail};
 use gridarena_engine::halma::{Square, Team};
 use leptos::prelude::*;
 
@@ -21,14 +21,14 @@ pub fn Board(
         (0..usize::from(n) * usize::from(n))
             .map(|i| {
                 let (x, y) = ((i % usize::from(n)) as u8, (i / usize::from(n)) as u8);
-                // Read in place, without cloning the square's view: these run for every square each tick.
-                let with_cell = move |f: &dyn Fn(&CellView) -> String| {
-                    view.with(|v| v.cells.get(i).map(f).unwrap_or_default())
-                };
-                let class = move || with_cell(&|c| c.classes(x, y));
-                let label = move || with_cell(&|c| c.label(x, y));
+                // A memo per square: a tick changes a handful of squares, and only their elements are
+                // touched (attribute closures would otherwise rewrite all 324 squares every tick).
+                let cell =
+                    Memo::new(move |_| view.with(|v| v.cells.get(i).cloned().unwrap_or_default()));
+                let class = move || cell.with(|c| c.classes(x, y));
+                let label = move || cell.with(|c| c.label(x, y));
                 let damage = move || {
-                    let d = view.with(|v| v.cells.get(i).map_or(0, |c| c.damage));
+                    let d = cell.with(|c| c.damage);
                     (d > 0).then(|| view! { <span class="damage">{d}</span> })
                 };
                 view! {
