@@ -7,8 +7,7 @@
 use super::player::Player;
 use gridarena_engine::halma::record::Recorder;
 use gridarena_engine::halma::{
-    Answer, Game, MoveError, NoMove, Path, Position, Preset, Square, Team, Teams, TickOutcome,
-    TickRefused,
+    Answer, Game, NoMove, Path, Position, Preset, Square, Team, Teams, TickOutcome, TickRefused,
 };
 
 /// A human's move being clicked together: the piece, then every landing square so far.
@@ -21,11 +20,6 @@ pub struct Draft {
 impl Draft {
     fn path(&self) -> Option<Path> {
         self.from.map(|f| Path::new(f, self.landings.clone()))
-    }
-
-    /// The square the piece would stand on now.
-    pub fn end(&self) -> Option<Square> {
-        self.landings.last().copied().or(self.from)
     }
 }
 
@@ -176,16 +170,17 @@ impl Session {
         let mut submitted = std::mem::take(&mut self.submitted);
         let red = answer(Team::Red, &mut submitted.red);
         let blue = answer(Team::Blue, &mut submitted.blue);
-        let before = self.game.clone();
+        if self.recorder.is_none() {
+            let labels = self.players.map(|_, p| p.to_string());
+            self.recorder = Some(Recorder::new(labels, self.seed, &self.game));
+        }
         let outcome = self.game.tick(red, blue).map_err(|e| e.to_string())?;
         self.drafts = Teams::default();
-        let labels = self.players.map(|_, p| p.to_string());
-        let recorder = self
-            .recorder
-            .get_or_insert_with(|| Recorder::new(labels, self.seed, &before));
-        recorder.push(&outcome, &self.game);
-        if self.game.result().is_some() {
-            recorder.finish();
+        if let Some(recorder) = self.recorder.as_mut() {
+            recorder.push(&outcome, &self.game);
+            if self.game.result().is_some() {
+                recorder.finish();
+            }
         }
         Ok(self.last.insert(outcome))
     }
@@ -223,24 +218,24 @@ impl Session {
             )),
             Some(from) => {
                 let mut landings = draft.landings.clone();
+                let offered = position.next_landings(team, &Path::new(from, landings.clone()));
                 landings.push(square);
                 let path = Path::new(from, landings.clone());
-                match position.check(team, &path) {
-                    Ok(_) => {
-                        self.drafts[team].landings = landings;
-                        ClickResult::Updated(format!(
-                            "{team}: {path}; press Confirm (Enter), or click the next jump"
-                        ))
-                    }
-                    // A chain may pass back through its start or leave the camp on the way.
-                    Err(MoveError::ReturnsToStart { .. } | MoveError::LeavesCamp { .. }) => {
-                        self.drafts[team].landings = landings;
-                        ClickResult::Updated(format!(
-                            "{team}: {path}; this cannot end here, jump on"
-                        ))
-                    }
-                    Err(e) => ClickResult::Refused(format!("{team}: {e}")),
+                let verdict = position.check(team, &path);
+                if !offered.contains(&square) {
+                    let why = verdict.err().map_or_else(
+                        || "a move is one step or a chain of jumps".to_string(),
+                        |e| e.to_string(),
+                    );
+                    return ClickResult::Refused(format!("{team}: {why}"));
                 }
+                self.drafts[team].landings = landings;
+                ClickResult::Updated(match verdict {
+                    Ok(_) => {
+                        format!("{team}: {path}; press Confirm (Enter), or click the next jump")
+                    }
+                    Err(e) => format!("{team}: {path}; {e}: jump on"),
+                })
             }
         }
     }
@@ -280,7 +275,7 @@ impl Session {
             return vec![];
         };
         let draft = &self.drafts[team];
-        let (Some(from), Some(end)) = (draft.from, draft.end()) else {
+        let Some(from) = draft.from else {
             return vec![];
         };
         let position: &Position = self.game.position();
@@ -291,28 +286,8 @@ impl Session {
                 .map(|m| m.to)
                 .collect();
         }
-        next_jumps(position, end)
+        position.next_landings(team, &Path::new(from, draft.landings.clone()))
     }
-}
-
-/// Squares two steps away from `at` over an occupied square onto an empty one: the possible next jump.
-fn next_jumps(position: &Position, at: Square) -> Vec<Square> {
-    let mut out = Vec::new();
-    for dy in [-1i16, 0, 1] {
-        for dx in [-1i16, 0, 1] {
-            let sq = |k: i16| {
-                let x = u8::try_from(i16::from(at.x()) + k * dx).ok()?;
-                let y = u8::try_from(i16::from(at.y()) + k * dy).ok()?;
-                Square::new(x, y).filter(|s| position.contains(*s))
-            };
-            if let (Some(over), Some(land)) = (sq(1), sq(2)) {
-                if (dx, dy) != (0, 0) && position.is_occupied(over) && position.is_empty(land) {
-                    out.push(land);
-                }
-            }
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Checking a submitted move: the chain of landing squares an AI or a person sends.
 
 use super::position::{EMPTY, OCCUPIED};
+
 use super::protocol::Point;
 use super::{Move, Position, Square, Team};
 use serde::{Deserialize, Serialize};
@@ -122,6 +123,50 @@ impl fmt::Display for MoveError {
 impl std::error::Error for MoveError {}
 
 impl Position {
+    /// The squares a move being built square by square (a person clicking) may land on next.
+    ///
+    /// With nothing landed yet: every final square of the piece's legal moves' first hop, that is every
+    /// legal step and every legal first jump. After a jump: every further jump. A landing is offered when
+    /// the longer chain is legal, or illegal only because of where it ends (back on the start square, or
+    /// outside the camp the piece may not leave), since one more jump can still make it a move.
+    pub fn next_landings(&self, team: Team, path: &Path) -> Vec<Square> {
+        let size = self.size();
+        let Some(end) = path
+            .to
+            .last()
+            .or(Some(&path.from))
+            .and_then(|p| p.square_on(size))
+        else {
+            return vec![];
+        };
+        let first = path.to.is_empty();
+        let mut out = Vec::new();
+        for d in super::square::DIRECTIONS {
+            for reach in [1, 2] {
+                if reach == 1 && !first {
+                    continue;
+                }
+                let cell = end.cell().wrapping_add_signed(d * reach);
+                if self.cells.get(cell) != Some(&EMPTY) {
+                    continue;
+                }
+                let to = Square::from_cell(cell);
+                let mut longer = path.clone();
+                longer.to.push(to.into());
+                match self.check(team, &longer) {
+                    Ok(_) => out.push(to),
+                    Err(MoveError::ReturnsToStart { .. } | MoveError::LeavesCamp { .. })
+                        if reach == 2 =>
+                    {
+                        out.push(to)
+                    }
+                    Err(_) => {}
+                }
+            }
+        }
+        out
+    }
+
     /// Checks `path` as `team`'s move against this position and returns the move it makes.
     pub fn check(&self, team: Team, path: &Path) -> Result<Move, MoveError> {
         self.check_path(team, path).map(|(mv, _)| mv)
@@ -193,5 +238,43 @@ impl Position {
             return Err(MoveError::LeavesCamp { from, to: last });
         }
         Ok((Move { from, to: last }, landings))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::halma::{Game, Preset};
+
+    fn sq(x: u8, y: u8) -> Square {
+        Square::new(x, y).unwrap()
+    }
+
+    #[test]
+    fn next_landings_offer_steps_and_jumps_first_then_only_jumps() {
+        let game = Game::new(&Preset::Arena.rules(), 0).unwrap();
+        let pos = game.position();
+        let mut first = pos.next_landings(Team::Red, &Path::new(sq(2, 15), vec![]));
+        first.sort();
+        // Jumps over (1,14) and (2,14); (4,13) would be over the empty (3,14).
+        assert_eq!(
+            first,
+            vec![sq(0, 13), sq(2, 13), sq(3, 14), sq(3, 15), sq(3, 16)]
+        );
+        // From (2,13) every jump lands on a piece or goes over an empty square.
+        assert!(pos
+            .next_landings(Team::Red, &Path::new(sq(2, 15), vec![sq(2, 13)]))
+            .is_empty());
+        // Nothing follows a step, and a square that is not the team's piece offers nothing.
+        assert!(pos
+            .next_landings(Team::Red, &Path::new(sq(2, 15), vec![sq(3, 15)]))
+            .is_empty());
+        assert!(pos
+            .next_landings(Team::Red, &Path::new(sq(9, 9), vec![]))
+            .is_empty());
+        // Every offered landing is a legal move on its own here.
+        for s in first {
+            assert!(pos.check(Team::Red, &Path::new(sq(2, 15), vec![s])).is_ok());
+        }
     }
 }
