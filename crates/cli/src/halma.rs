@@ -6,10 +6,10 @@
 use crate::io::{self, Failure};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand};
-use gridarena_engine::halma::protocol::response_from_value;
+use gridarena_engine::halma::protocol::embedded_response;
 use gridarena_engine::halma::{
-    perft, AiRequest, Answer, Game, GameState, NoMove, Path, Position, Preset, ResponseError,
-    Rules, Team, Teams, TickOutcome, MAX_BOARD_SIZE, MAX_RESPONSE_BYTES, MIN_BOARD_SIZE,
+    perft, AiRequest, Answer, Game, GameState, NoMove, Position, Preset, Rules, Team, Teams,
+    TickOutcome, MAX_BOARD_SIZE, MIN_BOARD_SIZE,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -207,7 +207,7 @@ fn check(args: &CheckArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
     let answer = doc.remove("move").ok_or_else(|| missing("move"))?;
     let request: AiRequest = io::from_field(request, "request", REQUEST)?;
     let (position, team) = request_position(&request, args.preset, "\"request\"")?;
-    let verdict = read_answer(&answer)
+    let verdict = embedded_response(&answer)
         .map_err(|e| e.to_string())
         .and_then(|path| position.check(team, &path).map_err(|e| e.to_string()));
     match verdict {
@@ -232,18 +232,6 @@ fn request_position(
     request
         .to_position(preset.rules().camp_rule)
         .map_err(|e| Failure::Input(format!("{source} is not a playable position: {e}")))
-}
-
-/// Reads an AI's answer embedded in a document the way the referee reads a response body.
-///
-/// The referee refuses bodies over [`MAX_RESPONSE_BYTES`] unread; the embedded answer's compact JSON is
-/// measured so that `check` and `tick` give the verdict a real match would.
-fn read_answer(value: &Value) -> Result<Path, ResponseError> {
-    let bytes = serde_json::to_vec(value).map_or(0, |b| b.len());
-    if bytes > MAX_RESPONSE_BYTES {
-        return Err(ResponseError::TooLarge { bytes });
-    }
-    response_from_value(value)
 }
 
 fn perft_command(args: &PerftArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
@@ -311,7 +299,7 @@ fn tick(args: &TickArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
     let mut game = playable(&state, "\"state\"")?;
     let answer = |v: Option<&Value>| match v {
         None | Some(Value::Null) => Answer::NoMove(NoMove::Missing),
-        Some(v) => Answer::from(read_answer(v)),
+        Some(v) => Answer::from(embedded_response(v)),
     };
     let red = answer(doc.get("red"));
     let blue = answer(doc.get("blue"));

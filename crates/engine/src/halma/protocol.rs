@@ -257,6 +257,16 @@ pub fn parse_response(body: &[u8]) -> Result<Path, ResponseError> {
     response_from_value(&value)
 }
 
+/// Reads a move that arrived inside a larger JSON document (a `check` or `tick` input) with the same
+/// verdict a response body would get: its compact JSON over [`MAX_RESPONSE_BYTES`] is refused unread.
+pub fn embedded_response(value: &Value) -> Result<Path, ResponseError> {
+    let bytes = serde_json::to_vec(value).map_or(0, |b| b.len());
+    if bytes > MAX_RESPONSE_BYTES {
+        return Err(ResponseError::TooLarge { bytes });
+    }
+    response_from_value(value)
+}
+
 /// Reads a move from an already parsed JSON value (see [`parse_response`]).
 pub fn response_from_value(value: &Value) -> Result<Path, ResponseError> {
     let obj = match value {
