@@ -8,6 +8,7 @@ use super::messages::{start_lines, tick_lines, Line, Tone};
 use super::player::Player;
 use super::replay::Replay;
 use super::session::{ClickResult, Session};
+use super::ticker::Ticker;
 use gloo_timers::callback::Interval;
 use gridarena_engine::halma::ai::BuiltIn;
 use gridarena_engine::halma::{Preset, Square, Team, Teams};
@@ -43,43 +44,43 @@ pub fn ArenaPage() -> impl IntoView {
     // A loaded record being watched; while it is set, the board and the controls belong to it.
     let replay = RwSignal::new(None::<Replay>);
 
-    let tick = move || {
+    let ticker = Ticker::new(session, notice, running, tick_ms);
+
+    // One beat of Run (or a Step): a replay moves on a tick; a live game plays one through the ticker.
+    let beat = move || {
         if replay.with_untracked(Option::is_some) {
             let mut more = false;
             replay.update(|r| more = r.as_mut().is_some_and(|r| r.step() && !r.at_end()));
             if !more {
                 running.set(false);
             }
-            return;
+        } else {
+            ticker.beat();
         }
-        let mut over = false;
-        session.update(|s| match s.tick() {
-            Ok(o) => {
-                over = o.result.is_some();
-                notice.set(None);
-            }
-            Err(why) => {
-                over = s.is_over();
-                notice.set(Some(Line {
-                    tone: Tone::Info,
-                    text: why,
-                }))
-            }
-        });
-        if over {
-            running.set(false);
+    };
+    let step = move || {
+        if replay.with_untracked(Option::is_some) {
+            beat();
+        } else {
+            ticker.step();
         }
     };
 
-    // Run: one tick per interval; a new interval whenever Run or the speed changes.
+    // Run: one beat per interval; a new interval whenever Run or the speed changes.
     let interval = StoredValue::new_local(None::<Interval>);
-    Effect::new(move |_| {
+    Effect::new(move |was_on: Option<bool>| {
         let ms = tick_ms.get();
         let on = running.get();
         interval.set_value(None);
         if on {
-            interval.set_value(Some(Interval::new(ms, tick)));
+            interval.set_value(Some(Interval::new(ms, beat)));
+            if was_on != Some(true) && replay.with_untracked(Option::is_none) {
+                ticker.run();
+            }
+        } else if was_on == Some(true) {
+            ticker.stop();
         }
+        on
     });
     on_cleanup(move || interval.set_value(None));
 
@@ -118,6 +119,7 @@ pub fn ArenaPage() -> impl IntoView {
             },
         };
         running.set(false);
+        ticker.reset();
         replay.set(None);
         let players = session.with_untracked(|s| s.players().clone());
         session.set(Session::new(preset_choice.get_untracked(), players, seed));
@@ -130,7 +132,8 @@ pub fn ArenaPage() -> impl IntoView {
             None => session.with(|s| !s.is_over()),
         },
     );
-    let on_step = Callback::new(move |()| tick());
+    let on_step = Callback::new(move |()| step());
+    let busy = ticker.busy_signal();
 
     // Keyboard: S steps, Space runs/stops, Enter confirms a human move, Escape drops it.
     let keys = window_event_listener(leptos::ev::keydown, move |ev| {
@@ -147,7 +150,7 @@ pub fn ArenaPage() -> impl IntoView {
             return;
         }
         match ev.key().as_str() {
-            "s" | "S" if !running.get_untracked() => tick(),
+            "s" | "S" if !running.get_untracked() => step(),
             " " => {
                 ev.prevent_default();
                 running.update(|r| *r = !*r && playable.get_untracked());
@@ -174,7 +177,8 @@ pub fn ArenaPage() -> impl IntoView {
         })
     });
 
-    let messages = move || {
+    // A memo, so the message field's elements are rebuilt only when its text changes.
+    let messages = Memo::new(move |_| {
         if let Some(lines) = replay.with(|r| r.as_ref().map(Replay::lines)) {
             return lines;
         }
@@ -182,7 +186,7 @@ pub fn ArenaPage() -> impl IntoView {
             Some(o) => tick_lines(o),
             None => start_lines(&s.game().movers(), s.game().to_move()),
         })
-    };
+    });
     let waiting = move || {
         session.with(|s| {
             s.active_human()
@@ -285,7 +289,8 @@ pub fn ArenaPage() -> impl IntoView {
                 data-testid="messages"
             >
                 {move || {
-                    messages()
+                    messages
+                        .get()
                         .into_iter()
                         .map(|l| view! { <p class=tone_class(l.tone)>{l.text}</p> })
                         .collect_view()
@@ -306,7 +311,7 @@ pub fn ArenaPage() -> impl IntoView {
                     <button data-testid="cancel" on:click=move |_| cancel()>"Cancel"</button>
                 </Show>
             </div>
-            <Controls running=running tick_ms=tick_ms playable=playable on_step=on_step />
+            <Controls running=running tick_ms=tick_ms playable=playable busy=busy on_step=on_step />
             <div class="replay" role="group" aria-label="Records and replays">
                 <Show
                     when=move || replay.with(Option::is_some)

@@ -1,13 +1,13 @@
 //! The board grid: one element per square, classes from [`BoardView`], and the last moves drawn over it.
 
-use super::board_view::{BoardView, Trail};
+use super::board_view::{BoardView, CellView, Trail};
 use gridarena_engine::halma::{Square, Team};
 use leptos::prelude::*;
 
 /// The Halma board.
 ///
-/// The grid is rebuilt only when the board size changes; each square's look is its own small reactive
-/// closure, so a tick updates classes in place instead of recreating 324 elements.
+/// The grid is rebuilt only when the board size changes; each square's look is its own signal, so a tick
+/// updates the classes of the squares that changed, in place.
 #[component]
 pub fn Board(
     /// What to draw.
@@ -16,15 +16,32 @@ pub fn Board(
     on_click: Callback<Square>,
 ) -> impl IntoView {
     let size = Memo::new(move |_| view.with(|v| v.size));
+    // A signal per square, set only when that square's look changes: a tick touches a handful of
+    // squares, and only they do any reactive work (a memo per square would re-run all 324 every tick).
+    let cells = StoredValue::new(Vec::<RwSignal<CellView>>::new());
+    Effect::new(move |_| {
+        view.with(|v| {
+            cells.with_value(|sigs| {
+                for (sig, new) in sigs.iter().zip(&v.cells) {
+                    if sig.with_untracked(|old| old != new) {
+                        sig.set(new.clone());
+                    }
+                }
+            })
+        })
+    });
     let grid = move || {
         let n = size.get();
-        (0..usize::from(n) * usize::from(n))
-            .map(|i| {
+        let sigs: Vec<RwSignal<CellView>> = view.with_untracked(|v| {
+            (0..usize::from(n) * usize::from(n))
+                .map(|i| RwSignal::new(v.cells.get(i).cloned().unwrap_or_default()))
+                .collect()
+        });
+        cells.set_value(sigs.clone());
+        sigs.into_iter()
+            .enumerate()
+            .map(|(i, cell)| {
                 let (x, y) = ((i % usize::from(n)) as u8, (i / usize::from(n)) as u8);
-                // A memo per square: a tick changes a handful of squares, and only their elements are
-                // touched (attribute closures would otherwise rewrite all 324 squares every tick).
-                let cell =
-                    Memo::new(move |_| view.with(|v| v.cells.get(i).cloned().unwrap_or_default()));
                 let class = move || cell.with(|c| c.classes(x, y));
                 let label = move || cell.with(|c| c.label(x, y));
                 let damage = move || {

@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A team's player. Its text form (`human`, `builtin:greedy`) is what game records and the page URL hold.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Player {
     /// A person clicking on the board; the tick waits for them.
     Human,
@@ -24,7 +24,7 @@ impl Player {
     }
 
     /// What the player menu shows.
-    pub fn describe(self) -> String {
+    pub fn describe(&self) -> String {
         match self {
             Player::Human => "Human (click the board)".to_string(),
             Player::BuiltIn(ai) => format!("Built-in AI: {}", ai.name()),

@@ -111,7 +111,7 @@ mod tests {
         let mut s = Session::new(
             Preset::Arena,
             Teams {
-                red: greedy,
+                red: greedy.clone(),
                 blue: greedy,
             },
             9,

@@ -4,6 +4,7 @@
 //! Plain Rust with no signals or DOM, so every behaviour of the page that is not drawing is tested
 //! natively. The rules all come from the engine; this type only decides whom to ask and when.
 
+use super::builtin;
 use super::player::Player;
 use gridarena_engine::halma::record::Recorder;
 use gridarena_engine::halma::{
@@ -46,6 +47,54 @@ pub struct Session {
     last: Option<TickOutcome>,
     /// Started at the first tick, so the header names the players who actually began the game.
     recorder: Option<Recorder>,
+    /// The tick whose answers are being collected.
+    round: Option<Round>,
+    /// Ticks begun so far: the id of the latest.
+    rounds: u64,
+    latency: Teams<Latency>,
+}
+
+/// A request the page must send for the tick in progress.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ask {
+    /// The tick it belongs to ([`Session::round`]).
+    pub round: u64,
+    pub team: Team,
+    pub player: Player,
+    /// How long the page waits for the answer.
+    pub time_limit_ms: u64,
+    /// The seed a built-in AI plays this tick with.
+    pub seed: u64,
+}
+
+/// A tick in progress: who was asked and what has arrived.
+#[derive(Clone, Debug)]
+struct Round {
+    id: u64,
+    asked: Teams<bool>,
+    answers: Teams<Option<Answer>>,
+}
+
+/// How long a team's player takes to answer.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Latency {
+    /// The latest answer's time, in milliseconds.
+    pub last: Option<f64>,
+    total: f64,
+    count: u32,
+}
+
+impl Latency {
+    fn add(&mut self, ms: f64) {
+        self.last = Some(ms);
+        self.total += ms;
+        self.count += 1;
+    }
+
+    /// The mean over every answer this game, in milliseconds.
+    pub fn average(&self) -> Option<f64> {
+        (self.count > 0).then(|| self.total / f64::from(self.count))
+    }
 }
 
 impl Session {
@@ -63,6 +112,9 @@ impl Session {
             submitted: Teams::default(),
             last: None,
             recorder: None,
+            round: None,
+            rounds: 0,
+            latency: Teams::default(),
         }
     }
 
@@ -131,58 +183,139 @@ impl Session {
         self.game.result().is_some()
     }
 
-    /// Whether a tick can be played now (the game goes on and no human is still choosing).
+    /// Whether a tick can begin now: the game goes on, none is in progress and no human is choosing.
     pub fn ready(&self) -> bool {
-        !self.is_over() && self.waiting_for().is_empty()
+        !self.is_over() && self.round.is_none() && self.waiting_for().is_empty()
     }
 
-    /// Plays one tick: built-in AIs answer now, humans with what they confirmed.
+    /// Starts a tick: the requests to send to the AIs among the movers; humans play what they confirmed. When nothing is asked the tick is ready to
+    /// [`finish`](Self::finish_tick) at once.
     ///
-    /// Refused (and nothing changes) when the game is over or a human has not confirmed yet.
-    pub fn tick(&mut self) -> Result<&TickOutcome, String> {
+    /// Refused (and nothing changes) when the game is over, a tick is already in progress, or a human
+    /// has not confirmed yet.
+    pub fn begin_tick(&mut self, time_limit_ms: u64) -> Result<Vec<Ask>, String> {
         if let Some(r) = self.game.result() {
             return Err(TickRefused::GameOver(r).to_string());
+        }
+        if self.round.is_some() {
+            return Err("a tick is already in progress".to_string());
         }
         if let Some(t) = self.active_human() {
             return Err(format!("waiting for {t} (human) to confirm a move"));
         }
-        let movers = self.game.movers();
+        self.rounds += 1;
+        let mut round = Round {
+            id: self.rounds,
+            asked: Teams::default(),
+            answers: Teams::default(),
+        };
         // Each tick's AI seed differs, so a built-in AI does not repeat the same tie-breaks all game.
         let tick_seed = self.seed ^ u64::from(self.game.turn()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let answer = |team: Team, submitted: &mut Option<Path>| -> Answer {
-            if !movers.contains(&team) {
-                return Answer::NoMove(NoMove::Missing);
+        let mut asks = Vec::new();
+        for team in self.game.movers() {
+            if self.players[team] == Player::Human {
+                continue;
             }
-            match self.players[team] {
-                Player::Human => submitted
+            round.asked[team] = true;
+            asks.push(Ask {
+                round: round.id,
+                team,
+                player: self.players[team].clone(),
+                time_limit_ms,
+                seed: tick_seed ^ team as u64,
+            });
+        }
+        self.round = Some(round);
+        Ok(asks)
+    }
+
+    /// The tick in progress, if any: its id, which [`Ask::round`] carries.
+    pub fn round(&self) -> Option<u64> {
+        self.round.as_ref().map(|r| r.id)
+    }
+
+    /// Takes `team`'s answer for tick `round`, measured `latency_ms` after the request went out.
+    ///
+    /// Returns whether it was taken: an answer for another tick (a late one), for a team not asked, or a
+    /// second answer is dropped, so a slow AI can never move in a tick it did not answer in time.
+    pub fn deliver(&mut self, round: u64, team: Team, answer: Answer, latency_ms: f64) -> bool {
+        let Some(r) = self.round.as_mut().filter(|r| r.id == round) else {
+            return false;
+        };
+        if !r.asked[team] || r.answers[team].is_some() {
+            return false;
+        }
+        r.answers[team] = Some(answer);
+        self.latency[team].add(latency_ms);
+        true
+    }
+
+    /// The asked teams whose answer has not arrived.
+    pub fn awaiting(&self) -> Vec<Team> {
+        self.round.as_ref().map_or_else(Vec::new, |r| {
+            Team::ALL
+                .into_iter()
+                .filter(|&t| r.asked[t] && r.answers[t].is_none())
+                .collect()
+        })
+    }
+
+    /// Ends the tick in progress: what arrived is enacted; an asked team with no answer timed out after
+    /// `waited_ms`.
+    pub fn finish_tick(&mut self, waited_ms: u64) -> Result<&TickOutcome, String> {
+        let Some(mut round) = self.round.take() else {
+            return Err("no tick is in progress".to_string());
+        };
+        let movers = self.game.movers();
+        let mut submitted = std::mem::take(&mut self.submitted);
+        let mut answer = |team: Team| -> Answer {
+            if !movers.contains(&team) {
+                Answer::NoMove(NoMove::Missing)
+            } else if round.asked[team] {
+                round.answers[team]
                     .take()
-                    .map_or(Answer::NoMove(NoMove::Missing), Answer::Move),
-                Player::BuiltIn(ai) => ai
-                    .choose(
-                        self.game.position(),
-                        self.game.mode(),
-                        team,
-                        tick_seed ^ team as u64,
-                    )
-                    .map_or(Answer::NoMove(NoMove::Missing), Answer::Move),
+                    .unwrap_or(Answer::NoMove(NoMove::TimedOut {
+                        after_ms: waited_ms,
+                    }))
+            } else {
+                submitted[team]
+                    .take()
+                    .map_or(Answer::NoMove(NoMove::Missing), Answer::Move)
             }
         };
-        let mut submitted = std::mem::take(&mut self.submitted);
-        let red = answer(Team::Red, &mut submitted.red);
-        let blue = answer(Team::Blue, &mut submitted.blue);
-        if self.recorder.is_none() {
-            let labels = self.players.map(|_, p| p.to_string());
-            self.recorder = Some(Recorder::new(labels, self.seed, &self.game));
-        }
+        let (red, blue) = (answer(Team::Red), answer(Team::Blue));
+        let recorder = self.recorder.get_or_insert_with(|| {
+            Recorder::new(
+                self.players.map(|_, p| p.to_string()),
+                self.seed,
+                &self.game,
+            )
+        });
         let outcome = self.game.tick(red, blue).map_err(|e| e.to_string())?;
         self.drafts = Teams::default();
-        if let Some(recorder) = self.recorder.as_mut() {
-            recorder.push(&outcome, &self.game);
-            if self.game.result().is_some() {
-                recorder.finish();
-            }
+        recorder.push(&outcome, &self.game);
+        if self.game.result().is_some() {
+            recorder.finish();
         }
         Ok(self.last.insert(outcome))
+    }
+
+    /// Plays one whole tick here and now: built-in AIs answer on this thread, humans with what they
+    /// confirmed. What the page does when it has no worker, and what the tests drive.
+    pub fn tick(&mut self) -> Result<&TickOutcome, String> {
+        for ask in self.begin_tick(0)? {
+            let answer = match ask.player {
+                Player::BuiltIn(ai) => builtin::answer(ai, &self.game, ask.team, ask.seed),
+                Player::Human => Answer::NoMove(NoMove::Missing),
+            };
+            self.deliver(ask.round, ask.team, answer, 0.0);
+        }
+        self.finish_tick(0)
+    }
+
+    /// `team`'s answer times: the last tick's and the average, in milliseconds.
+    pub fn latency(&self, team: Team) -> &Latency {
+        &self.latency[team]
     }
 
     /// A click on `square` by the active human.
@@ -397,5 +530,62 @@ mod tests {
         let s = Session::new(Preset::Mini, players, 5);
         let first = s.game().to_move().unwrap();
         assert_eq!(s.waiting_for(), vec![first]);
+    }
+
+    #[test]
+    fn a_tick_collects_answers_and_drops_late_or_repeated_ones() {
+        let mut s = Session::new(Preset::Arena, greedy_pair(), 8);
+        let asks = s.begin_tick(1000).unwrap();
+        assert_eq!(asks.len(), 2);
+        assert!(s.begin_tick(1000).is_err(), "one tick at a time");
+        assert!(!s.ready());
+        let round = s.round().unwrap();
+        let red = builtin::answer(BuiltIn::Greedy, s.game(), Team::Red, asks[0].seed);
+        assert!(
+            !s.deliver(round + 1, Team::Red, red.clone(), 1.0),
+            "another tick's answer"
+        );
+        assert!(s.deliver(round, Team::Red, red.clone(), 2.0));
+        assert!(!s.deliver(round, Team::Red, red, 3.0), "a second answer");
+        assert_eq!(s.awaiting(), vec![Team::Blue]);
+        assert_eq!(s.latency(Team::Red).last, Some(2.0));
+
+        // Blue never answers: at the deadline it has timed out, and neither move is enacted.
+        let outcome = s.finish_tick(1000).unwrap().clone();
+        assert!(outcome.moves.is_empty());
+        assert_eq!(outcome.errors.len(), 1);
+        assert_eq!(outcome.errors[0].team, Team::Blue);
+        assert!(
+            outcome.errors[0]
+                .message
+                .contains("timed out after 1000 ms"),
+            "{:?}",
+            outcome.errors
+        );
+        assert!(s.round().is_none() && s.ready());
+        assert!(
+            !s.deliver(round, Team::Blue, Answer::NoMove(NoMove::Missing), 1.0),
+            "too late"
+        );
+        assert!(s.finish_tick(1000).is_err(), "no tick in progress");
+        assert_eq!(s.latency(Team::Red).average(), Some(2.0));
+        assert_eq!(s.latency(Team::Blue).average(), None);
+    }
+
+    #[test]
+    fn a_failed_built_in_answer_is_reported_for_its_team() {
+        let mut s = Session::new(Preset::Arena, greedy_pair(), 8);
+        let asks = s.begin_tick(50).unwrap();
+        let round = s.round().unwrap();
+        for ask in asks {
+            let answer = match ask.team {
+                Team::Red => builtin::read_reply("error: the worker crashed"),
+                Team::Blue => builtin::answer(BuiltIn::Greedy, s.game(), Team::Blue, ask.seed),
+            };
+            s.deliver(round, ask.team, answer, 1.0);
+        }
+        let outcome = s.finish_tick(50).unwrap();
+        assert_eq!(outcome.errors.len(), 1);
+        assert!(outcome.errors[0].message.contains("the worker crashed"));
     }
 }

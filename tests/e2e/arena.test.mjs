@@ -73,7 +73,12 @@ test('a human move made by clicking is enacted', async () => {
 test('a downloaded record loads back and steps through the same game', async () => {
   const { page, errors } = await openApp(browser, server.url);
   await newGame(page, { preset: 'arena', red: 'builtin:search', blue: 'builtin:greedy', seed: 9 });
-  for (let i = 0; i < 5; i++) await page.click('[data-testid=step]');
+  // A tick ends when its answers arrive from the AIs' workers: Step is disabled until then.
+  for (let i = 1; i <= 5; i++) {
+    await page.click('[data-testid=step]');
+    await page.waitForFunction((n) => document.querySelector('[data-testid=messages]').textContent
+      .includes(`Turn ${n}`), i);
+  }
   const live = await page.getAttribute('[data-testid=board]', 'class');
   const boardAt5 = await page.$$eval('[data-testid=board] .cell', (cs) => cs.map((c) => c.className).join('|'));
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download]')]);
@@ -140,5 +145,38 @@ test('a malformed record is refused with its line, and the live game is untouche
   await page.waitForFunction(() => /line 1/.test(document.querySelector('[data-testid=notice]').textContent));
   assert.equal(await page.locator('[data-testid=scrubber]').count(), 0);
   assert.equal(await page.locator('[data-testid=board] .cell').count(), 324);
+  await page.close();
+});
+
+test('built-in AIs think in Web Workers, one per team, off the page thread', async () => {
+  const { page, errors } = await openApp(browser, server.url, () => {
+    const Native = window.Worker;
+    window.workersStarted = 0;
+    window.Worker = class extends Native {
+      constructor(...args) { super(...args); window.workersStarted += 1; }
+    };
+  });
+  await newGame(page, { preset: 'arena', red: 'builtin:search', blue: 'builtin:greedy', seed: 3 });
+  for (let i = 1; i <= 3; i++) {
+    await page.click('[data-testid=step]');
+    await page.waitForFunction((n) => document.querySelector('[data-testid=messages]').textContent
+      .includes(`Turn ${n}`), i);
+  }
+  assert.equal(await page.evaluate(() => window.workersStarted), 2, 'one worker per team, reused');
+  assert.doesNotMatch(await page.textContent('[data-testid=messages]'), /no move enacted|failed|timed out/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('without Web Workers the built-in AIs play on the page thread', async () => {
+  const { page, errors } = await openApp(browser, server.url, () => { delete window.Worker; });
+  await newGame(page, { preset: 'mini', red: 'builtin:greedy', blue: 'builtin:search', seed: 2 });
+  await page.click('[data-testid=step]');
+  await page.click('[data-testid=step]');
+  await page.waitForFunction(() => /Turn 2/.test(document.querySelector('[data-testid=messages]').textContent));
+  assert.doesNotMatch(await page.textContent('[data-testid=messages]'), /failed|timed out/);
+  // The fallback is announced once on the console, and nothing else goes wrong.
+  assert.equal(errors.length, 1);
+  assert.match(errors[0], /page thread/);
   await page.close();
 });

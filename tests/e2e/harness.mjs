@@ -38,11 +38,20 @@ export async function launch() {
   });
 }
 
-/** Opens the app and waits for the board; page errors fail the test that reads `errors`. */
-export async function openApp(browser, url) {
+/**
+ * Opens the app and waits for the board; page errors and console warnings fail the test that reads
+ * `errors`. `init` runs in the page before the app (to wrap or remove browser APIs).
+ */
+export async function openApp(browser, url, init) {
   const page = await browser.newPage({ viewport: { width: 1100, height: 1000 }, acceptDownloads: true });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    // Chromium's note on trunk's preload tag (it keeps the hash for the fetch that uses it) is not ours.
+    if (/integrity. attribute is currently ignored for preload/.test(m.text())) return;
+    if (m.type() === 'warning' || m.type() === 'error') errors.push(m.text());
+  });
+  if (init) await page.addInitScript(init);
   await page.goto(url);
   await page.waitForSelector('[data-testid=board] .cell');
   return { page, errors };

@@ -1,0 +1,113 @@
+//! Built-in AIs as a job: a game state in, an answer body out.
+//!
+//! The page runs them in a Web Worker (see `ai_worker`) so the search never holds up the page. The
+//! worker loads this same wasm module and calls [`halma_builtin_answer`]; without a worker the page calls
+//! [`answer`], which takes the very same path on its own thread. The answer goes through the parser that
+//! reads web AIs' answers, so a built-in AI gets no shortcut past the referee.
+//!
+//! The job carries the game-state format the page already reads and writes for records, rather than the
+//! web-AI request, because a second JSON format in the page costs about 10 KB of gzipped wasm.
+
+use gridarena_engine::halma::ai::BuiltIn;
+use gridarena_engine::halma::protocol::parse_response;
+use gridarena_engine::halma::{Answer, Game, GameState, NoMove, Team};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::wasm_bindgen;
+
+/// What a reply starts with when the AI has no move to give, followed by why.
+const ERROR: &str = "error: ";
+
+/// One job for the worker.
+#[derive(Serialize, Deserialize)]
+struct Job {
+    ai: String,
+    team: Team,
+    /// A string, because a JavaScript number cannot hold every u64.
+    seed: String,
+    state: GameState,
+}
+
+/// The worker's message asking `ai` for `team`'s move in `game`, played with `seed`.
+pub fn job(ai: BuiltIn, game: &Game, team: Team, seed: u64) -> String {
+    let job = Job {
+        ai: ai.name().to_string(),
+        team,
+        seed: seed.to_string(),
+        state: game.state(),
+    };
+    serde_json::to_string(&job).unwrap_or_default()
+}
+
+/// Runs one job. The reply is the move as a response body, or [`ERROR`] and why there is none.
+/// Exported for the worker.
+#[wasm_bindgen]
+pub fn halma_builtin_answer(job: &str) -> String {
+    // Through a `Value`, as records are read: a second way of reading JSON would double the code size.
+    let job = serde_json::from_str(job).and_then(serde_json::from_value::<Job>);
+    let job = match job {
+        Ok(j) => j,
+        Err(e) => return format!("{ERROR}unreadable job: {e}"),
+    };
+    let Ok(ai) = job.ai.parse::<BuiltIn>() else {
+        return format!("{ERROR}unknown built-in AI {:?}", job.ai);
+    };
+    let Ok(seed) = job.seed.parse::<u64>() else {
+        return format!("{ERROR}seed {:?} is not a whole number", job.seed);
+    };
+    let game = match Game::from_state(&job.state) {
+        Ok(g) => g,
+        Err(e) => return format!("{ERROR}the state is not a valid game: {e}"),
+    };
+    match ai.choose(game.position(), game.mode(), job.team, seed) {
+        Some(path) => serde_json::to_string(&path).unwrap_or_default(),
+        None => format!("{ERROR}{} has no legal move", job.team),
+    }
+}
+
+/// Reads what [`halma_builtin_answer`] returned as the team's answer.
+pub fn read_reply(reply: &str) -> Answer {
+    match reply.strip_prefix(ERROR) {
+        Some(why) => Answer::NoMove(NoMove::Failed(why.to_string())),
+        None => Answer::from(parse_response(reply.as_bytes())),
+    }
+}
+
+/// `ai`'s answer for `team` in `game`, worked out on this thread.
+pub fn answer(ai: BuiltIn, game: &Game, team: Team, seed: u64) -> Answer {
+    read_reply(&halma_builtin_answer(&job(ai, game, team, seed)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gridarena_engine::halma::Preset;
+
+    #[test]
+    fn a_job_answers_as_the_ai_chooses_on_the_game() {
+        for preset in Preset::ALL {
+            let game = Game::new(&preset.rules(), 4).unwrap();
+            for team in Team::ALL {
+                for ai in BuiltIn::ALL {
+                    let direct = ai.choose(game.position(), game.mode(), team, u64::MAX);
+                    let got = answer(ai, &game, team, u64::MAX);
+                    assert_eq!(got, Answer::Move(direct.unwrap()), "{preset} {team} {ai}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_bad_job_is_an_error_answer_not_a_panic() {
+        let game = Game::new(&Preset::Mini.rules(), 1).unwrap();
+        let good = job(BuiltIn::Greedy, &game, Team::Red, 1);
+        let bad_state = good.replace("\"boardSize\":8", "\"boardSize\":3");
+        let bad_ai = good.replace("greedy", "genius");
+        for bad in ["", "[]", "{\"ai\":\"greedy\"}", &bad_state, &bad_ai] {
+            let reply = halma_builtin_answer(bad);
+            assert!(
+                matches!(read_reply(&reply), Answer::NoMove(NoMove::Failed(_))),
+                "{bad}: {reply}"
+            );
+        }
+    }
+}

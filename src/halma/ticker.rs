@@ -1,0 +1,301 @@
+//! Plays ticks on the page: sends a tick's requests, collects the answers as they arrive, and enacts the
+//! tick at its deadline (Run) or as soon as every answer is in (Step, or the last tick after Stop).
+//!
+//! The seed's timing, for every kind of player: all requests leave at the same moment, an answer that
+//! misses the deadline (the tick length) counts as no move, and a late answer is dropped, never applied
+//! to a later tick. The rules stay in [`Session`] and the engine; this only owns timers and workers.
+
+use super::ai_worker::{AiWorker, Reply};
+use super::builtin;
+use super::messages::{Line, Tone};
+use super::player::Player;
+use super::session::{Ask, Session};
+use gridarena_engine::halma::{Answer, Team, Teams};
+use leptos::prelude::*;
+use std::time::Duration;
+
+/// The page's tick machinery. Copy: every callback holds its own handle.
+#[derive(Clone, Copy)]
+pub struct Ticker {
+    session: RwSignal<Session>,
+    notice: RwSignal<Option<Line>>,
+    running: RwSignal<bool>,
+    tick_ms: RwSignal<u32>,
+    /// Whether a tick is waiting for answers. Beginning a tick and taking answers change nothing on the
+    /// board, so they update the session without notifying it, and only this signal tells the page.
+    busy: RwSignal<bool>,
+    state: StoredValue<State, LocalStorage>,
+}
+
+#[derive(Default)]
+struct State {
+    /// One worker per team, started on the team's first built-in job.
+    workers: Teams<Option<AiWorker>>,
+    /// The job each team's worker is on, with its tick; at most one per team.
+    jobs: Teams<Option<(u64, String)>>,
+    /// Set once a worker fails: built-in AIs then answer on the page thread (slower, still correct).
+    no_workers: bool,
+    /// When the tick in progress began (`performance.now()`), and whether it ends once all answers are in.
+    started: f64,
+    eager: bool,
+    /// Counts begun ticks across games, so a deadline timer can tell whether its tick is still the one
+    /// in progress (each game numbers its own ticks from 1).
+    begun: u64,
+}
+
+impl State {
+    /// Terminates the workers still thinking: their answers would be for a tick that is over.
+    fn stop_thinking(&mut self) {
+        for team in Team::ALL {
+            if self.jobs[team].take().is_some() {
+                self.workers[team] = None;
+            }
+        }
+    }
+}
+
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or_else(js_sys::Date::now, |p| p.now())
+}
+
+impl Ticker {
+    pub fn new(
+        session: RwSignal<Session>,
+        notice: RwSignal<Option<Line>>,
+        running: RwSignal<bool>,
+        tick_ms: RwSignal<u32>,
+    ) -> Ticker {
+        Ticker {
+            session,
+            notice,
+            running,
+            tick_ms,
+            busy: RwSignal::new(false),
+            state: StoredValue::new_local(State::default()),
+        }
+    }
+
+    /// Whether a tick is waiting for its answers (reactive).
+    pub fn busy_signal(&self) -> Signal<bool> {
+        self.busy.into()
+    }
+
+    fn busy(&self) -> bool {
+        self.session.with_untracked(|s| s.round().is_some())
+    }
+
+    /// Step: one tick, enacted as soon as every answer is in, or at the deadline.
+    pub fn step(self) {
+        if !self.busy() {
+            self.begin(true);
+        }
+    }
+
+    /// One beat of Run's interval: the tick in progress ends here (its deadline), and the next begins.
+    pub fn beat(self) {
+        if self.busy() {
+            self.finish();
+        }
+        if self.running.get_untracked() && self.session.with_untracked(Session::ready) {
+            self.begin(false);
+        } else if self.running.get_untracked() && self.session.with_untracked(Session::is_over) {
+            self.running.set(false);
+        }
+    }
+
+    /// Run was switched on: the first tick begins now rather than one interval later.
+    pub fn run(self) {
+        if !self.busy() && self.session.with_untracked(Session::ready) {
+            self.begin(false);
+        }
+    }
+
+    /// Run was switched off: the tick in progress still ends, as soon as its answers are in.
+    pub fn stop(self) {
+        if !self.busy() {
+            return;
+        }
+        self.state.update_value(|s| s.eager = true);
+        if self.session.with_untracked(|s| s.awaiting().is_empty()) {
+            self.finish();
+        } else {
+            self.arm_deadline();
+        }
+    }
+
+    /// A new game or a loaded replay: the tick in progress is abandoned and thinking AIs are stopped.
+    pub fn reset(self) {
+        self.state.update_value(|s| {
+            s.stop_thinking();
+            s.begun += 1;
+        });
+        self.busy.set(false);
+    }
+
+    fn begin(self, eager: bool) {
+        let ms = self.tick_ms.get_untracked();
+        let mut begun = Err(String::new());
+        self.session
+            .update_untracked(|s| begun = s.begin_tick(u64::from(ms)));
+        let asks = match begun {
+            Ok(asks) => asks,
+            Err(why) => {
+                self.say(Tone::Info, why);
+                return;
+            }
+        };
+        self.state.update_value(|s| {
+            s.started = now();
+            s.eager = eager;
+            s.begun += 1;
+        });
+        self.busy.set(true);
+        for ask in asks {
+            self.send(ask);
+        }
+        let answered = self.session.with_untracked(|s| s.awaiting().is_empty());
+        if eager && answered {
+            self.finish();
+        } else if eager {
+            self.arm_deadline();
+        }
+    }
+
+    /// Ends the tick in progress at the deadline unless it has ended by then.
+    fn arm_deadline(self) {
+        let (begun, started) = self.state.with_value(|s| (s.begun, s.started));
+        let left = f64::from(self.tick_ms.get_untracked()) - (now() - started);
+        set_timeout(
+            move || {
+                if self.busy() && self.state.with_value(|s| s.begun) == begun {
+                    self.finish();
+                }
+            },
+            Duration::from_millis(left.max(0.0) as u64),
+        );
+    }
+
+    fn send(self, ask: Ask) {
+        match ask.player {
+            Player::BuiltIn(ai) => {
+                let job = self
+                    .session
+                    .with_untracked(|s| builtin::job(ai, s.game(), ask.team, ask.seed));
+                if !self.post(ask.team, ask.round, &job) {
+                    let answer = builtin::read_reply(&builtin::halma_builtin_answer(&job));
+                    self.deliver(ask.round, ask.team, answer);
+                }
+            }
+            Player::Human => {}
+        }
+    }
+
+    /// Gives `job` to `team`'s worker, starting it if needed; false if there is no worker to give it to.
+    fn post(self, team: Team, round: u64, job: &str) -> bool {
+        if self.state.with_value(|s| s.no_workers) {
+            return false;
+        }
+        if self.state.with_value(|s| s.workers[team].is_none()) {
+            match AiWorker::spawn(move |reply| self.on_reply(team, reply)) {
+                Ok(w) => self.state.update_value(|s| s.workers[team] = Some(w)),
+                Err(why) => {
+                    self.workers_failed(&why);
+                    return false;
+                }
+            }
+        }
+        let posted = self
+            .state
+            .with_value(|s| s.workers[team].as_ref().map(|w| w.post(job)));
+        match posted {
+            Some(Ok(())) => {
+                self.state
+                    .update_value(|s| s.jobs[team] = Some((round, job.to_string())));
+                true
+            }
+            Some(Err(why)) => {
+                self.workers_failed(&why);
+                false
+            }
+            None => false,
+        }
+    }
+
+    fn on_reply(self, team: Team, reply: Reply) {
+        match reply {
+            Reply::Answer(text) => {
+                let Some((round, _)) = self
+                    .state
+                    .try_update_value(|s| s.jobs[team].take())
+                    .flatten()
+                else {
+                    return;
+                };
+                self.deliver(round, team, builtin::read_reply(&text));
+            }
+            Reply::Failed(why) => {
+                // The job it was on is answered here instead, so the tick does not lose it.
+                let job = self
+                    .state
+                    .try_update_value(|s| s.jobs[team].take())
+                    .flatten();
+                self.workers_failed(&why);
+                if let Some((round, job)) = job {
+                    let answer = builtin::read_reply(&builtin::halma_builtin_answer(&job));
+                    self.deliver(round, team, answer);
+                }
+            }
+        }
+    }
+
+    fn workers_failed(self, why: &str) {
+        leptos::logging::warn!("built-in AIs run on the page thread: their worker failed: {why}");
+        // Dropping a worker from inside its own callback is safe: wasm-bindgen keeps the running closure.
+        let workers = self.state.try_update_value(|s| {
+            s.no_workers = true;
+            std::mem::take(&mut s.workers)
+        });
+        drop(workers);
+    }
+
+    fn deliver(self, round: u64, team: Team, answer: Answer) {
+        let latency = now() - self.state.with_value(|s| s.started);
+        let mut complete = false;
+        self.session.update_untracked(|s| {
+            if s.deliver(round, team, answer, latency) {
+                complete = s.awaiting().is_empty();
+            }
+        });
+        if complete && self.state.with_value(|s| s.eager) {
+            self.finish();
+        }
+    }
+
+    /// Enacts the tick in progress with what has arrived.
+    fn finish(self) {
+        let waited = u64::from(self.tick_ms.get_untracked());
+        // A fresh worker takes the next job of a team whose worker is stopped here.
+        self.state.update_value(State::stop_thinking);
+        let mut result = Ok(false);
+        self.session
+            .update(|s| result = s.finish_tick(waited).map(|o| o.result.is_some()));
+        self.busy.set(false);
+        match result {
+            Ok(over) => {
+                if self.notice.with_untracked(Option::is_some) {
+                    self.notice.set(None);
+                }
+                if over {
+                    self.running.set(false);
+                }
+            }
+            Err(why) => self.say(Tone::Info, why),
+        }
+    }
+
+    fn say(self, tone: Tone, text: String) {
+        self.notice.set(Some(Line { tone, text }));
+    }
+}
