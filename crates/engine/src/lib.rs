@@ -7,5 +7,6 @@
 
 pub mod halma;
 mod rng;
+mod sort;
 
 pub use rng::SplitMix64;

@@ -693,7 +693,7 @@ fn check_outcome(
     }
     let by_team = |moves: &[EnactedMove]| {
         let mut moves = moves.to_vec();
-        moves.sort_by_key(|m| m.team);
+        crate::sort::sort_by_key(&mut moves, |m| m.team);
         moves
     };
     if by_team(&recorded.moves) != by_team(&replayed.moves) {
@@ -719,7 +719,7 @@ fn check_outcome(
             .iter()
             .map(|p| (p.team, p.y, p.x, p.damage))
             .collect();
-        d.sort_unstable();
+        crate::sort::sort(&mut d);
         d
     };
     if damaged(recorded) != damaged(replayed) {
@@ -809,8 +809,8 @@ fn check_result(line: usize, game: &Game, result: &ResultIn) -> Result<(), Recor
 fn canonical(state: &GameState) -> GameState {
     let mut state = state.clone();
     for team in [&mut state.red, &mut state.blue] {
-        team.pieces.sort_unstable_by_key(|p| (p.y, p.x, p.damage));
-        team.destinations.sort_unstable_by_key(|p| (p.y, p.x));
+        crate::sort::sort_by_key(&mut team.pieces, |p| (p.y, p.x, p.damage));
+        crate::sort::sort_by_key(&mut team.destinations, |p| (p.y, p.x));
     }
     state
 }
@@ -872,7 +872,7 @@ fn state_difference(want: &GameState, got: &GameState) -> String {
 }
 
 fn sorted<T: Ord>(mut v: Vec<T>) -> Vec<T> {
-    v.sort_unstable();
+    crate::sort::sort(&mut v);
     v
 }
 

@@ -30,7 +30,7 @@ enum Tier {
 pub(crate) fn greedy_move(position: &Position, team: Team, seed: u64) -> Option<Move> {
     let mut moves = position.moves(team);
     // The generator's order is an implementation detail; the seed's choice must not depend on it.
-    moves.sort_unstable();
+    crate::sort::sort(&mut moves);
     let dests = position.destinations(team);
     let free: Vec<Square> = dests
         .iter()
@@ -46,29 +46,54 @@ pub(crate) fn greedy_move(position: &Position, team: Team, seed: u64) -> Option<
             .min()
             .unwrap_or(0)
     };
-    let depth = Field::new(position, team);
-    let rank = |m: Move| -> Rank {
-        let home = |s: Square| position.is_destination(team, s);
-        if !home(m.from) {
-            match dist(m.from) - dist(m.to) {
+    let home = |s: Square| position.is_destination(team, s);
+    // Pieces on their way first: when one of them can gain, nothing in the home tiers can beat it, and the
+    // depth table below (most of this function's cost) is not needed at all.
+    let last_from = std::cell::Cell::new(None::<(Square, i32)>);
+    let mut ranked: Vec<(Rank, Move)> = moves
+        .iter()
+        .filter(|m| !home(m.from))
+        .map(|&m| {
+            // Moves come sorted by origin: a piece's distance is worked out once for all its moves.
+            let from = match last_from.get() {
+                Some((sq, d)) if sq == m.from => d,
+                _ => {
+                    let d = dist(m.from);
+                    last_from.set(Some((m.from, d)));
+                    d
+                }
+            };
+            let rank = match from - dist(m.to) {
                 gain if gain > 0 => (Tier::Forward, gain),
                 0 => (Tier::Sideways, 0),
                 _ => (Tier::Other, 0),
-            }
-        } else {
+            };
+            (rank, m)
+        })
+        .collect();
+    if !ranked.iter().any(|&((tier, _), _)| tier == Tier::Forward) {
+        let depth = Field::new(position, team);
+        ranked.extend(moves.iter().filter(|m| home(m.from)).map(|&m| {
             let deeper = i32::from(depth.at(m.from.cell())) - i32::from(depth.at(m.to.cell()));
-            if home(m.to) && deeper > 0 {
+            let rank = if home(m.to) && deeper > 0 {
                 (Tier::Deeper, deeper)
             } else {
                 (Tier::Other, 0)
-            }
-        }
-    };
-    let best = moves
+            };
+            (rank, m)
+        }));
+        // Back in the sorted order of all moves, so the seed picks among equals exactly as before.
+        crate::sort::sort_by_key(&mut ranked, |&(_, m)| m);
+    }
+    let best = ranked
         .iter()
-        .map(|&m| rank(m))
+        .map(|&(rank, _)| rank)
         .min_by_key(|&(tier, key)| (tier, -key))?;
-    let choices: Vec<Move> = moves.into_iter().filter(|&m| rank(m) == best).collect();
+    let choices: Vec<Move> = ranked
+        .into_iter()
+        .filter(|&(rank, _)| rank == best)
+        .map(|(_, m)| m)
+        .collect();
     let pick = SplitMix64::new(seed).below(choices.len() as u64) as usize;
     choices.get(pick).copied()
 }

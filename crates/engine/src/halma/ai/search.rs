@@ -100,7 +100,7 @@ impl Search {
             return None;
         }
         // Sorted first, so that the seed's order does not depend on the generator's.
-        moves.sort_unstable();
+        crate::sort::sort(&mut moves);
         shuffle(&mut moves, seed);
         let mut s = Searcher::new(&pos, self);
         let risk = match mode {
@@ -119,7 +119,7 @@ impl Search {
                 (m, score - risk.penalty(m))
             })
             .collect();
-        root.sort_by_key(|&(_, score)| Reverse(score));
+        crate::sort::sort_by_key(&mut root, |&(_, score)| Reverse(score));
         let mut best = root[0];
         let mut depth_done = 1;
 
@@ -170,7 +170,7 @@ impl Search {
             }
             depth_done = depth;
             // Stable: among equal scores the earlier (the best, then the seed's order) stays first.
-            root.sort_by_key(|&(_, score)| Reverse(score));
+            crate::sort::sort_by_key(&mut root, |&(_, score)| Reverse(score));
         }
         Some(SearchReport {
             best: best.0,
@@ -296,6 +296,6 @@ impl Searcher {
             list.select_nth_unstable(self.width - 1);
             list.truncate(self.width);
         }
-        list.sort_unstable();
+        crate::sort::sort(list);
     }
 }
