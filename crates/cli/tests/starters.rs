@@ -1,0 +1,710 @@
+//! The starter AIs (`ai/python/halma_ai.py`, `ai/php/index.php`) as real HTTP servers.
+//!
+//! Each starter is started on a free port and asked over plain HTTP/1.1, as the arena asks: whole games
+//! of every preset (against itself and against the built-in greedy AI), refereed in-process by the
+//! engine, and positions changed at random (damage, the camp rule, crowded camps). Every answer must be a
+//! move the referee accepts whenever the team has one, and the documented no-move answer otherwise; the
+//! two starters implement the same greedy rule and tie-break, so they must give the same answer to every
+//! request. The HTTP side is checked too: CORS headers, 400 for malformed requests, and a server that
+//! keeps answering afterwards.
+//!
+//! A starter whose interpreter (`python3`, `php`) is not installed is skipped with a message.
+
+use gridarena_engine::halma::ai::BuiltIn;
+use gridarena_engine::halma::protocol::parse_response;
+use gridarena_engine::halma::{
+    AiRequest, Answer, Game, GameResult, NoMove, Path, PieceJson, Point, Preset, ResponseError,
+    Team, Teams,
+};
+use gridarena_engine::SplitMix64;
+use serde_json::{json, Value};
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+
+/// Ticks after which a game is stopped, a safety net: these games end in 40 to 200 ticks.
+const MAX_TICKS: u32 = 300;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Python,
+    Php,
+}
+
+impl Kind {
+    const ALL: [Kind; 2] = [Kind::Python, Kind::Php];
+
+    fn program(self) -> &'static str {
+        match self {
+            Kind::Python => "python3",
+            Kind::Php => "php",
+        }
+    }
+
+    fn command(self, port: u16) -> Command {
+        let mut c = Command::new(self.program());
+        match self {
+            Kind::Python => c.args([
+                &format!("{ROOT}/ai/python/halma_ai.py"),
+                "--quiet",
+                "--port",
+                &port.to_string(),
+            ]),
+            Kind::Php => c.args([
+                "-q",
+                "-S",
+                &format!("127.0.0.1:{port}"),
+                "-t",
+                &format!("{ROOT}/ai/php"),
+                &format!("{ROOT}/ai/php/index.php"),
+            ]),
+        };
+        c
+    }
+}
+
+/// A running starter; dropping it (also when a test fails) stops the server.
+struct Starter {
+    kind: Kind,
+    port: u16,
+    child: Child,
+    /// The server's stderr, for failure messages.
+    log: PathBuf,
+}
+
+impl Starter {
+    /// The end of what the server wrote to stderr.
+    fn log_tail(&self) -> String {
+        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len().saturating_sub(20)..].join("\n")
+    }
+}
+
+impl Drop for Starter {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_file(&self.log);
+    }
+}
+
+/// Starts `kind` on a free port and waits until it answers, or `None` (with a message) if its
+/// interpreter is not installed.
+fn start(kind: Kind) -> Option<Starter> {
+    let program = kind.program();
+    if let Err(e) = Command::new(program)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+    {
+        eprintln!("SKIPPED: the {kind:?} starter needs `{program}`, which cannot be run here: {e}");
+        return None;
+    }
+    // A port found free can be taken before the server binds it: then the server exits, and we retry.
+    let mut last_log = String::new();
+    for _ in 0..5 {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let log = std::env::temp_dir().join(format!("gridarena-starter-{program}-{port}.log"));
+        let stderr = File::create(&log).unwrap_or_else(|e| panic!("{}: {e}", log.display()));
+        let child = kind
+            .command(port)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(stderr)
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start the {kind:?} starter: {e}"));
+        let mut starter = Starter {
+            kind,
+            port,
+            child,
+            log,
+        };
+        let deadline = Instant::now() + Duration::from_secs(15);
+        while Instant::now() < deadline {
+            if starter.child.try_wait().ok().flatten().is_some() {
+                break;
+            }
+            // The GET answer names the starter, so a stranger on the port is not mistaken for it.
+            if let Ok(reply) = http(port, "GET", &[], b"") {
+                if reply.status == 200 && reply.text().contains("GridArena Halma starter") {
+                    return Some(starter);
+                }
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+        last_log = starter.log_tail();
+        drop(starter);
+    }
+    panic!("the {kind:?} starter did not come up on any of 5 ports; its stderr:\n{last_log}");
+}
+
+/// Every starter whose interpreter is installed.
+fn start_all() -> Vec<Starter> {
+    Kind::ALL.into_iter().filter_map(start).collect()
+}
+
+#[derive(Debug)]
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("the answer is not JSON ({e}): {}", self.text()))
+    }
+}
+
+/// One HTTP/1.1 request with `Content-Type: text/plain`, as the browser arena sends it.
+fn http(port: u16, method: &str, headers: &[(&str, &str)], body: &[u8]) -> io::Result<Reply> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port))?;
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    stream.set_write_timeout(Some(Duration::from_secs(10)))?;
+    let mut head = format!(
+        "{method} / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: text/plain\r\n\
+         Content-Length: {}\r\nConnection: close\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes())?;
+    stream.write_all(body)?;
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw)?;
+
+    let bad = |why: &str| io::Error::new(io::ErrorKind::InvalidData, why.to_string());
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .ok_or_else(|| bad("no end of headers"))?;
+    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| bad("no status line"))?;
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
+        .collect();
+    let mut body = raw[split + 4..].to_vec();
+    let length = headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case("content-length"))
+        .and_then(|(_, v)| v.parse::<usize>().ok());
+    if let Some(length) = length {
+        body.truncate(length);
+    }
+    Ok(Reply {
+        status,
+        headers,
+        body,
+    })
+}
+
+impl Starter {
+    fn post(&self, body: &[u8]) -> Reply {
+        http(self.port, "POST", &[], body).unwrap_or_else(|e| {
+            panic!(
+                "{:?} starter: the request failed: {e}; its stderr:\n{}",
+                self.kind,
+                self.log_tail()
+            )
+        })
+    }
+
+    /// Asks for a move as the referee does: a 200 answer read by the referee's own parser.
+    fn ask(&self, request: &AiRequest) -> Result<Path, ResponseError> {
+        let reply = self.post(&serde_json::to_vec(request).expect("a request serialises"));
+        assert_eq!(
+            reply.status,
+            200,
+            "{:?} starter: {}; its stderr:\n{}",
+            self.kind,
+            reply.text(),
+            self.log_tail()
+        );
+        assert_eq!(reply.header("Access-Control-Allow-Origin"), Some("*"));
+        parse_response(&reply.body)
+    }
+}
+
+/// Who plays a team in a test game.
+#[derive(Clone, Copy, Debug)]
+enum Side {
+    /// Every running starter is asked; the first one's answer is played.
+    Starters,
+    /// The engine's built-in greedy AI, seeded with the game seed and the turn, so games differ.
+    Greedy,
+}
+
+/// What a game came to (printed with `--nocapture`).
+#[derive(Debug, Default)]
+struct Summary {
+    ticks: u32,
+    result: Option<GameResult>,
+    starter_moves: usize,
+    collisions: usize,
+}
+
+/// Plays one game of `preset`; checks every starter answer (legal whenever the team has a legal move,
+/// the same from every starter) and enacts the first starter's.
+fn play(starters: &[Starter], preset: Preset, seed: u64, sides: Teams<Side>) -> Summary {
+    let mut game = Game::new(&preset.rules(), seed).expect("the preset sets up");
+    let mut summary = Summary::default();
+    while game.result().is_none() && game.turn() < MAX_TICKS {
+        let mut answers = Teams::from_fn(|_| Answer::NoMove(NoMove::Missing));
+        for team in game.movers() {
+            let position = game.position();
+            if let Side::Greedy = sides[team] {
+                let seed = seed ^ u64::from(game.turn()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                answers[team] = match BuiltIn::Greedy.choose(position, game.mode(), team, seed) {
+                    Some(path) => Answer::Move(path),
+                    None => Answer::NoMove(NoMove::Missing),
+                };
+                continue;
+            }
+            let mut request = game.request(team);
+            request.time_limit_ms = Some(1000);
+            let has_move = position.count_moves(team) > 0;
+            let at = || format!("{preset} seed {seed} turn {} {team}", game.turn());
+            let replies: Vec<_> = starters.iter().map(|s| s.ask(&request)).collect();
+            for (starter, reply) in starters.iter().zip(&replies) {
+                let kind = starter.kind;
+                match reply {
+                    Ok(path) if has_move => {
+                        if let Err(e) = position.check(team, path) {
+                            panic!(
+                                "{}: the {kind:?} starter's move {path} is illegal: {e}",
+                                at()
+                            );
+                        }
+                    }
+                    Ok(path) => panic!("{}: no legal move exists, yet {kind:?} sent {path}", at()),
+                    Err(e) if has_move => panic!("{}: {kind:?} sent no move: {e}", at()),
+                    // The documented answer without a legal move, {"error":"no legal move"}, has no "from".
+                    Err(e) => assert_eq!(e.code(), "missing_field", "{}: {e}", at()),
+                }
+            }
+            for (starter, reply) in starters.iter().zip(&replies).skip(1) {
+                assert_eq!(
+                    reply,
+                    &replies[0],
+                    "{}: the {:?} and {:?} starters disagree",
+                    at(),
+                    starters[0].kind,
+                    starter.kind
+                );
+            }
+            summary.starter_moves += 1;
+            answers[team] = Answer::from(replies[0].clone());
+        }
+        let Teams { red, blue } = answers;
+        let outcome = game.tick(red, blue).expect("the referee takes the tick");
+        summary.collisions += outcome.collisions.len();
+    }
+    summary.ticks = game.turn();
+    summary.result = game.result();
+    eprintln!(
+        "{preset} seed {seed}, red {:?}, blue {:?}: {summary:?}",
+        sides.red, sides.blue
+    );
+    summary
+}
+
+/// Plays `preset` starters against starters for each seed in `own`, and against the built-in greedy AI
+/// (on each side in turn) for each seed in `mixed`.
+fn play_games(preset: Preset, own: &[u64], mixed: &[u64]) {
+    let starters = start_all();
+    if starters.is_empty() {
+        return;
+    }
+    let mut summaries = Vec::new();
+    for &seed in own {
+        let sides = Teams::from_fn(|_| Side::Starters);
+        summaries.push(play(&starters, preset, seed, sides));
+    }
+    for (i, &seed) in mixed.iter().enumerate() {
+        let sides = if i % 2 == 0 {
+            Teams {
+                red: Side::Starters,
+                blue: Side::Greedy,
+            }
+        } else {
+            Teams {
+                red: Side::Greedy,
+                blue: Side::Starters,
+            }
+        };
+        summaries.push(play(&starters, preset, seed, sides));
+    }
+    // Legal is the point; but a starter that never finishes a game has lost its way (two pieces
+    // swapping squares forever, say).
+    assert!(
+        summaries.iter().any(|s| s.result.is_some()),
+        "no {preset} game reached a result: {summaries:?}"
+    );
+}
+
+#[test]
+fn arena_games_get_only_legal_moves_and_the_starters_agree() {
+    play_games(Preset::Arena, &[0], &[1, 2, 3, 4]);
+}
+
+#[test]
+fn classic_games_get_only_legal_moves_and_the_starters_agree() {
+    play_games(Preset::Classic, &[1, 2], &[3, 4]);
+}
+
+#[test]
+fn mini_games_get_only_legal_moves_and_the_starters_agree() {
+    play_games(Preset::Mini, &[1, 2, 3], &[4, 5, 6, 7]);
+}
+
+/// Positions from games of the built-in greedy AI, changed at random: damage on some of the asked team's
+/// pieces, the camp rule on or off, and sometimes only the pieces already home or a camp full of the
+/// team's own pieces. Whatever the position, the starters' answer is a legal move (or, without one, the
+/// no-move answer), and both starters give the same one.
+#[test]
+fn damaged_pieces_and_the_camp_rule_in_many_positions() {
+    let starters = start_all();
+    if starters.is_empty() {
+        return;
+    }
+    let mut rng = SplitMix64::new(2024);
+    let mut asked = 0;
+    let mut stuck = 0;
+    for preset in Preset::ALL {
+        let mut game = Game::new(&preset.rules(), 9).expect("the preset sets up");
+        while game.result().is_none() && game.turn() < 120 {
+            let mut answers = Teams::from_fn(|_| Answer::NoMove(NoMove::Missing));
+            for team in game.movers() {
+                let seed = rng.next_u64();
+                if let Some(path) = BuiltIn::Greedy.choose(game.position(), game.mode(), team, seed)
+                {
+                    answers[team] = Answer::Move(path);
+                }
+                if game.turn() % 5 != 0 {
+                    continue;
+                }
+                let mut request = game.request(team);
+                for piece in &mut request.pieces {
+                    if rng.below(3) == 0 {
+                        piece.damage = 1 + rng.below(5) as i64;
+                    }
+                }
+                request.camp_rule = Some(rng.below(2) == 0);
+                // Sometimes only the pieces already home, or a camp full of the team's own pieces: then
+                // the camp rule decides what is legal, and may leave no legal move at all.
+                let home = |p: &PieceJson| request.destinations.contains(&Point { x: p.x, y: p.y });
+                let home_pieces: Vec<PieceJson> =
+                    request.pieces.iter().copied().filter(home).collect();
+                let enemy: Vec<Point> = request
+                    .enemy
+                    .iter()
+                    .map(|p| Point { x: p.x, y: p.y })
+                    .collect();
+                let full_camp: Vec<PieceJson> = request
+                    .destinations
+                    .iter()
+                    .filter(|d| !enemy.contains(d))
+                    .map(|d| PieceJson {
+                        x: d.x,
+                        y: d.y,
+                        damage: rng.below(2) as i64,
+                    })
+                    .collect();
+                match rng.below(4) {
+                    0 if !home_pieces.is_empty() => request.pieces = home_pieces,
+                    1 if !full_camp.is_empty() => request.pieces = full_camp,
+                    _ => {}
+                }
+                let (position, asked_team) = request.to_position(false).expect("a valid position");
+                assert_eq!(asked_team, team);
+                let has_move = position.count_moves(team) > 0;
+                stuck += usize::from(!has_move);
+                let replies: Vec<_> = starters.iter().map(|s| s.ask(&request)).collect();
+                for (starter, reply) in starters.iter().zip(&replies) {
+                    let kind = starter.kind;
+                    let json = serde_json::to_string(&request).unwrap();
+                    match reply {
+                        Ok(path) => {
+                            assert!(
+                                has_move,
+                                "{kind:?} moved {path} without a legal move: {json}"
+                            );
+                            if let Err(e) = position.check(team, path) {
+                                panic!("{kind:?}: {path} is illegal ({e}) in {json}");
+                            }
+                        }
+                        Err(e) => assert!(!has_move, "{kind:?} sent no move ({e}) in {json}"),
+                    }
+                    assert_eq!(reply, &replies[0], "the starters disagree on {json}");
+                }
+                asked += 1;
+            }
+            let Teams { red, blue } = answers;
+            game.tick(red, blue).expect("the referee takes the tick");
+        }
+    }
+    assert!(asked > 50, "only {asked} positions were tried");
+    assert!(stuck > 0, "no position without a legal move was tried");
+}
+
+/// The schemas in docs/schema describe what the referee really sends and what it reads.
+#[test]
+fn the_documented_schemas_match_the_referee() {
+    let read = |name: &str| -> Value {
+        let path = format!("{ROOT}/docs/schema/{name}");
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path} is not JSON: {e}"))
+    };
+    let names = |v: &Value| -> Vec<String> {
+        match v {
+            Value::Object(o) => o.keys().cloned().collect(),
+            Value::Array(a) => a.iter().map(|s| s.as_str().unwrap().to_string()).collect(),
+            other => panic!("not a list of names: {other}"),
+        }
+    };
+    let schema = read("halma-request.schema.json");
+    let properties = names(&schema["properties"]);
+    for preset in Preset::ALL {
+        let game = Game::new(&preset.rules(), 0).unwrap();
+        let mut request = game.request(Team::Blue);
+        request.time_limit_ms = Some(500);
+        let sent = names(&serde_json::to_value(&request).unwrap());
+        for field in &sent {
+            assert!(
+                properties.contains(field),
+                "{field} is sent but not documented"
+            );
+        }
+        for field in names(&schema["required"]) {
+            assert!(sent.contains(&field), "{field} is required but not sent");
+        }
+        assert_eq!(
+            sent.len(),
+            properties.len(),
+            "{sent:?} against {properties:?}"
+        );
+    }
+    let schema = read("halma-response.schema.json");
+    assert_eq!(names(&schema["required"]), ["from", "to"]);
+    for example in schema["examples"].as_array().unwrap() {
+        parse_response(example.to_string().as_bytes()).expect("the examples are moves");
+    }
+}
+
+/// A request for red on a `size` board; `campRule` is set when given.
+fn request(
+    size: i64,
+    pieces: Value,
+    destinations: Value,
+    enemy: Value,
+    camp: Option<bool>,
+) -> Value {
+    let mut r = json!({"boardSize": size, "pieces": pieces, "destinations": destinations,
+        "enemy": enemy, "enemydestinations": [], "team": "red", "turn": 0});
+    if let Some(c) = camp {
+        r["campRule"] = json!(c);
+    }
+    r
+}
+
+fn path(from: (i64, i64), to: &[(i64, i64)]) -> Path {
+    Path {
+        from: Point {
+            x: from.0,
+            y: from.1,
+        },
+        to: to.iter().map(|&(x, y)| Point { x, y }).collect(),
+    }
+}
+
+#[test]
+fn small_positions_get_the_greedy_move_or_an_error_object() {
+    let dest = json!([{"x": 0, "y": 0}]);
+    let blocker = json!([{"x": 0, "y": 2}]);
+    let cases = [
+        // The jump over the enemy piece gains two rows.
+        (
+            request(
+                4,
+                json!([{"x": 0, "y": 3}]),
+                dest.clone(),
+                blocker.clone(),
+                None,
+            ),
+            Some(path((0, 3), &[(0, 1)])),
+        ),
+        // A damaged piece may only step.
+        (
+            request(
+                4,
+                json!([{"x": 0, "y": 3, "damage": 2}]),
+                dest.clone(),
+                blocker,
+                None,
+            ),
+            Some(path((0, 3), &[(1, 2)])),
+        ),
+        // A chain of jumps, over pieces of both teams.
+        (
+            request(
+                6,
+                json!([{"x": 0, "y": 5}, {"x": 0, "y": 2}]),
+                dest.clone(),
+                json!([{"x": 0, "y": 4}]),
+                Some(false),
+            ),
+            Some(path((0, 5), &[(0, 3), (0, 1)])),
+        ),
+        // Home, with the camp rule: every move would leave the camp.
+        (
+            request(
+                4,
+                json!([{"x": 0, "y": 0}]),
+                dest.clone(),
+                json!([]),
+                Some(true),
+            ),
+            None,
+        ),
+        // The classic preset implies the camp rule when the request does not say.
+        (
+            {
+                let mut r = request(4, json!([{"x": 0, "y": 0}]), dest.clone(), json!([]), None);
+                r["preset"] = json!("classic");
+                r
+            },
+            None,
+        ),
+        // Without the camp rule it may leave (a last resort), smallest square first.
+        (
+            request(4, json!([{"x": 0, "y": 0}]), dest, json!([]), Some(false)),
+            Some(path((0, 0), &[(0, 1)])),
+        ),
+    ];
+    for starter in start_all() {
+        for (req, expected) in &cases {
+            let reply = starter.post(req.to_string().as_bytes());
+            assert_eq!(reply.status, 200, "{:?}: {}", starter.kind, reply.text());
+            match expected {
+                Some(p) => assert_eq!(
+                    parse_response(&reply.body).as_ref(),
+                    Ok(p),
+                    "{:?} on {req}",
+                    starter.kind
+                ),
+                None => assert_eq!(
+                    reply.json(),
+                    json!({"error": "no legal move"}),
+                    "{:?} on {req}",
+                    starter.kind
+                ),
+            }
+        }
+    }
+}
+
+#[test]
+fn starters_speak_cors_and_survive_malformed_requests() {
+    let good = Game::new(&Preset::Arena.rules(), 0)
+        .unwrap()
+        .request(Team::Blue);
+    let good = serde_json::to_vec(&good).unwrap();
+    let malformed: [&[u8]; 9] = [
+        b"",
+        b"not json",
+        b"[]",
+        b"{\"boardSize\":18}",
+        b"{\"boardSize\":\"18\",\"pieces\":[],\"destinations\":[],\"enemy\":[],\"enemydestinations\":[]}",
+        b"{\"boardSize\":18,\"pieces\":[{\"x\":18,\"y\":0}],\"destinations\":[],\"enemy\":[],\"enemydestinations\":[]}",
+        b"{\"boardSize\":18,\"pieces\":[{\"x\":1.5,\"y\":0}],\"destinations\":[],\"enemy\":[],\"enemydestinations\":[]}",
+        b"{\"boardSize\":99999999999999999999999999,\"pieces\":[],\"destinations\":[],\"enemy\":[],\"enemydestinations\":[]}",
+        b"{\"boardSize\":8,\"pieces\":{},\"destinations\":[],\"enemy\":[],\"enemydestinations\":[]}",
+    ];
+    for starter in start_all() {
+        let kind = starter.kind;
+        let preflight = http(
+            starter.port,
+            "OPTIONS",
+            &[
+                ("Origin", "http://127.0.0.1:8080"),
+                ("Access-Control-Request-Method", "POST"),
+                ("Access-Control-Request-Headers", "content-type"),
+            ],
+            b"",
+        )
+        .expect("the preflight is answered");
+        assert!(
+            (200..300).contains(&preflight.status),
+            "{kind:?}: {preflight:?}"
+        );
+        for (name, value) in [
+            ("Access-Control-Allow-Origin", "*"),
+            ("Access-Control-Allow-Methods", "POST"),
+            ("Access-Control-Allow-Headers", "Content-Type"),
+            ("Access-Control-Max-Age", ""),
+        ] {
+            let got = preflight.header(name);
+            assert!(
+                got.is_some_and(|v| v.contains(value)),
+                "{kind:?}: preflight {name} is {got:?}"
+            );
+        }
+
+        let reply = starter.post(&good);
+        assert_eq!(reply.status, 200, "{kind:?}: {}", reply.text());
+        assert_eq!(reply.header("Access-Control-Allow-Origin"), Some("*"));
+        assert!(
+            parse_response(&reply.body).is_ok(),
+            "{kind:?}: {}",
+            reply.text()
+        );
+        let expected = reply.body;
+
+        for body in malformed {
+            let reply = starter.post(body);
+            let shown = String::from_utf8_lossy(body);
+            assert_eq!(reply.status, 400, "{kind:?} on {shown:?}: {}", reply.text());
+            assert_eq!(reply.header("Access-Control-Allow-Origin"), Some("*"));
+            assert!(
+                reply.json()["error"].is_string(),
+                "{kind:?} on {shown:?}: {}",
+                reply.text()
+            );
+            // Still serving, and still right.
+            let again = starter.post(&good);
+            assert_eq!(again.status, 200, "{kind:?} after {shown:?}");
+            assert_eq!(again.body, expected, "{kind:?} after {shown:?}");
+        }
+    }
+}
