@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building, serving and testing GridArena needs, skipping whatever is already there.
 # Only package registries are used (crates.io, npm, Debian): nothing downloads prebuilt tools from elsewhere.
-# Usage: scripts/setup.sh [--browser]   (--browser also installs Chromium for the browser tests)
+# Usage: scripts/setup.sh [--browser]   (--browser also installs what the tests need: Chromium, and Python 3
+# and PHP to run the starter AIs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -58,5 +59,9 @@ if [ "${1:-}" = "--browser" ]; then
   if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
     say "installing Chromium and its driver (Debian packages)"
     apt_install chromium chromium-driver
+  fi
+  if ! command -v python3 >/dev/null || ! command -v php >/dev/null; then
+    say "installing Python 3 and PHP for the starter AIs (Debian packages)"
+    apt_install python3 php-cli
   fi
 fi

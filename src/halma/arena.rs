@@ -6,6 +6,8 @@ use super::controls::{Controls, DEFAULT_TICK_MS};
 use super::files;
 use super::messages::{start_lines, tick_lines, Line, Tone};
 use super::player::Player;
+use super::player_picker::PlayerPicker;
+use super::prefs;
 use super::replay::Replay;
 use super::session::{ClickResult, Session};
 use super::ticker::Ticker;
@@ -24,22 +26,33 @@ fn random_seed() -> u64 {
 /// The arena page.
 #[component]
 pub fn ArenaPage() -> impl IntoView {
-    let default_players = Teams {
-        red: Player::BuiltIn(BuiltIn::Search),
-        blue: Player::BuiltIn(BuiltIn::Greedy),
+    // The setup from the page's link or the last visit, else search against greedy in the arena.
+    let (saved, link_errors) = prefs::load();
+    let players = Teams {
+        red: saved
+            .players
+            .red
+            .unwrap_or(Player::BuiltIn(BuiltIn::Search)),
+        blue: saved
+            .players
+            .blue
+            .unwrap_or(Player::BuiltIn(BuiltIn::Greedy)),
     };
-    let session = RwSignal::new(Session::new(
-        Preset::Arena,
-        default_players.clone(),
-        random_seed(),
-    ));
+    let preset = saved.preset.unwrap_or(Preset::Arena);
+    let session = RwSignal::new(Session::new(preset, players, random_seed()));
     let running = RwSignal::new(false);
     let tick_ms = RwSignal::new(DEFAULT_TICK_MS);
     // The line under the board: what the last click or control did, or why it was refused.
-    let notice = RwSignal::new(None::<Line>);
+    let notice = RwSignal::new((!link_errors.is_empty()).then(|| Line {
+        tone: Tone::Error,
+        text: link_errors.join("; "),
+    }));
 
     // Setup form (applies on "New game"), except the players, which switch at once.
-    let preset_choice = RwSignal::new(Preset::Arena);
+    let preset_choice = RwSignal::new(preset);
+    // The setup follows every change into the link and localStorage (a memo: ticks do not rewrite it).
+    let players = Memo::new(move |_| session.with(|s| s.players().clone()));
+    Effect::new(move |_| prefs::save(&players.get(), preset_choice.get()));
     let seed_text = RwSignal::new(String::new());
     // A loaded record being watched; while it is set, the board and the controls belong to it.
     let replay = RwSignal::new(None::<Replay>);
@@ -255,28 +268,37 @@ pub fn ArenaPage() -> impl IntoView {
     let replay_at = move || replay.with(|r| r.as_ref().map_or(0, Replay::at));
     let replay_ticks = move || replay.with(|r| r.as_ref().map_or(0, Replay::ticks));
 
-    let player_select = move |team: Team| {
-        let current = move || session.with(|s| s.players()[team].to_string());
+    let player_picker = move |team: Team| {
         view! {
-            <label class=format!("player {}", team.name())>
-                <span class="team-name">{team.name()}</span>
-                <select
-                    data-testid=format!("player-{}", team.name())
-                    aria-label=format!("Player for {}", team.name())
-                    prop:value=current
-                    on:change=move |ev| {
-                        if let Ok(p) = event_target_value(&ev).parse::<Player>() {
-                            session.update(|s| s.set_player(team, p));
-                        }
-                    }
-                >
-                    {Player::all()
-                        .into_iter()
-                        .map(|p| view! { <option value=p.to_string()>{p.describe()}</option> })
-                        .collect_view()}
-                </select>
-            </label>
+            <PlayerPicker
+                team=team
+                current=Signal::derive(move || players.with(|p| p[team].clone()))
+                on_change=Callback::new(move |p: Player| {
+                    session.update(|s| s.set_player(team, p));
+                    notice.set(None);
+                })
+                notice=notice
+            />
         }
+    };
+    let latency = move || {
+        session.with(|s| {
+            Team::ALL
+                .into_iter()
+                .filter(|&t| s.players()[t] != Player::Human)
+                .map(|t| {
+                    let l = s.latency(t);
+                    let ms = |v: f64| format!("{} ms", v.round() as u64);
+                    match (l.last, l.average()) {
+                        (Some(last), Some(avg)) => {
+                            format!("{t}: {} (average {})", ms(last), ms(avg))
+                        }
+                        _ => format!("{t}: no answer yet"),
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" · ")
+        })
     };
 
     view! {
@@ -303,6 +325,12 @@ pub fn ArenaPage() -> impl IntoView {
                         .get()
                         .map(|l| view! { <span class=tone_class(l.tone)>{l.text}</span> })
                         .or_else(|| waiting().map(|w| view! { <span class="info">{w}</span> }))
+                }}
+            </p>
+            <p class="latency" data-testid="latency" aria-label="Answer times">
+                {move || {
+                    let text = latency();
+                    (!text.is_empty()).then(|| format!("Answer time: {text}"))
                 }}
             </p>
             <div class="human-actions">
@@ -367,13 +395,14 @@ pub fn ArenaPage() -> impl IntoView {
                     new_game();
                 }
             >
-                {player_select(Team::Red)}
-                {player_select(Team::Blue)}
+                {player_picker(Team::Red)}
+                {player_picker(Team::Blue)}
                 <label>
                     <span>"Preset"</span>
                     <select
                         data-testid="preset"
                         aria-label="Preset"
+                        prop:value=move || preset_choice.get().name()
                         on:change=move |ev| {
                             if let Ok(p) = event_target_value(&ev).parse::<Preset>() {
                                 preset_choice.set(p);

@@ -33,9 +33,10 @@ pub async fn read(file: web_sys::File) -> Result<Vec<u8>, String> {
     let size = file.size();
     if size > MAX_RECORD_BYTES as f64 {
         return Err(format!(
-            "{} is {:.1} MB: records larger than {} MB are not loaded",
+            // Whole megabytes: formatting fractions would add kilobytes of float code to the page.
+            "{} is {} MB: records larger than {} MB are not loaded",
             file.name(),
-            size / 1e6,
+            (size / 1e6).ceil() as u64,
             MAX_RECORD_BYTES / 1_000_000
         ));
     }

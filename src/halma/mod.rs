@@ -9,8 +9,11 @@ mod controls;
 mod files;
 pub mod messages;
 pub mod player;
+mod player_picker;
+pub mod prefs;
 pub mod replay;
 pub mod session;
 mod ticker;
+pub mod web_ai;
 
 pub use arena::ArenaPage;

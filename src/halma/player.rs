@@ -1,5 +1,6 @@
-//! Who plays a team: a person at this screen or an AI compiled into the page.
+//! Who plays a team: a person at this screen, an AI compiled into the page, or a web AI at a URL.
 
+use super::web_ai;
 use gridarena_engine::halma::ai::BuiltIn;
 use std::fmt;
 use std::str::FromStr;
@@ -9,12 +10,18 @@ use std::str::FromStr;
 pub enum Player {
     /// A person clicking on the board; the tick waits for them.
     Human,
-    /// An AI from the engine, answering instantly inside the page.
+    /// An AI from the engine, thinking in a Web Worker of the page.
     BuiltIn(BuiltIn),
+    /// An AI anywhere on the web, asked by HTTP POST every tick; the URL is checked by
+    /// [`web_ai::check_url`](super::web_ai::check_url).
+    Web(String),
 }
 
 impl Player {
-    /// Every choice offered in the player menu, in menu order.
+    /// The menu value standing for every web AI (the URL is typed beside the menu).
+    pub const WEB_CHOICE: &'static str = "web";
+
+    /// Every fixed choice in the player menu, in menu order (a web AI is offered apart, with its URL).
     pub fn all() -> Vec<Player> {
         BuiltIn::ALL
             .into_iter()
@@ -28,6 +35,15 @@ impl Player {
         match self {
             Player::Human => "Human (click the board)".to_string(),
             Player::BuiltIn(ai) => format!("Built-in AI: {}", ai.name()),
+            Player::Web(url) => format!("Web AI at {url}"),
+        }
+    }
+
+    /// The player menu's value for this player.
+    pub fn menu_value(&self) -> String {
+        match self {
+            Player::Web(_) => Player::WEB_CHOICE.to_string(),
+            other => other.to_string(),
         }
     }
 }
@@ -37,6 +53,7 @@ impl fmt::Display for Player {
         match self {
             Player::Human => f.write_str("human"),
             Player::BuiltIn(ai) => write!(f, "builtin:{}", ai.name()),
+            Player::Web(url) => f.write_str(url),
         }
     }
 }
@@ -46,9 +63,12 @@ impl FromStr for Player {
     fn from_str(s: &str) -> Result<Player, String> {
         match s {
             "human" => Ok(Player::Human),
+            _ if s.contains("://") => web_ai::check_url(s).map(Player::Web),
             _ => s
                 .strip_prefix("builtin:")
-                .ok_or_else(|| format!("unknown player {s:?}: expected human or builtin:NAME"))?
+                .ok_or_else(|| {
+                    format!("unknown player {s:?}: expected human, builtin:NAME or an http(s) URL")
+                })?
                 .parse::<BuiltIn>()
                 .map(Player::BuiltIn)
                 .map_err(|e| e.to_string()),
@@ -65,6 +85,11 @@ mod tests {
         for p in Player::all() {
             assert_eq!(p.to_string().parse::<Player>(), Ok(p));
         }
+        let web = "http://127.0.0.1:8001/".parse::<Player>().unwrap();
+        assert_eq!(web, Player::Web("http://127.0.0.1:8001/".into()));
+        assert_eq!(web.to_string().parse::<Player>(), Ok(web.clone()));
+        assert_eq!(web.menu_value(), Player::WEB_CHOICE);
+        assert!("ftp://x".parse::<Player>().is_err());
         assert!("builtin:nobody".parse::<Player>().is_err());
         assert!("robot".parse::<Player>().is_err());
     }

@@ -229,6 +229,13 @@ impl Session {
         Ok(asks)
     }
 
+    /// The request JSON for `team` in the tick in progress, exactly what a web AI receives.
+    pub fn request_body(&self, team: Team, time_limit_ms: u64) -> String {
+        let mut request = self.game.request(team);
+        request.time_limit_ms = Some(time_limit_ms);
+        serde_json::to_string(&request).unwrap_or_default()
+    }
+
     /// The tick in progress, if any: its id, which [`Ask::round`] carries.
     pub fn round(&self) -> Option<u64> {
         self.round.as_ref().map(|r| r.id)
@@ -306,7 +313,8 @@ impl Session {
         for ask in self.begin_tick(0)? {
             let answer = match ask.player {
                 Player::BuiltIn(ai) => builtin::answer(ai, &self.game, ask.team, ask.seed),
-                Player::Human => Answer::NoMove(NoMove::Missing),
+                // A web AI needs the page's event loop; here it simply has not answered.
+                Player::Web(_) | Player::Human => Answer::NoMove(NoMove::Missing),
             };
             self.deliver(ask.round, ask.team, answer, 0.0);
         }

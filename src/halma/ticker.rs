@@ -10,9 +10,11 @@ use super::builtin;
 use super::messages::{Line, Tone};
 use super::player::Player;
 use super::session::{Ask, Session};
-use gridarena_engine::halma::{Answer, Team, Teams};
+use super::web_ai;
+use gridarena_engine::halma::{Answer, NoMove, Team, Teams};
 use leptos::prelude::*;
 use std::time::Duration;
+use web_sys::AbortController;
 
 /// The page's tick machinery. Copy: every callback holds its own handle.
 #[derive(Clone, Copy)]
@@ -33,6 +35,8 @@ struct State {
     workers: Teams<Option<AiWorker>>,
     /// The job each team's worker is on, with its tick; at most one per team.
     jobs: Teams<Option<(u64, String)>>,
+    /// Each team's web request in flight, with its tick; at most one per team.
+    requests: Teams<Option<(u64, AbortController)>>,
     /// Set once a worker fails: built-in AIs then answer on the page thread (slower, still correct).
     no_workers: bool,
     /// When the tick in progress began (`performance.now()`), and whether it ends once all answers are in.
@@ -44,11 +48,15 @@ struct State {
 }
 
 impl State {
-    /// Terminates the workers still thinking: their answers would be for a tick that is over.
+    /// Terminates the workers still thinking and cancels the web requests still open: their answers
+    /// would be for a tick that is over.
     fn stop_thinking(&mut self) {
         for team in Team::ALL {
             if self.jobs[team].take().is_some() {
                 self.workers[team] = None;
+            }
+            if let Some((_, request)) = self.requests[team].take() {
+                request.abort();
             }
         }
     }
@@ -188,8 +196,42 @@ impl Ticker {
                     self.deliver(ask.round, ask.team, answer);
                 }
             }
+            Player::Web(url) => self.fetch(ask.team, ask.round, url, ask.time_limit_ms),
             Player::Human => {}
         }
+    }
+
+    /// Sends `team`'s request to its web AI; the answer, or why there is none, is delivered when it comes.
+    fn fetch(self, team: Team, round: u64, url: String, deadline_ms: u64) {
+        let body = self
+            .session
+            .with_untracked(|s| s.request_body(team, deadline_ms));
+        let controller = match AbortController::new() {
+            Ok(c) => c,
+            Err(_) => {
+                let why = "this browser cannot cancel requests (no AbortController)".to_string();
+                self.deliver(round, team, Answer::NoMove(NoMove::Failed(why)));
+                return;
+            }
+        };
+        let signal = controller.signal();
+        self.state
+            .update_value(|s| s.requests[team] = Some((round, controller)));
+        leptos::task::spawn_local(async move {
+            let answer = web_ai::ask(&url, body, &signal, deadline_ms).await;
+            // Only the request still in flight for this tick may answer; a cancelled one is already
+            // counted as timed out.
+            let current = self
+                .state
+                .try_update_value(|s| match &s.requests[team] {
+                    Some((r, _)) if *r == round => s.requests[team].take().is_some(),
+                    _ => false,
+                })
+                .unwrap_or(false);
+            if current {
+                self.deliver(round, team, answer);
+            }
+        });
     }
 
     /// Gives `job` to `team`'s worker, starting it if needed; false if there is no worker to give it to.

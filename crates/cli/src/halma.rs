@@ -88,6 +88,10 @@ the first mover, so a seed means the same game everywhere.")]
 
     /// Print the AI request the referee would send to one team, from a game state on stdin.
     Request(RequestArgs),
+
+    /// Play whole games between built-in and web AIs, headless, as the browser page referees them.
+    #[command(long_about = crate::match_cmd::ABOUT, after_help = crate::match_cmd::AFTER)]
+    Match(crate::match_cmd::MatchArgs),
 }
 
 #[derive(Debug, Args)]
@@ -158,7 +162,7 @@ pub struct RequestArgs {
 }
 
 /// Presets are listed from the engine, so a new preset reaches `--help` and validation without a CLI edit.
-fn preset_parser() -> impl TypedValueParser<Value = Preset> {
+pub(crate) fn preset_parser() -> impl TypedValueParser<Value = Preset> {
     PossibleValuesParser::new(Preset::ALL.map(Preset::name)).try_map(|s| s.parse::<Preset>())
 }
 
@@ -175,6 +179,7 @@ pub fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> 
         Command::Tick(args) => tick(&args, out),
         Command::New(args) => new_game(&args, out),
         Command::Request(args) => request(&args, out),
+        Command::Match(args) => crate::match_cmd::run(&args, out),
     }
 }
 

@@ -5,6 +5,7 @@
 
 mod halma;
 mod io;
+mod match_cmd;
 
 use clap::{Parser, Subcommand};
 use std::io::{BufWriter, Write};

@@ -1,0 +1,10 @@
+//! The library half of the `gridarena` command: the headless match runner, so that benches and tests
+//! drive exactly the code `gridarena halma match` runs.
+//!
+//! - [`runner`]: players (`builtin:NAME` or a URL), the game loop with the browser page's timing and
+//!   seeding rules, per-team statistics.
+//! - [`web`]: the HTTP client for web AIs: the page's request, cut at the tick's deadline, every failure a
+//!   clear reason.
+
+pub mod runner;
+pub mod web;

@@ -1,0 +1,454 @@
+//! `gridarena halma match`: whole games between built-in and web AIs, headless.
+//!
+//! The game loop is the library's ([`gridarena_cli::runner`]); this module reads the command line,
+//! writes the result lines, the summary, `--verbose` errors, the progress bar and `--record` files.
+
+use crate::io::Failure;
+use clap::Args;
+use gridarena_cli::runner::{
+    describe, play_game, GameReport, Player, PlayerSpec, RunError, TeamStats, Watcher,
+};
+use gridarena_engine::halma::record::Recorder;
+use gridarena_engine::halma::{Game, GameResult, Preset, Team, Teams, TickOutcome};
+use std::fs::File;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+pub const ABOUT: &str = "\
+Play whole games between built-in AIs and web AIs, headless, with the browser page's referee and timing.
+
+Each tick, every team to move is asked for its move: a web AI gets the request JSON by HTTP POST (the body
+is the JSON, sent with Content-Type: text/plain exactly as the page sends it, with \"timeLimitMs\" set to
+the tick length), a built-in AI answers directly. Both teams' requests are sent together; an answer that
+has not arrived by the end of the tick length is no move (\"timed out after N ms\") and its request is
+closed before the next tick, so a team never has two requests in flight. The next tick starts as soon as
+every answer is in: built-in games run as fast as the CPU allows. The alternating presets (classic, mini)
+ask only the side to move.
+
+Everything a web AI does wrong costs it that tick and the game goes on: a refused connection, an HTTP
+status other than 2xx, a redirect (never followed, as in the browser), an answer over 64 KiB (at most
+64 KiB + 1 byte is read), a body that is not one move (empty, HTML, invalid JSON, wrong shape, a list of
+moves, bad coordinates), or an illegal move. In the arena neither team moves in such a tick.
+
+Output (stdout): one line per game, then a summary: wins, draws, each team's average latency over the
+requests answered in time (a built-in AI's compute time) and its errors by kind. With --verbose each
+tick's errors go to stderr as they happen. With --games above 1 and stderr a terminal, a progress bar
+is drawn on stderr.
+
+Seeds: --seed S is the first game's seed, game k (counting from 1) plays seed S + k - 1. Without --seed
+a random first seed is drawn and printed on stderr. The seed draws the first mover of an alternating
+game and seeds the built-in AIs exactly as the page does, so a seed gives the same game as on the page
+(unless a player times out).
+
+Records: --record FILE writes each game as a JSON Lines record, the format of the page's Download record
+(it loads in the page's replay). With --games above 1, game k is written to FILE with -k before the
+extension: --record out.jsonl --games 3 writes out-1.jsonl, out-2.jsonl, out-3.jsonl.";
+
+pub const AFTER: &str = "\
+Exit status:
+  0  the match was played (AI errors, time-outs and illegal moves are part of a match, not failures)
+  2  usage: an unknown player, option or value (the message says what is accepted)
+  3  a record file or stdout could not be written, or an internal error (a bug: please report it)
+
+Examples:
+  gridarena halma match --red builtin:search --blue builtin:greedy --games 100 --seed 1
+  gridarena halma match --red http://127.0.0.1:8001/ --blue builtin:greedy --tick-ms 500 --verbose
+  gridarena halma match --red builtin:greedy --blue builtin:search --preset mini --record game.jsonl";
+
+/// The longest tick accepted: ten minutes.
+const MAX_TICK_MS: u64 = 600_000;
+
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// Red's player: builtin:greedy, builtin:search, or the http:// or https:// URL of a web AI
+    #[arg(long, value_name = "URL|builtin:NAME")]
+    red: PlayerSpec,
+    /// Blue's player: builtin:greedy, builtin:search, or the http:// or https:// URL of a web AI
+    #[arg(long, value_name = "URL|builtin:NAME")]
+    blue: PlayerSpec,
+    /// The board and how turns go
+    #[arg(long, value_parser = crate::halma::preset_parser(), default_value = "arena")]
+    preset: Preset,
+    /// The tick length in milliseconds: how long each answer is waited for
+    #[arg(long, value_name = "N", default_value_t = 1000,
+        value_parser = clap::value_parser!(u64).range(1..=MAX_TICK_MS))]
+    tick_ms: u64,
+    /// Ticks after which a game is a draw [default: the preset's, 1000]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    max_turns: Option<u32>,
+    /// The first game's seed; game k plays S + k - 1 [default: random, printed on stderr]
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+    /// Write each game's record (JSON Lines) here; with --games N, FILE-k.jsonl for game k
+    #[arg(long, value_name = "FILE.jsonl")]
+    record: Option<PathBuf>,
+    /// How many games to play
+    #[arg(long, value_name = "N", default_value_t = 1,
+        value_parser = clap::value_parser!(u32).range(1..))]
+    games: u32,
+    /// Print each tick's errors (no move, illegal move) on stderr as they happen
+    #[arg(long, short)]
+    verbose: bool,
+}
+
+/// Plays the match and prints its results on `out`.
+pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
+    let players = Teams {
+        red: Player::new(&args.red).map_err(Failure::Input)?,
+        blue: Player::new(&args.blue).map_err(Failure::Input)?,
+    };
+    let labels = Teams {
+        red: args.red.to_string(),
+        blue: args.blue.to_string(),
+    };
+    let mut rules = args.preset.rules();
+    if let Some(limit) = args.max_turns {
+        rules.turn_limit = limit;
+    }
+    let first_seed = args.seed.unwrap_or_else(|| {
+        let seed = random_seed();
+        let _ = writeln!(
+            io::stderr(),
+            "gridarena: random seed {seed} (--seed {seed} plays this match again)"
+        );
+        seed
+    });
+    let mut progress = Progress::new(args.games);
+    let mut totals = Totals::default();
+    let clock = Instant::now();
+    for k in 1..=args.games {
+        let seed = first_seed.wrapping_add(u64::from(k - 1));
+        let game = Game::new(&rules, seed).map_err(|e| {
+            Failure::Input(format!("cannot set up the {} preset: {e}", args.preset))
+        })?;
+        let mut watcher = CliWatcher {
+            game: k,
+            verbose: args.verbose,
+            progress: &mut progress,
+            record: args.record.as_ref().map(|path| RecordFile {
+                path: record_path(path, k, args.games),
+                labels: labels.clone(),
+                seed,
+                // Web games are slow enough to keep the file current tick by tick.
+                flush_each_tick: players.red.is_web() || players.blue.is_web(),
+                file: None,
+                recorder: None,
+            }),
+        };
+        let report =
+            play_game(game, seed, &players, args.tick_ms, &mut watcher).map_err(|e| match e {
+                RunError::Output(e) => Failure::Output(e),
+                RunError::Internal(why) => Failure::Internal(why),
+            })?;
+        if let Some(record) = watcher.record.as_mut() {
+            record.close().map_err(Failure::Output)?;
+        }
+        progress.clear_for_stdout();
+        writeln!(out, "{}", game_line(k, args.games, &report))?;
+        out.flush()?;
+        totals.add(&report);
+        progress.draw(k, &totals);
+    }
+    progress.clear();
+    write_summary(out, args, &labels, &totals, clock.elapsed())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A seed nobody chose: the standard library's per-process random hash keys, mixed with the clock.
+fn random_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    h.write_u128(now);
+    h.finish()
+}
+
+/// `path` for game `k` of `games`: as given for a single game, else with `-k` before the extension.
+pub fn record_path(path: &Path, k: u32, games: u32) -> PathBuf {
+    if games == 1 {
+        return path.to_path_buf();
+    }
+    let stem = path
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    let name = match path.extension() {
+        Some(ext) => format!("{stem}-{k}.{}", ext.to_string_lossy()),
+        None => format!("{stem}-{k}"),
+    };
+    path.with_file_name(name)
+}
+
+/// "game 2/3: seed 8, red wins after 57 ticks; errors: red 0, blue 3"
+fn game_line(k: u32, games: u32, report: &GameReport) -> String {
+    format!(
+        "game {k}/{games}: seed {}, {} after {} ticks; errors: red {}, blue {}",
+        report.seed,
+        describe(report.result),
+        report.ticks,
+        report.teams.red.errors,
+        report.teams.blue.errors
+    )
+}
+
+/// The match so far.
+#[derive(Default)]
+struct Totals {
+    games: u32,
+    wins: Teams<u32>,
+    draws: u32,
+    ticks: u64,
+    teams: Teams<TeamStats>,
+}
+
+impl Totals {
+    fn add(&mut self, report: &GameReport) {
+        self.games += 1;
+        match report.result {
+            GameResult::Win { winner } => self.wins[winner] += 1,
+            GameResult::BothFinished | GameResult::TurnLimit => self.draws += 1,
+        }
+        self.ticks += u64::from(report.ticks);
+        for t in Team::ALL {
+            self.teams[t].add(&report.teams[t]);
+        }
+    }
+}
+
+/// How many kinds of error the summary lists per team, most frequent first.
+const CAUSES_SHOWN: usize = 5;
+
+fn write_summary(
+    out: &mut impl Write,
+    args: &MatchArgs,
+    labels: &Teams<String>,
+    totals: &Totals,
+    elapsed: Duration,
+) -> io::Result<()> {
+    let seconds = elapsed.as_secs_f64();
+    let plural = |n: u32, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{} ({}, tick {} ms) in {seconds:.2} s, {} ticks: red {} vs blue {}",
+        plural(totals.games, "game"),
+        args.preset,
+        args.tick_ms,
+        totals.ticks,
+        labels.red,
+        labels.blue
+    )?;
+    writeln!(
+        out,
+        "wins: red {}, blue {}; draws: {}",
+        totals.wins.red, totals.wins.blue, totals.draws
+    )?;
+    for team in Team::ALL {
+        let stats = &totals.teams[team];
+        let latency = match stats.average_ms() {
+            Some(ms) => format!(
+                "{ms:.3} ms average over {}",
+                plural(stats.answered, "answer")
+            ),
+            None => "no answer in time".to_string(),
+        };
+        let late = stats.asked - stats.answered;
+        let late = if late > 0 {
+            format!(" ({late} of {} requests unanswered)", stats.asked)
+        } else {
+            String::new()
+        };
+        writeln!(
+            out,
+            "{team}: latency {latency}{late}; {}",
+            plural(stats.errors, "error")
+        )?;
+        let mut causes: Vec<_> = stats.causes.iter().collect();
+        causes.sort_by(|a, b| b.1.count.cmp(&a.1.count).then(a.0.cmp(b.0)));
+        for (code, cause) in causes.iter().take(CAUSES_SHOWN) {
+            writeln!(out, "  {} x {code}, latest: {}", cause.count, cause.example)?;
+        }
+        if causes.len() > CAUSES_SHOWN {
+            writeln!(out, "  ... and {} more kinds", causes.len() - CAUSES_SHOWN)?;
+        }
+    }
+    Ok(())
+}
+
+/// What follows each game: `--verbose` errors and the `--record` file.
+struct CliWatcher<'a> {
+    game: u32,
+    verbose: bool,
+    progress: &'a mut Progress,
+    record: Option<RecordFile>,
+}
+
+impl Watcher for CliWatcher<'_> {
+    fn start(&mut self, game: &Game) -> io::Result<()> {
+        match &mut self.record {
+            Some(r) => r.start(game),
+            None => Ok(()),
+        }
+    }
+
+    fn tick(&mut self, outcome: &TickOutcome, game: &Game) -> io::Result<()> {
+        if self.verbose && !outcome.errors.is_empty() {
+            self.progress.clear();
+            let mut err = io::stderr().lock();
+            for e in &outcome.errors {
+                // Nothing is left to tell anyone if stderr is gone, so a failed write is ignored.
+                let _ = writeln!(err, "game {} turn {}: {e}", self.game, outcome.turn);
+            }
+        }
+        match &mut self.record {
+            Some(r) => r.tick(outcome, game),
+            None => Ok(()),
+        }
+    }
+}
+
+/// One game's record file, written line by line as the game goes.
+struct RecordFile {
+    path: PathBuf,
+    labels: Teams<String>,
+    seed: u64,
+    flush_each_tick: bool,
+    file: Option<BufWriter<File>>,
+    recorder: Option<Recorder>,
+}
+
+impl RecordFile {
+    /// The error, with the file's name in it.
+    fn named(&self, e: io::Error) -> io::Error {
+        io::Error::new(e.kind(), format!("{}: {e}", self.path.display()))
+    }
+
+    fn start(&mut self, game: &Game) -> io::Result<()> {
+        let file = File::create(&self.path).map_err(|e| self.named(e))?;
+        let recorder = Recorder::new(self.labels.clone(), self.seed, game);
+        let mut file = BufWriter::new(file);
+        for line in recorder.lines() {
+            writeln!(file, "{line}").map_err(|e| self.named(e))?;
+        }
+        self.file = Some(file);
+        self.recorder = Some(recorder);
+        Ok(())
+    }
+
+    fn tick(&mut self, outcome: &TickOutcome, game: &Game) -> io::Result<()> {
+        let (Some(recorder), Some(file)) = (self.recorder.as_mut(), self.file.as_mut()) else {
+            return Ok(());
+        };
+        let mut result = Ok(());
+        if let Some(line) = recorder.push(outcome, game) {
+            result = writeln!(file, "{line}");
+        }
+        if game.result().is_some() {
+            if let Some(line) = recorder.finish() {
+                result = result.and_then(|()| writeln!(file, "{line}"));
+            }
+        }
+        if self.flush_each_tick {
+            result = result.and_then(|()| file.flush());
+        }
+        result.map_err(|e| self.named(e))
+    }
+
+    /// Flushes the file; the record is complete.
+    fn close(&mut self) -> io::Result<()> {
+        match self.file.take() {
+            Some(mut file) => file.flush().map_err(|e| self.named(e)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The progress bar on stderr: drawn only for several games on a terminal.
+struct Progress {
+    games: u32,
+    on: bool,
+    /// Whether result lines land on the same terminal, so the bar must make way for them.
+    stdout_terminal: bool,
+    drawn: bool,
+    last: Option<Instant>,
+}
+
+impl Progress {
+    const WIDTH: u32 = 30;
+    /// Redraws at most this often, so thousands of fast games do not flood the terminal.
+    const EVERY: Duration = Duration::from_millis(50);
+
+    fn new(games: u32) -> Progress {
+        Progress {
+            games,
+            on: games > 1 && io::stderr().is_terminal(),
+            stdout_terminal: io::stdout().is_terminal(),
+            drawn: false,
+            last: None,
+        }
+    }
+
+    fn draw(&mut self, done: u32, totals: &Totals) {
+        if !self.on || done >= self.games {
+            return;
+        }
+        let now = Instant::now();
+        if self.drawn && self.last.is_some_and(|t| now - t < Self::EVERY) {
+            return;
+        }
+        self.last = Some(now);
+        let filled = (u64::from(done) * u64::from(Self::WIDTH) / u64::from(self.games)) as usize;
+        let bar = format!(
+            "{}{}",
+            "#".repeat(filled),
+            ".".repeat(Self::WIDTH as usize - filled)
+        );
+        let _ = write!(
+            io::stderr(),
+            "\r[{bar}] {done}/{} games  red {} blue {} draws {}",
+            self.games,
+            totals.wins.red,
+            totals.wins.blue,
+            totals.draws
+        );
+        self.drawn = true;
+    }
+
+    /// Wipes the bar before a result line when both go to the same terminal.
+    fn clear_for_stdout(&mut self) {
+        if self.stdout_terminal {
+            self.clear();
+        }
+    }
+
+    /// Wipes the bar, so that other output starts on a clean line.
+    fn clear(&mut self) {
+        if self.drawn {
+            let _ = write!(io::stderr(), "\r\x1b[K");
+            self.drawn = false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_of_several_games_are_numbered_before_the_extension() {
+        let p = Path::new("out/game.jsonl");
+        assert_eq!(record_path(p, 1, 1), PathBuf::from("out/game.jsonl"));
+        assert_eq!(record_path(p, 3, 5), PathBuf::from("out/game-3.jsonl"));
+        assert_eq!(
+            record_path(Path::new("game"), 2, 2),
+            PathBuf::from("game-2")
+        );
+        assert_eq!(
+            record_path(Path::new("a.b/g.tar.jsonl"), 2, 2),
+            PathBuf::from("a.b/g.tar-2.jsonl")
+        );
+    }
+}

@@ -1,0 +1,449 @@
+//! The headless match runner: who plays each team, and the game loop with the browser page's referee,
+//! timing and seeding.
+//!
+//! - Each tick the movers are asked ([`Game::movers`]: both teams in the arena, the side to move in the
+//!   alternating presets). Web AIs get the request JSON ([`Game::request`] with `timeLimitMs` set to the
+//!   tick length) by HTTP POST; both teams' requests run concurrently and are cut at the tick's deadline
+//!   ([`crate::web`]). Built-in AIs answer on the calling thread, with no JSON round trip.
+//! - An answer after the deadline is no move ("timed out after N ms"), for built-in AIs too, as on the
+//!   page (only a slow `search` under a very short tick ever gets there). Nobody waits for the rest of the
+//!   tick once every answer is in, so built-in games run as fast as the CPU allows.
+//! - A built-in AI's seed is the page's (`src/halma/session.rs`, `begin_tick`): per tick
+//!   `game_seed ^ turn * 0x9E37_79B9_7F4A_7C15` (wrapping), then `^ team as u64`. A seed gives the same
+//!   game here and in the browser, as long as nobody times out.
+//! - [`Game::tick`] judges everything else: an unreadable answer, an illegal move, a missing one.
+
+use crate::web::{check_url, Reply, WebAi};
+use gridarena_engine::halma::ai::BuiltIn;
+use gridarena_engine::halma::{
+    Answer, Game, GameResult, NoMove, Team, TeamError, Teams, TickOutcome,
+};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// The multiplier of the per-tick seed, the page's (`src/halma/session.rs`).
+const TICK_SEED_MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The seed the built-in AIs of both teams play tick `turn` of a game of `game_seed` with (before the
+/// team is mixed in: see [`team_seed`]).
+pub fn tick_seed(game_seed: u64, turn: u32) -> u64 {
+    game_seed ^ u64::from(turn).wrapping_mul(TICK_SEED_MULTIPLIER)
+}
+
+/// `team`'s built-in AI seed in a tick of `tick_seed`.
+pub fn team_seed(tick_seed: u64, team: Team) -> u64 {
+    tick_seed ^ team as u64
+}
+
+/// A player as given on the command line: `builtin:NAME` or the URL of a web AI.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerSpec {
+    BuiltIn(BuiltIn),
+    Web(String),
+}
+
+/// What a player argument may be, for messages.
+pub const PLAYER_FORMS: &str =
+    "builtin:greedy, builtin:search, or the http:// or https:// URL of a web AI";
+
+impl FromStr for PlayerSpec {
+    type Err = String;
+    fn from_str(s: &str) -> Result<PlayerSpec, String> {
+        if let Some(name) = s.strip_prefix("builtin:") {
+            return name
+                .parse::<BuiltIn>()
+                .map(PlayerSpec::BuiltIn)
+                .map_err(|_| {
+                    format!(
+                        "unknown built-in AI {name:?}: expected builtin:greedy or builtin:search"
+                    )
+                });
+        }
+        let lower = s.trim_start().to_ascii_lowercase();
+        if lower.starts_with("http://") || lower.starts_with("https://") || s.contains("://") {
+            return check_url(s).map(PlayerSpec::Web);
+        }
+        Err(format!("unknown player {s:?}: expected {PLAYER_FORMS}"))
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    /// The label records and the page use: `builtin:greedy`, or the URL.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerSpec::BuiltIn(ai) => write!(f, "builtin:{}", ai.name()),
+            PlayerSpec::Web(url) => f.write_str(url),
+        }
+    }
+}
+
+/// A player ready to be asked: a built-in AI, or a web AI with its connection.
+#[derive(Debug)]
+pub enum Player {
+    BuiltIn(BuiltIn),
+    Web(WebAi),
+}
+
+impl Player {
+    /// The player for `spec`; fails only on a URL that cannot be sent.
+    pub fn new(spec: &PlayerSpec) -> Result<Player, String> {
+        Ok(match spec {
+            PlayerSpec::BuiltIn(ai) => Player::BuiltIn(*ai),
+            PlayerSpec::Web(url) => Player::Web(WebAi::new(url)?),
+        })
+    }
+
+    /// Whether this is a web AI.
+    pub fn is_web(&self) -> bool {
+        matches!(self, Player::Web(_))
+    }
+}
+
+/// One kind of error a team made, for the summary.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Cause {
+    /// How many ticks had it.
+    pub count: u32,
+    /// The latest message of this kind.
+    pub example: String,
+}
+
+/// How one team fared: requests, answers, latency and errors.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TeamStats {
+    /// Times the team was asked for a move.
+    pub asked: u32,
+    /// Answers that arrived in time (any HTTP status or body): the ones latency is measured over.
+    pub answered: u32,
+    /// The sum of those answers' latencies: HTTP round trips, or a built-in AI's compute time.
+    pub latency: Duration,
+    /// Ticks in which the team had an error (no move, or an illegal one).
+    pub errors: u32,
+    /// The errors by their code (`timed_out`, `request_failed`, `jump_over_empty`, ...).
+    pub causes: BTreeMap<String, Cause>,
+}
+
+impl TeamStats {
+    /// The mean latency in milliseconds, if anything was answered.
+    pub fn average_ms(&self) -> Option<f64> {
+        (self.answered > 0).then(|| self.latency.as_secs_f64() * 1000.0 / f64::from(self.answered))
+    }
+
+    /// Adds another game's (or match's) figures.
+    pub fn add(&mut self, other: &TeamStats) {
+        self.asked += other.asked;
+        self.answered += other.answered;
+        self.latency += other.latency;
+        self.errors += other.errors;
+        for (code, cause) in &other.causes {
+            let mine = self.causes.entry(code.clone()).or_default();
+            mine.count += cause.count;
+            mine.example.clone_from(&cause.example);
+        }
+    }
+
+    fn reply(&mut self, latency: Option<Duration>) {
+        self.asked += 1;
+        if let Some(l) = latency {
+            self.answered += 1;
+            self.latency += l;
+        }
+    }
+
+    fn error(&mut self, e: &TeamError) {
+        self.errors += 1;
+        let cause = self.causes.entry(e.code.clone()).or_default();
+        cause.count += 1;
+        cause.example = e.to_string();
+    }
+}
+
+/// How one game went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameReport {
+    pub seed: u64,
+    pub result: GameResult,
+    /// Ticks played.
+    pub ticks: u32,
+    pub teams: Teams<TeamStats>,
+}
+
+/// Something that follows a game tick by tick: a record writer, the `--verbose` printer, or nothing
+/// (`()`, which costs nothing).
+pub trait Watcher {
+    /// Called once with the game before its first tick.
+    fn start(&mut self, _game: &Game) -> std::io::Result<()> {
+        Ok(())
+    }
+    /// Called after every tick with its outcome and the game as it stands after it.
+    fn tick(&mut self, _outcome: &TickOutcome, _game: &Game) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Watcher for () {}
+
+/// Why a game could not be played to its end.
+#[derive(Debug)]
+pub enum RunError {
+    /// A watcher could not write (the record file, say).
+    Output(std::io::Error),
+    /// The referee refused a tick: the runner asked the wrong team, a bug.
+    Internal(String),
+}
+
+impl From<std::io::Error> for RunError {
+    fn from(e: std::io::Error) -> RunError {
+        RunError::Output(e)
+    }
+}
+
+/// Plays `game` to its end with `players`, `tick_ms` milliseconds a tick, built-in AIs seeded from `seed`.
+pub fn play_game(
+    mut game: Game,
+    seed: u64,
+    players: &Teams<Player>,
+    tick_ms: u64,
+    watcher: &mut impl Watcher,
+) -> Result<GameReport, RunError> {
+    let mut teams = Teams::<TeamStats>::default();
+    watcher.start(&game)?;
+    let start_turn = game.turn();
+    let result = loop {
+        if let Some(result) = game.result() {
+            break result;
+        }
+        let asked = match game.to_move() {
+            Some(t) => Teams::from_fn(|team| team == t),
+            None => Teams {
+                red: true,
+                blue: true,
+            },
+        };
+        let replies = ask(&game, seed, players, asked, tick_ms);
+        let mut answer = |team: Team, reply: Option<Reply>| match reply {
+            Some(r) => {
+                teams[team].reply(r.latency);
+                r.answer
+            }
+            None => Answer::NoMove(NoMove::Missing),
+        };
+        let red = answer(Team::Red, replies.red);
+        let blue = answer(Team::Blue, replies.blue);
+        let outcome = game
+            .tick(red, blue)
+            .map_err(|e| RunError::Internal(format!("the referee refused a tick: {e}")))?;
+        for e in &outcome.errors {
+            teams[e.team].error(e);
+        }
+        watcher.tick(&outcome, &game)?;
+    };
+    Ok(GameReport {
+        seed,
+        result,
+        ticks: game.turn() - start_turn,
+        teams,
+    })
+}
+
+/// Asks the teams marked in `asked` for their moves in `game`; the others get `None`.
+fn ask(
+    game: &Game,
+    seed: u64,
+    players: &Teams<Player>,
+    asked: Teams<bool>,
+    tick_ms: u64,
+) -> Teams<Option<Reply>> {
+    let tick = tick_seed(seed, game.turn());
+    let limit = Duration::from_millis(tick_ms);
+    let builtin = |team: Team, ai: BuiltIn| {
+        builtin_reply(game, ai, team, team_seed(tick, team), limit, tick_ms)
+    };
+    let web_asked = |t: Team| asked[t] && players[t].is_web();
+    if !web_asked(Team::Red) && !web_asked(Team::Blue) {
+        // Built-in players only: no thread, no clock beyond the compute time.
+        return Teams::from_fn(|team| match &players[team] {
+            Player::BuiltIn(ai) if asked[team] => Some(builtin(team, *ai)),
+            _ => None,
+        });
+    }
+    let deadline = Instant::now() + limit;
+    let bodies = Teams::from_fn(|team| web_asked(team).then(|| request_body(game, team, tick_ms)));
+    let any_builtin = Team::ALL
+        .into_iter()
+        .any(|t| asked[t] && !players[t].is_web());
+    // One web request may run on this thread when it has nothing else to do; the others get a thread
+    // each, so both teams' requests are in flight together.
+    let inline = if any_builtin {
+        None
+    } else {
+        Team::ALL.into_iter().rev().find(|&t| web_asked(t))
+    };
+    thread::scope(|scope| {
+        // A thread that cannot be had (the system is out of them) leaves its request to this thread.
+        let mut handles = Teams::from_fn(|team| match (&players[team], &bodies[team]) {
+            (Player::Web(ai), Some(body)) if Some(team) != inline => thread::Builder::new()
+                .name(format!("{team} web AI"))
+                .spawn_scoped(scope, move || ai.ask(body, deadline, tick_ms))
+                .ok(),
+            _ => None,
+        });
+        let mut replies = Teams::from_fn(|team| match (&players[team], &bodies[team]) {
+            (Player::BuiltIn(ai), _) if asked[team] => Some(builtin(team, *ai)),
+            (Player::Web(ai), Some(body)) if handles[team].is_none() => {
+                Some(ai.ask(body, deadline, tick_ms))
+            }
+            _ => None,
+        });
+        for team in Team::ALL {
+            if let Some(h) = handles[team].take() {
+                replies[team] = Some(h.join().unwrap_or_else(|_| Reply {
+                    answer: Answer::NoMove(NoMove::Failed(
+                        "internal error: the request's thread stopped".to_string(),
+                    )),
+                    latency: None,
+                }));
+            }
+        }
+        replies
+    })
+}
+
+/// The body a web AI is sent: [`Game::request`] with the tick length, as the page sends it.
+pub fn request_body(game: &Game, team: Team, tick_ms: u64) -> String {
+    let mut request = game.request(team);
+    request.time_limit_ms = Some(tick_ms);
+    // Serialising plain data with string keys cannot fail.
+    serde_json::to_string(&request).unwrap_or_default()
+}
+
+/// A built-in AI's answer, timed like a web AI's: past `limit` it is too late.
+fn builtin_reply(
+    game: &Game,
+    ai: BuiltIn,
+    team: Team,
+    seed: u64,
+    limit: Duration,
+    tick_ms: u64,
+) -> Reply {
+    let start = Instant::now();
+    let path = ai.choose(game.position(), game.mode(), team, seed);
+    let took = start.elapsed();
+    if took > limit {
+        return Reply {
+            answer: Answer::NoMove(NoMove::TimedOut { after_ms: tick_ms }),
+            latency: None,
+        };
+    }
+    let answer = match path {
+        Some(p) => Answer::Move(p),
+        // What the page's built-in player says in this case (`src/halma/builtin.rs`).
+        None => Answer::NoMove(NoMove::Failed(format!("{team} has no legal move"))),
+    };
+    Reply {
+        answer,
+        latency: Some(took),
+    }
+}
+
+/// "red wins", "draw (turn limit)", ...: a result in a few words.
+pub fn describe(result: GameResult) -> String {
+    match result {
+        GameResult::Win { winner } => format!("{winner} wins"),
+        GameResult::BothFinished => "draw (both finished)".to_string(),
+        GameResult::TurnLimit => "draw (turn limit)".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gridarena_engine::halma::Preset;
+
+    #[test]
+    fn players_parse_and_print_as_given() {
+        for text in [
+            "builtin:greedy",
+            "builtin:search",
+            "http://127.0.0.1:8001/move",
+        ] {
+            let spec: PlayerSpec = text.parse().expect(text);
+            assert_eq!(spec.to_string(), text);
+        }
+        for bad in [
+            "greedy",
+            "builtin:random",
+            "ftp://x",
+            "http://",
+            "",
+            "human",
+        ] {
+            let why = bad.parse::<PlayerSpec>().expect_err(bad);
+            assert!(!why.is_empty());
+        }
+        let why = "greedy".parse::<PlayerSpec>().unwrap_err();
+        assert!(why.contains(PLAYER_FORMS), "{why}");
+    }
+
+    #[test]
+    fn the_tick_seed_is_the_pages() {
+        // src/halma/session.rs: seed ^ turn * 0x9E37_79B9_7F4A_7C15, then ^ team.
+        assert_eq!(tick_seed(7, 0), 7);
+        assert_eq!(tick_seed(0, 1), 0x9E37_79B9_7F4A_7C15);
+        assert_eq!(
+            team_seed(tick_seed(5, 2), Team::Blue),
+            5 ^ 0x3C6E_F372_FE94_F82A ^ 1
+        );
+    }
+
+    #[test]
+    fn a_game_of_built_in_players_is_the_same_for_the_same_seed() {
+        let players = Teams {
+            red: Player::BuiltIn(BuiltIn::Greedy),
+            blue: Player::BuiltIn(BuiltIn::Greedy),
+        };
+        let play = |seed| {
+            let game = Game::new(&Preset::Mini.rules(), seed).expect("a preset");
+            let mut report = play_game(game, seed, &players, 1000, &mut ()).expect("plays");
+            for t in Team::ALL {
+                report.teams[t].latency = Duration::ZERO;
+            }
+            report
+        };
+        let first = play(11);
+        assert_eq!(first, play(11));
+        assert!(first.ticks > 0);
+        assert_eq!(first.teams.red.errors + first.teams.blue.errors, 0);
+        // Alternating: each tick asks one side.
+        assert_eq!(first.teams.red.asked + first.teams.blue.asked, first.ticks);
+    }
+
+    #[test]
+    fn the_same_game_as_the_pages_loop() {
+        // The page's loop without workers (Session::tick) reduced to its rule: per tick seed, per team.
+        let seed = 99;
+        let mut game = Game::new(&Preset::Arena.rules(), seed).expect("a preset");
+        let players = Teams {
+            red: Player::BuiltIn(BuiltIn::Greedy),
+            blue: Player::BuiltIn(BuiltIn::Greedy),
+        };
+        let report = play_game(game.clone(), seed, &players, 60_000, &mut ()).expect("plays");
+        while game.result().is_none() {
+            let tick = tick_seed(seed, game.turn());
+            let mv = |ai: BuiltIn, team| {
+                ai.choose(game.position(), game.mode(), team, tick ^ team as u64)
+                    .map_or(Answer::NoMove(NoMove::Missing), Answer::Move)
+            };
+            let (r, b) = (
+                mv(BuiltIn::Greedy, Team::Red),
+                mv(BuiltIn::Greedy, Team::Blue),
+            );
+            game.tick(r, b).expect("not over");
+        }
+        assert_eq!(Some(report.result), game.result());
+        assert_eq!(report.ticks, game.turn());
+    }
+}

@@ -1,0 +1,302 @@
+//! Web AI players for the headless runner: one HTTP POST per tick, cut at the tick's deadline.
+//!
+//! The request is what the browser page sends (`src/halma/web_ai.rs`), so an AI cannot tell the two
+//! apart: the request JSON as the body with `Content-Type: text/plain` (a CORS "simple request" in the
+//! browser, the raw body that seed-era PHP AIs read), redirects not followed, at most
+//! [`MAX_RESPONSE_BYTES`] of the answer read. Every way the exchange can go wrong becomes an
+//! [`Answer::NoMove`] with a cause an AI author can act on; nothing here panics on what a server sends.
+//!
+//! One [`WebAi`] per team, used from one thread at a time: a call returns by the deadline, so a team never
+//! has more than one request in flight. Its agent keeps the connection open between ticks (as the
+//! browser does), and a connection whose answer was cut short or refused is closed, not reused.
+
+use gridarena_engine::halma::protocol::{parse_response, ResponseError, MAX_RESPONSE_BYTES};
+use gridarena_engine::halma::{Answer, NoMove};
+use std::io::{ErrorKind, Read};
+use std::time::{Duration, Instant};
+use ureq::http::Uri;
+use ureq::Agent;
+
+/// The longest URL accepted for a web AI, as on the page.
+pub const MAX_URL_LEN: usize = 2000;
+
+/// Checks a web AI's URL: http or https, a host, nothing that could not be sent. Returns it trimmed.
+pub fn check_url(text: &str) -> Result<String, String> {
+    let url = text.trim();
+    let lower = url.to_ascii_lowercase();
+    let rest = ["http://", "https://"]
+        .iter()
+        .find_map(|scheme| lower.strip_prefix(scheme))
+        .ok_or_else(|| {
+            format!("{url:?} is not a web address: it must start with http:// or https://")
+        })?;
+    if rest.is_empty() || rest.starts_with('/') {
+        return Err(format!("{url:?} names no host"));
+    }
+    if url.len() > MAX_URL_LEN {
+        return Err(format!(
+            "the address is {} characters long, over {MAX_URL_LEN}",
+            url.len()
+        ));
+    }
+    if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(format!("{url:?} contains spaces or control characters"));
+    }
+    let uri = url
+        .parse::<Uri>()
+        .map_err(|e| format!("{url:?} is not a valid web address: {e}"))?;
+    if uri.host().is_none_or(str::is_empty) {
+        return Err(format!("{url:?} names no host"));
+    }
+    // The URI parser takes any digits as a port; 99999 would only fail later as an unknown host.
+    let port = uri
+        .authority()
+        .and_then(|a| a.as_str().rsplit_once(':'))
+        .map(|(_, port)| port)
+        .filter(|p| p.bytes().all(|b| b.is_ascii_digit()));
+    if let Some(port) = port {
+        if port.parse::<u16>().is_err() {
+            return Err(format!(
+                "{url:?}: port {port} is not a port number (0 to 65535)"
+            ));
+        }
+    }
+    Ok(url.to_string())
+}
+
+/// What one request to a web AI came to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// The team's answer for the referee.
+    pub answer: Answer,
+    /// How long the AI took, when it answered in time with an HTTP response (whatever its status or
+    /// body); `None` when it timed out or the connection failed.
+    pub latency: Option<Duration>,
+}
+
+/// A web AI: its URL and a connection pool of its own.
+#[derive(Debug)]
+pub struct WebAi {
+    url: String,
+    https: bool,
+    agent: Agent,
+}
+
+impl WebAi {
+    /// A player for the AI at `url` (checked with [`check_url`]).
+    pub fn new(url: &str) -> Result<WebAi, String> {
+        let url = check_url(url)?;
+        let agent: Agent = Agent::config_builder()
+            // The status is ours to judge, and a redirect is an error, as it is in the browser.
+            .http_status_as_error(false)
+            .max_redirects(0)
+            .user_agent(concat!("gridarena/", env!("CARGO_PKG_VERSION")))
+            .max_idle_connections(1)
+            .max_idle_connections_per_host(1)
+            .build()
+            .into();
+        let https = url.to_ascii_lowercase().starts_with("https://");
+        Ok(WebAi { url, https, agent })
+    }
+
+    /// The URL, as it is labelled in records.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Sends `body` and reads the answer, giving up at `deadline`; `tick_ms` is what a time-out says.
+    pub fn ask(&self, body: &str, deadline: Instant, tick_ms: u64) -> Reply {
+        let timed_out = || Reply {
+            answer: Answer::NoMove(NoMove::TimedOut { after_ms: tick_ms }),
+            latency: None,
+        };
+        let start = Instant::now();
+        let remaining = deadline.saturating_duration_since(start);
+        if remaining.is_zero() {
+            return timed_out();
+        }
+        let sent = self
+            .agent
+            .post(&self.url)
+            .config()
+            .timeout_global(Some(remaining))
+            .build()
+            .header("Content-Type", "text/plain")
+            .send(body);
+        let response = match sent {
+            Ok(r) => r,
+            Err(e) => {
+                return match transport_failure(e, self.https) {
+                    Some(why) => Reply {
+                        answer: Answer::NoMove(NoMove::Failed(why)),
+                        latency: None,
+                    },
+                    None => timed_out(),
+                }
+            }
+        };
+        let status = response.status();
+        let answer = if status.is_redirection() {
+            Answer::NoMove(NoMove::Failed(format!(
+                "HTTP {}: redirects are not followed",
+                status.as_u16()
+            )))
+        } else if !status.is_success() {
+            let why = match status.canonical_reason() {
+                Some(reason) => format!("HTTP {} {reason}", status.as_u16()),
+                None => format!("HTTP {}", status.as_u16()),
+            };
+            Answer::NoMove(NoMove::Failed(why))
+        } else {
+            let body = response.into_body();
+            let announced = body.content_length();
+            match read_capped(body.into_reader()) {
+                Ok(bytes) if bytes.len() > MAX_RESPONSE_BYTES => {
+                    // Announced sizes are reported as such; otherwise all that is known is "more".
+                    let size = announced
+                        .and_then(|n| usize::try_from(n).ok())
+                        .unwrap_or(bytes.len());
+                    Answer::NoMove(NoMove::Unreadable(ResponseError::TooLarge {
+                        bytes: size.max(bytes.len()),
+                    }))
+                }
+                Ok(bytes) => Answer::from(parse_response(&bytes)),
+                Err(e) if is_timeout(&e) => return timed_out(),
+                Err(e) => Answer::NoMove(NoMove::Failed(format!(
+                    "the connection broke while reading the answer: {}",
+                    io_cause(&e)
+                ))),
+            }
+        };
+        let latency = start.elapsed();
+        // ureq cuts at the deadline; this makes "late" mean exactly what it means on the page.
+        if Instant::now() > deadline {
+            return timed_out();
+        }
+        Reply {
+            answer,
+            latency: Some(latency),
+        }
+    }
+}
+
+/// Reads at most [`MAX_RESPONSE_BYTES`] + 1 bytes: enough to know a body is too large, never more.
+fn read_capped(reader: impl Read) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::with_capacity(512);
+    let limit = u64::try_from(MAX_RESPONSE_BYTES).map_or(u64::MAX, |n| n + 1);
+    reader.take(limit).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Why a request got no response, or `None` when the deadline cut it.
+fn transport_failure(e: ureq::Error, https: bool) -> Option<String> {
+    use ureq::Error;
+    Some(match e {
+        Error::Timeout(_) => return None,
+        Error::Io(io) if is_timeout(&io) => return None,
+        // rustls reports a bad certificate or a server that does not speak TLS as invalid data.
+        Error::Io(io) if https && io.kind() == ErrorKind::InvalidData => format!("TLS error: {io}"),
+        Error::Io(io) => io_cause(&io),
+        Error::HostNotFound => "host not found (the DNS lookup failed)".to_string(),
+        Error::ConnectionFailed => "the connection failed".to_string(),
+        Error::BadUri(u) => format!("bad web address: {u}"),
+        Error::Protocol(p) => format!("the server's answer is not valid HTTP/1.1: {p}"),
+        Error::LargeResponseHeader(..) => "the server's response headers are too large".to_string(),
+        Error::Tls(why) => format!("TLS error: {why}"),
+        Error::Rustls(r) => format!("TLS error: {r}"),
+        Error::TooManyRedirects | Error::RedirectFailed => {
+            "the server answered with a redirect: redirects are not followed".to_string()
+        }
+        other => other.to_string(),
+    })
+}
+
+fn is_timeout(e: &std::io::Error) -> bool {
+    matches!(e.kind(), ErrorKind::TimedOut | ErrorKind::WouldBlock)
+        || matches!(
+            e.get_ref()
+                .and_then(|inner| inner.downcast_ref::<ureq::Error>()),
+            Some(ureq::Error::Timeout(_))
+        )
+}
+
+/// A network error as a short cause: "connection refused", "connection reset", ...
+fn io_cause(e: &std::io::Error) -> String {
+    match e.kind() {
+        ErrorKind::ConnectionRefused => "connection refused".to_string(),
+        ErrorKind::ConnectionReset => "connection reset by the server".to_string(),
+        ErrorKind::ConnectionAborted => "connection aborted".to_string(),
+        ErrorKind::UnexpectedEof => "the server closed the connection before answering".to_string(),
+        ErrorKind::NotConnected => "not connected".to_string(),
+        ErrorKind::AddrNotAvailable => "address not available".to_string(),
+        ErrorKind::HostUnreachable => "host unreachable".to_string(),
+        ErrorKind::NetworkUnreachable => "network unreachable".to_string(),
+        ErrorKind::BrokenPipe => "the server closed the connection (broken pipe)".to_string(),
+        // The standard library's resolver failing: "failed to lookup address information: ...".
+        _ if e.to_string().contains("lookup address") => format!("host not found: {e}"),
+        _ => format!("network error: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_http_and_https_addresses_with_a_host_are_taken() {
+        assert_eq!(
+            check_url(" http://127.0.0.1:8001/ "),
+            Ok("http://127.0.0.1:8001/".into())
+        );
+        assert!(check_url("HTTPS://ai.example.org/move").is_ok());
+        for good in [
+            "http://[::1]:8001/",
+            "http://u:p@host/",
+            "http://host:65535/x?y=1",
+        ] {
+            assert!(check_url(good).is_ok(), "{good:?}");
+        }
+        for bad in [
+            "",
+            "127.0.0.1:8001",
+            "ftp://x",
+            "javascript:alert(1)",
+            "http://",
+            "http:///x",
+            "http://a b",
+            "http://x/\ny",
+            "http://[::1/",
+            "http://a:99999/",
+            "http://a:/",
+        ] {
+            assert!(check_url(bad).is_err(), "{bad:?}");
+        }
+        assert!(check_url(&format!("http://x/{}", "a".repeat(MAX_URL_LEN))).is_err());
+    }
+
+    #[test]
+    fn nothing_listening_is_connection_refused() {
+        // Bind a port, then free it: nothing listens there now.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .expect("a free port");
+        let ai = WebAi::new(&format!("http://127.0.0.1:{port}/")).expect("a valid URL");
+        let reply = ai.ask("{}", Instant::now() + Duration::from_secs(2), 2000);
+        assert_eq!(
+            reply.answer,
+            Answer::NoMove(NoMove::Failed("connection refused".into()))
+        );
+        assert_eq!(reply.latency, None);
+    }
+
+    #[test]
+    fn a_past_deadline_times_out_without_a_request() {
+        let ai = WebAi::new("http://127.0.0.1:9/").expect("a valid URL");
+        let reply = ai.ask("{}", Instant::now(), 5);
+        assert_eq!(
+            reply.answer,
+            Answer::NoMove(NoMove::TimedOut { after_ms: 5 })
+        );
+    }
+}

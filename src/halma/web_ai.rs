@@ -1,0 +1,142 @@
+//! Web AI players: one HTTP POST per tick with the request JSON, cancelled at the deadline.
+//!
+//! The body goes out as `text/plain`, which makes the request a CORS "simple request": no preflight on
+//! every tick, and seed-era PHP AIs that read the raw body keep working. Redirects are not followed
+//! (the native runner does the same), so a redirect loop is one clear error. Whatever comes back is
+//! only ever parsed by the engine's [`parse_response`] and shown as text, never as HTML.
+
+use gloo_net::http::Request;
+use gridarena_engine::halma::protocol::{parse_response, ResponseError, MAX_RESPONSE_BYTES};
+use gridarena_engine::halma::{Answer, NoMove};
+use web_sys::{AbortSignal, RequestRedirect, ResponseType};
+
+/// The longest URL the page accepts for a web AI.
+pub const MAX_URL_LEN: usize = 2000;
+
+/// Checks a web AI's URL as typed: http or https, a host, nothing that could not be sent.
+pub fn check_url(text: &str) -> Result<String, String> {
+    let url = text.trim();
+    let lower = url.to_ascii_lowercase();
+    let rest = ["http://", "https://"]
+        .iter()
+        .find_map(|scheme| lower.strip_prefix(scheme))
+        .ok_or_else(|| {
+            format!("{url:?} is not a web address: it must start with http:// or https://")
+        })?;
+    if rest.is_empty() || rest.starts_with('/') {
+        return Err(format!("{url:?} names no host"));
+    }
+    if url.len() > MAX_URL_LEN {
+        return Err(format!(
+            "the address is {} characters long, over {MAX_URL_LEN}",
+            url.len()
+        ));
+    }
+    if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(format!("{url:?} contains spaces or control characters"));
+    }
+    Ok(url.to_string())
+}
+
+/// The answer for a response with a status outside 200-299.
+pub fn status_error(status: u16, text: &str) -> Answer {
+    let why = match text.trim() {
+        "" => format!("HTTP {status}"),
+        t => format!("HTTP {status} {}", t.chars().take(60).collect::<String>()),
+    };
+    Answer::NoMove(NoMove::Failed(why))
+}
+
+/// Asks the web AI at `url` for its move, sending `body`. `signal` aborts the request at the deadline,
+/// `deadline_ms` is what the error then says.
+pub async fn ask(url: &str, body: String, signal: &AbortSignal, deadline_ms: u64) -> Answer {
+    let failed = |e: gloo_net::Error| -> Answer {
+        match e {
+            gloo_net::Error::JsError(js) if js.name == "AbortError" => {
+                Answer::NoMove(NoMove::TimedOut {
+                    after_ms: deadline_ms,
+                })
+            }
+            // A fetch refused by the network and one refused by CORS look the same to the page.
+            gloo_net::Error::JsError(js) if js.name == "TypeError" => {
+                Answer::NoMove(NoMove::Failed(
+                    "connection refused or blocked by CORS (the endpoint must answer with \
+                 Access-Control-Allow-Origin)"
+                        .to_string(),
+                ))
+            }
+            other => Answer::NoMove(NoMove::Failed(other.to_string())),
+        }
+    };
+    let request = Request::post(url)
+        .header("Content-Type", "text/plain")
+        .redirect(RequestRedirect::Manual)
+        .abort_signal(Some(signal))
+        .body(body);
+    let request = match request {
+        Ok(r) => r,
+        Err(e) => return failed(e),
+    };
+    let response = match request.send().await {
+        Ok(r) => r,
+        Err(e) => return failed(e),
+    };
+    if response.type_() == ResponseType::Opaqueredirect {
+        return Answer::NoMove(NoMove::Failed(
+            "the endpoint answered with a redirect: redirects are not followed".to_string(),
+        ));
+    }
+    if !response.ok() {
+        return status_error(response.status(), &response.status_text());
+    }
+    // Refuse an announced oversized body before reading it.
+    let announced = response
+        .headers()
+        .get("content-length")
+        .and_then(|l| l.trim().parse::<usize>().ok());
+    if let Some(bytes) = announced.filter(|&b| b > MAX_RESPONSE_BYTES) {
+        return Answer::NoMove(NoMove::Unreadable(ResponseError::TooLarge { bytes }));
+    }
+    match response.binary().await {
+        Ok(bytes) => Answer::from(parse_response(&bytes)),
+        Err(e) => failed(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_http_and_https_addresses_with_a_host_are_taken() {
+        assert_eq!(
+            check_url(" http://127.0.0.1:8001/ "),
+            Ok("http://127.0.0.1:8001/".into())
+        );
+        assert!(check_url("HTTPS://ai.example.org/move").is_ok());
+        for bad in [
+            "",
+            "127.0.0.1:8001",
+            "ftp://x",
+            "javascript:alert(1)",
+            "http://",
+            "http:///x",
+            "http://a b",
+            "http://x/\ny",
+        ] {
+            assert!(check_url(bad).is_err(), "{bad:?}");
+        }
+        assert!(check_url(&format!("http://x/{}", "a".repeat(MAX_URL_LEN))).is_err());
+    }
+
+    #[test]
+    fn a_status_error_names_the_status() {
+        let Answer::NoMove(NoMove::Failed(why)) = status_error(500, "Internal Server Error") else {
+            panic!()
+        };
+        assert_eq!(why, "HTTP 500 Internal Server Error");
+        assert!(
+            matches!(status_error(404, ""), Answer::NoMove(NoMove::Failed(w)) if w == "HTTP 404")
+        );
+    }
+}

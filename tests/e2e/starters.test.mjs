@@ -1,0 +1,74 @@
+// A whole game between the two starter AIs (ai/python against ai/php), played through the page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { serveDist, launch, openApp, root } from './harness.mjs';
+import { closedPort } from './hostile.mjs';
+
+let server, browser;
+const children = [];
+
+/** Starts `cmd` and waits until `url` answers a CORS preflight. */
+async function startAi(cmd, args, url) {
+  const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  children.push(child);
+  for (let i = 0; i < 100; i++) {
+    try {
+      const r = await fetch(url, { method: 'OPTIONS' });
+      if (r.status < 500) return;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${cmd} ${args.join(' ')} did not start: ${stderr}`);
+}
+
+before(async () => {
+  server = await serveDist('/');
+  browser = await launch();
+});
+after(async () => {
+  for (const c of children) c.kill();
+  await browser?.close();
+  server?.close();
+});
+
+test('the Python starter plays a whole mini game against the PHP starter through the page', async () => {
+  const [py, php] = [await closedPort(), await closedPort()];
+  const pyUrl = `http://127.0.0.1:${py}/`;
+  const phpUrl = `http://127.0.0.1:${php}/`;
+  await startAi('python3', ['ai/python/halma_ai.py', '--port', String(py)], pyUrl);
+  await startAi('php', ['-S', `127.0.0.1:${php}`, 'ai/php/index.php'], phpUrl);
+
+  const { page, errors } = await openApp(browser, `${server.url}?red=${encodeURIComponent(pyUrl)}`
+    + `&blue=${encodeURIComponent(phpUrl)}&preset=mini`);
+  await page.fill('[data-testid=seed]', '3');
+  await page.click('[data-testid=new-game]');
+  await page.locator('[data-testid=speed]').fill('100');
+  await page.click('[data-testid=run]');
+  await page.waitForFunction(
+    () => /HALMATE|a draw/.test(document.querySelector('[data-testid=messages]').textContent),
+    null, { timeout: 180_000 });
+
+  // Every tick of the record: a move from the side to move, and no error at all.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download]')]);
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'rec-')), 'game.jsonl');
+  await download.saveAs(file);
+  const lines = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(lines[0].players.red, pyUrl);
+  assert.equal(lines[0].players.blue, phpUrl);
+  const ticks = lines.filter((l) => l.type === 'tick');
+  assert.ok(ticks.length > 10, `${ticks.length} ticks: ${await page.textContent("[data-testid=messages]")}`);
+  for (const t of ticks) {
+    assert.deepEqual(t.outcome.errors, [], `turn ${t.outcome.turn}`);
+    assert.equal(t.outcome.moves.length, 1, `turn ${t.outcome.turn}`);
+  }
+  assert.equal(lines.at(-1).type, 'result');
+  assert.match(await page.textContent('[data-testid=latency]'), /red: \d+ ms .* blue: \d+ ms/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
