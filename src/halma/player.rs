@@ -1,7 +1,7 @@
 //! Who plays a team: a person at this screen, an AI compiled into the page, or a web AI at a URL.
 
-use super::web_ai;
 use gridarena_engine::halma::ai::BuiltIn;
+use gridarena_engine::halma::protocol::check_ai_url;
 use std::fmt;
 use std::str::FromStr;
 
@@ -13,7 +13,7 @@ pub enum Player {
     /// An AI from the engine, thinking in a Web Worker of the page.
     BuiltIn(BuiltIn),
     /// An AI anywhere on the web, asked by HTTP POST every tick; the URL is checked by
-    /// [`web_ai::check_url`](super::web_ai::check_url).
+    /// [`check_ai_url`](super::check_ai_url).
     Web(String),
 }
 
@@ -63,7 +63,7 @@ impl FromStr for Player {
     fn from_str(s: &str) -> Result<Player, String> {
         match s {
             "human" => Ok(Player::Human),
-            _ if s.contains("://") => web_ai::check_url(s).map(Player::Web),
+            _ if s.contains("://") => check_ai_url(s).map(Player::Web),
             _ => s
                 .strip_prefix("builtin:")
                 .ok_or_else(|| {

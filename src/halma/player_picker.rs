@@ -2,7 +2,7 @@
 
 use super::messages::{Line, Tone};
 use super::player::Player;
-use super::web_ai;
+use gridarena_engine::halma::protocol::check_ai_url;
 use gridarena_engine::halma::Team;
 use leptos::prelude::*;
 
@@ -33,7 +33,7 @@ pub fn PlayerPicker(
             url.set(u);
         }
     });
-    let apply_url = move || match web_ai::check_url(&url.get_untracked()) {
+    let apply_url = move || match check_ai_url(&url.get_untracked()) {
         Ok(u) => on_change.run(Player::Web(u)),
         Err(why) => notice.set(Some(Line {
             tone: Tone::Error,

@@ -10,34 +10,6 @@ use gridarena_engine::halma::protocol::{parse_response, ResponseError, MAX_RESPO
 use gridarena_engine::halma::{Answer, NoMove};
 use web_sys::{AbortSignal, RequestRedirect, ResponseType};
 
-/// The longest URL the page accepts for a web AI.
-pub const MAX_URL_LEN: usize = 2000;
-
-/// Checks a web AI's URL as typed: http or https, a host, nothing that could not be sent.
-pub fn check_url(text: &str) -> Result<String, String> {
-    let url = text.trim();
-    let lower = url.to_ascii_lowercase();
-    let rest = ["http://", "https://"]
-        .iter()
-        .find_map(|scheme| lower.strip_prefix(scheme))
-        .ok_or_else(|| {
-            format!("{url:?} is not a web address: it must start with http:// or https://")
-        })?;
-    if rest.is_empty() || rest.starts_with('/') {
-        return Err(format!("{url:?} names no host"));
-    }
-    if url.len() > MAX_URL_LEN {
-        return Err(format!(
-            "the address is {} characters long, over {MAX_URL_LEN}",
-            url.len()
-        ));
-    }
-    if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err(format!("{url:?} contains spaces or control characters"));
-    }
-    Ok(url.to_string())
-}
-
 /// The answer for a response with a status outside 200-299.
 pub fn status_error(status: u16, text: &str) -> Answer {
     let why = match text.trim() {
@@ -106,28 +78,6 @@ pub async fn ask(url: &str, body: String, signal: &AbortSignal, deadline_ms: u64
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn only_http_and_https_addresses_with_a_host_are_taken() {
-        assert_eq!(
-            check_url(" http://127.0.0.1:8001/ "),
-            Ok("http://127.0.0.1:8001/".into())
-        );
-        assert!(check_url("HTTPS://ai.example.org/move").is_ok());
-        for bad in [
-            "",
-            "127.0.0.1:8001",
-            "ftp://x",
-            "javascript:alert(1)",
-            "http://",
-            "http:///x",
-            "http://a b",
-            "http://x/\ny",
-        ] {
-            assert!(check_url(bad).is_err(), "{bad:?}");
-        }
-        assert!(check_url(&format!("http://x/{}", "a".repeat(MAX_URL_LEN))).is_err());
-    }
 
     #[test]
     fn a_status_error_names_the_status() {

@@ -456,3 +456,26 @@ fn the_seeds_request_example_reads_as_a_position() {
     assert_eq!(pos.piece_at(Team::Red, sq(1, 1)).unwrap().damage, 1);
     assert!(pos.is_destination(Team::Blue, sq(17, 17)));
 }
+
+#[test]
+fn only_http_and_https_addresses_with_a_host_are_web_ais() {
+    use gridarena_engine::halma::protocol::{check_ai_url, MAX_AI_URL_LEN};
+    assert_eq!(
+        check_ai_url(" http://127.0.0.1:8001/ "),
+        Ok("http://127.0.0.1:8001/".into())
+    );
+    assert!(check_ai_url("HTTPS://ai.example.org/move").is_ok());
+    for bad in [
+        "",
+        "127.0.0.1:8001",
+        "ftp://x",
+        "javascript:alert(1)",
+        "http://",
+        "http:///x",
+        "http://a b",
+        "http://x/\ny",
+    ] {
+        assert!(check_ai_url(bad).is_err(), "{bad:?}");
+    }
+    assert!(check_ai_url(&format!("http://x/{}", "a".repeat(MAX_AI_URL_LEN))).is_err());
+}

@@ -371,3 +371,32 @@ pub fn json_kind(v: &Value) -> &'static str {
         Value::Object(_) => "an object",
     }
 }
+
+/// The longest web AI address the page and the runner accept.
+pub const MAX_AI_URL_LEN: usize = 2000;
+
+/// Checks a web AI's address as typed, for the page and the runner alike: http or https, a host,
+/// nothing that could not be sent. Returns it trimmed.
+pub fn check_ai_url(text: &str) -> Result<String, String> {
+    let url = text.trim();
+    let lower = url.to_ascii_lowercase();
+    let rest = ["http://", "https://"]
+        .iter()
+        .find_map(|scheme| lower.strip_prefix(scheme))
+        .ok_or_else(|| {
+            format!("{url:?} is not a web address: it must start with http:// or https://")
+        })?;
+    if rest.is_empty() || rest.starts_with('/') {
+        return Err(format!("{url:?} names no host"));
+    }
+    if url.len() > MAX_AI_URL_LEN {
+        return Err(format!(
+            "the address is {} characters long, over {MAX_AI_URL_LEN}",
+            url.len()
+        ));
+    }
+    if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(format!("{url:?} contains spaces or control characters"));
+    }
+    Ok(url.to_string())
+}
