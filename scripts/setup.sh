@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building, serving and testing GridArena needs, skipping whatever is already there.
 # Only package registries are used (crates.io, npm, Debian): nothing downloads prebuilt tools from elsewhere.
-# Usage: scripts/setup.sh [--browser]   (--browser also installs what the tests need: Chromium, and Python 3
-# and PHP to run the starter AIs)
+# Usage: scripts/setup.sh [--browser]   (--browser also installs what the tests need: Chromium, Python 3 and
+# PHP to run the starter AIs, and GNU Go, the reference the Go rules are tested against)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -63,5 +63,9 @@ if [ "${1:-}" = "--browser" ]; then
   if ! command -v python3 >/dev/null || ! command -v php >/dev/null; then
     say "installing Python 3 and PHP for the starter AIs (Debian packages)"
     apt_install python3 php-cli
+  fi
+  if [ ! -x /usr/games/gnugo ]; then
+    say "installing GNU Go (Debian package)"
+    apt_install gnugo
   fi
 fi

@@ -180,3 +180,23 @@ test('without Web Workers the built-in AIs play on the page thread', async () =>
   assert.match(errors[0], /page thread/);
   await page.close();
 });
+
+for (const [name, width, height] of [['a phone', 375, 667], ['a projector', 1920, 1080]]) {
+  test(`the page fits ${name} (${width}x${height}): no sideways scrolling, the whole board and Step in reach`, async () => {
+    const page = await browser.newPage({ viewport: { width, height } });
+    await page.goto(server.url);
+    await page.waitForSelector('[data-testid=board] .cell');
+    const layout = await page.evaluate(() => {
+      const box = (s) => document.querySelector(s).getBoundingClientRect();
+      const board = box('[data-testid=board]');
+      return { scrollWidth: document.documentElement.scrollWidth, board: [board.left, board.right, board.width],
+        step: box('[data-testid=step]').width, cell: box('[data-testid=board] .cell').width };
+    });
+    assert.ok(layout.scrollWidth <= width, `page ${layout.scrollWidth} px wide`);
+    assert.ok(layout.board[0] >= 0 && layout.board[1] <= width, `board at ${layout.board}`);
+    // Squares big enough to tap on a phone and to see from the back of a room.
+    assert.ok(layout.cell >= (width < 600 ? 18 : 40), `squares ${layout.cell} px`);
+    assert.ok(layout.step > 0);
+    await page.close();
+  });
+}
