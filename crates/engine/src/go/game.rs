@@ -61,6 +61,11 @@ impl Game {
         }
     }
 
+    /// The position before the first move and who was to play it: what a record (SGF) starts from.
+    pub fn start(&self) -> (&Board, Color) {
+        (&self.initial, self.first)
+    }
+
     /// The current position.
     pub fn board(&self) -> &Board {
         &self.board

@@ -37,6 +37,7 @@ mod game;
 mod playout;
 mod point;
 mod score;
+pub mod sgf;
 mod zobrist;
 
 pub use board::{Board, SetupError};
