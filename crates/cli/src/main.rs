@@ -3,6 +3,7 @@
 //! This file only parses the command line and turns results into exit codes; each game's commands live
 //! in their own module so a new game is a new module and one line in [`Command`].
 
+mod go;
 mod halma;
 mod io;
 mod match_cmd;
@@ -63,6 +64,9 @@ enum Command {
         arg_required_else_help = true
     )]
     Halma(halma::Command),
+    /// Go: a GTP version 2 engine with GridArena's rules and Monte-Carlo AI (docs/gtp.md)
+    #[command(subcommand, subcommand_required = true, arg_required_else_help = true)]
+    Go(go::Command),
 }
 
 fn main() -> ExitCode {
@@ -72,6 +76,7 @@ fn main() -> ExitCode {
     let mut out = BufWriter::new(stdout.lock());
     let result = match cli.command {
         Command::Halma(command) => halma::run(command, &mut out),
+        Command::Go(command) => go::run(command, &mut out),
     };
     // Flushing here, not on drop, is what lets a full disk or closed pipe be reported.
     let result = result.and_then(|code| out.flush().map(|()| code).map_err(io::Failure::Output));
