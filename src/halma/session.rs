@@ -6,6 +6,7 @@
 
 use super::builtin;
 use super::player::Player;
+use gridarena_engine::halma::ai;
 use gridarena_engine::halma::record::Recorder;
 use gridarena_engine::halma::{
     Answer, Game, NoMove, Path, Position, Preset, Square, Team, Teams, TickOutcome, TickRefused,
@@ -209,8 +210,7 @@ impl Session {
             asked: Teams::default(),
             answers: Teams::default(),
         };
-        // Each tick's AI seed differs, so a built-in AI does not repeat the same tie-breaks all game.
-        let tick_seed = self.seed ^ u64::from(self.game.turn()).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let tick_seed = ai::tick_seed(self.seed, self.game.turn());
         let mut asks = Vec::new();
         for team in self.game.movers() {
             if self.players[team] == Player::Human {
@@ -222,7 +222,7 @@ impl Session {
                 team,
                 player: self.players[team].clone(),
                 time_limit_ms,
-                seed: tick_seed ^ team as u64,
+                seed: ai::team_seed(tick_seed, team),
             });
         }
         self.round = Some(round);

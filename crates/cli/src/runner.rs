@@ -8,7 +8,8 @@
 //! - An answer after the deadline is no move ("timed out after N ms"), for built-in AIs too, as on the
 //!   page (only a slow `search` under a very short tick ever gets there). Nobody waits for the rest of the
 //!   tick once every answer is in, so built-in games run as fast as the CPU allows.
-//! - A built-in AI's seed is the page's (`src/halma/session.rs`, `begin_tick`): per tick
+//! - A built-in AI's seed is the page's (the engine's `halma::ai::tick_seed` and `team_seed`, which the
+//!   page calls too): per tick
 //!   `game_seed ^ turn * 0x9E37_79B9_7F4A_7C15` (wrapping), then `^ team as u64`. A seed gives the same
 //!   game here and in the browser, as long as nobody times out.
 //! - [`Game::tick`] judges everything else: an unreadable answer, an illegal move, a missing one.
@@ -24,19 +25,8 @@ use std::str::FromStr;
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// The multiplier of the per-tick seed, the page's (`src/halma/session.rs`).
-const TICK_SEED_MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
-
-/// The seed the built-in AIs of both teams play tick `turn` of a game of `game_seed` with (before the
-/// team is mixed in: see [`team_seed`]).
-pub fn tick_seed(game_seed: u64, turn: u32) -> u64 {
-    game_seed ^ u64::from(turn).wrapping_mul(TICK_SEED_MULTIPLIER)
-}
-
-/// `team`'s built-in AI seed in a tick of `tick_seed`.
-pub fn team_seed(tick_seed: u64, team: Team) -> u64 {
-    tick_seed ^ team as u64
-}
+/// The page's seeding, from the engine: a seed gives the same game here and in the browser.
+pub use gridarena_engine::halma::ai::{team_seed, tick_seed};
 
 /// A player as given on the command line: `builtin:NAME` or the URL of a web AI.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -72,6 +72,21 @@ impl BuiltIn {
     }
 }
 
+/// The multiplier that spreads a game's turns over the seed space (the golden-ratio constant).
+const TICK_SEED_MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The seed both teams' built-in AIs play tick `turn` of a game of `game_seed` with, before the team is
+/// mixed in ([`team_seed`]). Each tick's seed differs, so an AI does not repeat the same tie-breaks all
+/// game; the page and the command-line runner both use it, so a seed gives the same game in both.
+pub fn tick_seed(game_seed: u64, turn: u32) -> u64 {
+    game_seed ^ u64::from(turn).wrapping_mul(TICK_SEED_MULTIPLIER)
+}
+
+/// `team`'s built-in AI seed in a tick whose seed is `tick_seed`.
+pub fn team_seed(tick_seed: u64, team: Team) -> u64 {
+    tick_seed ^ team as u64
+}
+
 impl fmt::Display for BuiltIn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
