@@ -8,59 +8,32 @@
 //! passes or a resignation (GridArena resigns below a 5% win rate); the winner is what GNU Go's
 //! `final_score` says, since it judges dead stones that GridArena's count would keep on the board.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const GNUGO: &str = "/usr/games/gnugo";
+#[path = "../tests/support/gtp_engine.rs"]
+mod gtp_engine;
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
+use gtp_engine::Engine;
+
+/// An engine in the match, with the time it spent choosing its moves.
+struct Player {
+    engine: Engine,
     thinking: Duration,
     moves: u32,
 }
 
-impl Engine {
-    fn start(program: &str, args: &[&str]) -> Engine {
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
-        let stdin = child.stdin.take().expect("piped");
-        let stdout = BufReader::new(child.stdout.take().expect("piped"));
-        Engine {
-            child,
-            stdin,
-            stdout,
+impl Player {
+    fn new(engine: Engine) -> Player {
+        Player {
+            engine,
             thinking: Duration::ZERO,
             moves: 0,
         }
     }
 
-    /// Sends a command and returns the text of its `=` response; a `?` response stops the bench.
+    /// Sends a command that must succeed (a refusal stops the bench) and returns its text.
     fn send(&mut self, command: &str) -> String {
-        writeln!(self.stdin, "{command}").expect("engine alive");
-        self.stdin.flush().expect("engine alive");
-        let mut response = String::new();
-        loop {
-            let mut line = String::new();
-            let n = self.stdout.read_line(&mut line).expect("engine output");
-            assert!(n > 0, "the engine closed its output after {command:?}");
-            if line.trim().is_empty() && !response.is_empty() {
-                break;
-            }
-            response.push_str(&line);
-        }
-        let response = response.trim_end();
-        match response.strip_prefix('=') {
-            Some(rest) => rest.trim().to_string(),
-            None => panic!("{command:?} was refused: {response}"),
-        }
+        self.engine.ok(command)
     }
 
     fn genmove(&mut self, color: &str) -> String {
@@ -69,14 +42,6 @@ impl Engine {
         self.thinking += start.elapsed();
         self.moves += 1;
         mv
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let _ = self.child.wait();
     }
 }
 
@@ -97,10 +62,6 @@ fn main() {
         println!("go_vs_gnugo: skipped outside `cargo bench` (set GAMES to play)");
         return;
     }
-    assert!(
-        std::path::Path::new(GNUGO).exists(),
-        "GNU Go is missing ({GNUGO}): run scripts/setup.sh --browser to install it"
-    );
     let binary = env!("CARGO_BIN_EXE_gridarena");
     let mut args = vec!["go".to_string(), "gtp".to_string()];
     if let Some(p) = playouts {
@@ -119,19 +80,8 @@ fn main() {
         let mut game_args = args.clone();
         game_args.extend(["--seed".to_string(), game.to_string()]);
         let refs: Vec<&str> = game_args.iter().map(String::as_str).collect();
-        let mut ours = Engine::start(binary, &refs);
-        let mut gnu = Engine::start(
-            GNUGO,
-            &[
-                "--mode",
-                "gtp",
-                "--chinese-rules",
-                "--positional-superko",
-                "--forbid-suicide",
-                "--level",
-                "1",
-            ],
-        );
+        let mut ours = Player::new(Engine::start("GridArena", binary, &refs));
+        let mut gnu = Player::new(Engine::gnugo(1));
         for e in [&mut ours, &mut gnu] {
             e.send("boardsize 9");
             e.send("clear_board");

@@ -4,11 +4,14 @@
 //! GNU Go is Debian's `gnugo` package, installed by `scripts/setup.sh --browser`; without it the GNU Go
 //! tests fail with a message saying so (a skipped test would hide a lost check).
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::io::Write;
+use std::process::{Command, Stdio};
 use std::thread;
 
-const GNUGO: &str = "/usr/games/gnugo";
+#[path = "support/gtp_engine.rs"]
+mod gtp_engine;
+
+use gtp_engine::Engine;
 
 /// Runs `gridarena go gtp args...` on `input` and returns (exit status, stdout, stderr).
 fn session(args: &[&str], input: impl Into<Vec<u8>>) -> (i32, String, String) {
@@ -295,88 +298,6 @@ fn help_describes_the_command() {
 
 // ----- games against GNU Go -----
 
-/// A GTP engine in a child process.
-struct Engine {
-    name: &'static str,
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-}
-
-impl Engine {
-    fn start(name: &'static str, program: &str, args: &[&str]) -> Engine {
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        Engine {
-            name,
-            child,
-            stdin,
-            stdout,
-        }
-    }
-
-    /// Sends one command; `Ok(text)` for `=`, `Err(text)` for `?`.
-    fn send(&mut self, command: &str) -> Result<String, String> {
-        writeln!(self.stdin, "{command}").unwrap();
-        self.stdin.flush().unwrap();
-        let mut response = String::new();
-        loop {
-            let mut line = String::new();
-            let n = self.stdout.read_line(&mut line).unwrap();
-            assert!(n > 0, "{} closed its output after {command:?}", self.name);
-            if line.trim().is_empty() && !response.is_empty() {
-                break;
-            }
-            response.push_str(&line);
-        }
-        let response = response.trim_end().to_string();
-        match response.strip_prefix('=') {
-            Some(rest) => Ok(rest.trim().to_string()),
-            None => Err(response),
-        }
-    }
-
-    fn ok(&mut self, command: &str) -> String {
-        self.send(command)
-            .unwrap_or_else(|e| panic!("{} refused {command:?}: {e}", self.name))
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let _ = self.child.wait();
-    }
-}
-
-fn gnugo() -> Engine {
-    assert!(
-        std::path::Path::new(GNUGO).exists(),
-        "GNU Go is missing ({GNUGO}): run scripts/setup.sh --browser to install it"
-    );
-    Engine::start(
-        "GNU Go",
-        GNUGO,
-        &[
-            "--mode",
-            "gtp",
-            "--chinese-rules",
-            "--positional-superko",
-            "--forbid-suicide",
-            "--level",
-            "1",
-        ],
-    )
-}
-
 /// Plays one 9x9 game between GridArena (`ours_black` says its colour) and GNU Go, each move checked by
 /// the other engine, and checks the scores. `resign` allows GridArena to resign. Returns the plies played
 /// and whether someone resigned.
@@ -405,7 +326,7 @@ fn play_game(
             resign_below,
         ],
     );
-    let mut gnu = gnugo();
+    let mut gnu = Engine::gnugo(1);
     for e in [&mut ours, &mut gnu] {
         e.ok("boardsize 9");
         e.ok("clear_board");
