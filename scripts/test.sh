@@ -28,8 +28,18 @@ cargo test --workspace --locked 2>&1 | tee "$log"
 
 step "the app's release build (trunk)"
 trunk build --release
-for f in dist/*.wasm dist/*.js; do
-  printf '%s: %s bytes, %s gzipped\n' "$f" "$(wc -c <"$f")" "$(gzip -9 -c "$f" | wc -c)"
+gz() { cat "$@" | gzip -9 | wc -c; }
+for f in dist/*.wasm dist/*.js dist/snippets/*/*.js; do
+  printf '%s: %s bytes, %s gzipped\n' "$f" "$(wc -c <"$f")" "$(gz "$f")"
+done
+# What opening each page downloads (the entry module, then the page's own): gzipped, file by file.
+entry=(dist/gridarena-app-*.wasm dist/gridarena-app-*.js dist/snippets/*/*.js)
+for page in halma go; do
+  total=0
+  for f in "${entry[@]}" "dist/gridarena-$page.js" "dist/gridarena-${page}_bg.wasm"; do
+    total=$((total + $(gz "$f")))
+  done
+  printf 'the %s page downloads %s bytes of wasm and JS, gzipped\n' "$page" "$total"
 done
 
 step "browser end-to-end tests (headless Chromium)"

@@ -1,22 +1,27 @@
-//! GridArena in the browser.
+//! GridArena in the browser: one page per game, each its own wasm module (`src/bin/gridarena-halma.rs`,
+//! `src/bin/gridarena-go.rs`), started by the small entry module (`src/main.rs`) that picks one by the
+//! address.
 //!
-//! Components read plain view-model types (`halma::session::Session`, `halma::board_view::BoardView`)
-//! that hold no signals, so the page's behaviour is tested natively; the rules come from the engine.
+//! Components read plain view-model types (`halma::session::Session`, `go::session::GoSession`) that hold
+//! no signals, so the pages' behaviour is tested natively; the rules come from the engine.
 
+mod ai_worker;
+mod files;
+pub mod go;
 pub mod halma;
+pub mod notice;
 
 use leptos::prelude::*;
 
-/// The whole page.
-#[component]
-pub fn App() -> impl IntoView {
-    view! {
-        <header class="top">
-            <h1>"GridArena"</h1>
-            <p class="tagline">"Run, watch and test board-game AIs in your browser."</p>
-        </header>
-        <main>
-            <halma::ArenaPage />
-        </main>
-    }
+/// Mounts a page into the document's `<main id="page">` (index.html holds the header around it), for as
+/// long as the page is open.
+pub fn mount<V: IntoView + 'static>(page: fn() -> V) {
+    let Some(main) = document().get_element_by_id("page") else {
+        leptos::logging::error!("index.html has no <main id=\"page\">");
+        return;
+    };
+    let Ok(main) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(main) else {
+        return;
+    };
+    leptos::mount::mount_to(main, page).forget();
 }

@@ -1,10 +1,38 @@
-//! Mounts the app; everything else is in the library so tests can reach it.
+//! The app's entry: it loads the page the address names (`#/go` is Go, anything else the Halma arena, the
+//! start page). Each page is a wasm module of its own (`src/bin/gridarena-*.rs`), so opening the arena
+//! downloads the arena alone (its budget is 200 KB) and Go's search and SGF code come only with the Go
+//! page. Trunk builds every module; this one is the only one it starts.
+//!
+//! The work is a few lines of JavaScript, because any Rust here would bring the standard library's
+//! formatting and allocator into a module every page downloads (about 20 KB gzipped); this module is
+//! about 1 KB.
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(inline_js = r#"
+const PAGES = { '': 'gridarena-halma', go: 'gridarena-go' };
+const pageOf = () => PAGES[location.hash.replace(/^#\/?/, '').replace(/\/$/, '')] || PAGES[''];
+
+export function start() {
+  const page = pageOf();
+  for (const a of document.querySelectorAll('nav a[data-page]')) {
+    if (a.dataset.page === page) a.setAttribute('aria-current', 'page');
+  }
+  // Another page is another module: load it fresh rather than run two apps in one document.
+  addEventListener('hashchange', () => { if (pageOf() !== page) location.reload(); });
+  const url = (file) => new URL(file, document.baseURI).href;
+  import(url(`./${page}.js`))
+    .then((m) => m.default({ module_or_path: url(`./${page}_bg.wasm`) }))
+    .catch((e) => {
+      document.getElementById('page').textContent = `This page could not start: ${e}`;
+      console.error(e);
+    });
+}"#)]
+extern "C" {
+    /// Marks the page in the navigation and imports and starts its module (whose `main` mounts it).
+    fn start();
+}
 
 fn main() {
-    console_error_panic_hook::set_once();
-    // The built-in AIs' Web Worker loads this same module to call its exports: there is no page to mount.
-    if web_sys::window().is_none() {
-        return;
-    }
-    leptos::mount::mount_to_body(gridarena::App);
+    start();
 }

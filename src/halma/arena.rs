@@ -3,7 +3,6 @@
 use super::board::Board;
 use super::board_view::BoardView;
 use super::controls::{Controls, DEFAULT_TICK_MS};
-use super::files;
 use super::messages::{start_lines, tick_lines, Line, Tone};
 use super::player::Player;
 use super::player_picker::PlayerPicker;
@@ -11,8 +10,11 @@ use super::prefs;
 use super::replay::Replay;
 use super::session::{ClickResult, Session};
 use super::ticker::Ticker;
+use crate::files;
+use crate::notice::tone_class;
 use gloo_timers::callback::Interval;
 use gridarena_engine::halma::ai::BuiltIn;
+use gridarena_engine::halma::record::MAX_RECORD_BYTES;
 use gridarena_engine::halma::{Preset, Square, Team, Teams};
 use leptos::prelude::*;
 
@@ -220,7 +222,7 @@ pub fn ArenaPage() -> impl IntoView {
             )
         });
         let result = match text {
-            Some(text) => files::download(&name, &text),
+            Some(text) => files::download(&name, &text, "application/x-ndjson"),
             None => Err("nothing to download yet: play a tick first".to_string()),
         };
         if let Err(why) = result {
@@ -243,7 +245,7 @@ pub fn ArenaPage() -> impl IntoView {
         running.set(false);
         leptos::task::spawn_local(async move {
             let name = file.name();
-            let loaded = files::read(file)
+            let loaded = files::read(file, MAX_RECORD_BYTES, "records")
                 .await
                 .and_then(|bytes| Replay::load(&name, &bytes).map_err(|e| format!("{name}: {e}")));
             match loaded {
@@ -441,14 +443,6 @@ fn preset_label(p: Preset) -> &'static str {
         Preset::Arena => "Arena: 18x18, simultaneous",
         Preset::Classic => "Classic: 16x16, alternating",
         Preset::Mini => "Mini: 8x8, alternating",
-    }
-}
-
-fn tone_class(t: Tone) -> &'static str {
-    match t {
-        Tone::Info => "info",
-        Tone::Error => "error",
-        Tone::Result => "result",
     }
 }
 

@@ -1,6 +1,6 @@
 //! Built-in AIs as a job: a game state in, an answer body out.
 //!
-//! The page runs them in a Web Worker (see `ai_worker`) so the search never holds up the page. The
+//! The page runs them in a Web Worker (see `crate::ai_worker`) so the search never holds up the page. The
 //! worker loads this same wasm module and calls [`halma_builtin_answer`]; without a worker the page calls
 //! [`answer`], which takes the very same path on its own thread. The answer goes through the parser that
 //! reads web AIs' answers, so a built-in AI gets no shortcut past the referee.
@@ -12,7 +12,9 @@ use gridarena_engine::halma::ai::BuiltIn;
 use gridarena_engine::halma::protocol::parse_response;
 use gridarena_engine::halma::{Answer, Game, GameState, NoMove, Team};
 use serde::{Deserialize, Serialize};
-use wasm_bindgen::prelude::wasm_bindgen;
+
+/// The export the worker calls with each job.
+pub const EXPORT: &str = "halma_builtin_answer";
 
 /// What a reply starts with when the AI has no move to give, followed by why.
 const ERROR: &str = "error: ";
@@ -39,8 +41,7 @@ pub fn job(ai: BuiltIn, game: &Game, team: Team, seed: u64) -> String {
 }
 
 /// Runs one job. The reply is the move as a response body, or [`ERROR`] and why there is none.
-/// Exported for the worker.
-#[wasm_bindgen]
+/// The page's module exports it for the worker (src/main.rs).
 pub fn halma_builtin_answer(job: &str) -> String {
     // Through a `Value`, as records are read: a second way of reading JSON would double the code size.
     let job = serde_json::from_str(job).and_then(serde_json::from_value::<Job>);

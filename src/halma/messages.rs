@@ -3,20 +3,7 @@
 
 use gridarena_engine::halma::{ErrorKind, GameResult, Team, TickOutcome};
 
-/// How a line is styled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tone {
-    Info,
-    Error,
-    Result,
-}
-
-/// One line of the message field.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Line {
-    pub tone: Tone,
-    pub text: String,
-}
+pub use crate::notice::{Line, Tone};
 
 fn line(tone: Tone, text: impl Into<String>) -> Line {
     Line {

@@ -1,12 +1,10 @@
 //! The Halma arena page: view models (plain Rust, tested natively) and the components that draw them.
 
-mod ai_worker;
 mod arena;
 mod board;
 pub mod board_view;
 pub mod builtin;
 mod controls;
-mod files;
 pub mod messages;
 pub mod player;
 mod player_picker;

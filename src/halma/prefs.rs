@@ -104,7 +104,11 @@ pub fn save(players: &Teams<Player>, preset: Preset) {
         let _ = history.replace_state_with_url(
             &wasm_bindgen::JsValue::NULL,
             "",
-            Some(&format!("?{query}")),
+            // The hash names the page (index.html): keep it.
+            Some(&format!(
+                "?{query}{}",
+                window.location().hash().unwrap_or_default()
+            )),
         );
     }
     // Storage may be full or forbidden (private mode): the link still carries the setup.

@@ -5,12 +5,12 @@
 //! misses the deadline (the tick length) counts as no move, and a late answer is dropped, never applied
 //! to a later tick. The rules stay in [`Session`] and the engine; this only owns timers and workers.
 
-use super::ai_worker::{AiWorker, Reply};
 use super::builtin;
 use super::messages::{Line, Tone};
 use super::player::Player;
 use super::session::{Ask, Session};
 use super::web_ai;
+use crate::ai_worker::{AiWorker, Reply};
 use gridarena_engine::halma::{Answer, NoMove, Team, Teams};
 use leptos::prelude::*;
 use std::time::Duration;
@@ -240,7 +240,7 @@ impl Ticker {
             return false;
         }
         if self.state.with_value(|s| s.workers[team].is_none()) {
-            match AiWorker::spawn(move |reply| self.on_reply(team, reply)) {
+            match AiWorker::spawn(builtin::EXPORT, move |reply| self.on_reply(team, reply)) {
                 Ok(w) => self.state.update_value(|s| s.workers[team] = Some(w)),
                 Err(why) => {
                     self.workers_failed(&why);

@@ -39,10 +39,10 @@ export async function launch() {
 }
 
 /**
- * Opens the app and waits for the board; page errors and console warnings fail the test that reads
- * `errors`. `init` runs in the page before the app (to wrap or remove browser APIs).
+ * Opens the app and waits for `ready` (by default the Halma board); page errors and console warnings fail
+ * the test that reads `errors`. `init` runs in the page before the app (to wrap or remove browser APIs).
  */
-export async function openApp(browser, url, init) {
+export async function openApp(browser, url, init, ready = '[data-testid=board] .cell') {
   const page = await browser.newPage({ viewport: { width: 1100, height: 1000 }, acceptDownloads: true });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -53,7 +53,7 @@ export async function openApp(browser, url, init) {
   });
   if (init) await page.addInitScript(init);
   await page.goto(url);
-  await page.waitForSelector('[data-testid=board] .cell');
+  await page.waitForSelector(ready);
   return { page, errors };
 }
 

@@ -1,9 +1,10 @@
 //! A Web Worker that runs built-in AIs, so a search of a few milliseconds never delays the page.
 //!
 //! The worker runs the page's own compiled wasm module (no second download, nothing extra to build) and answers
-//! jobs with [`halma_builtin_answer`](super::builtin::halma_builtin_answer). One worker per team lets both
-//! teams think at the same moment, as two web AIs would. Terminating a worker is the only way to stop a
-//! computation, so the page does that to an AI still thinking at the deadline.
+//! each job by calling one of the module's exports, named when the worker starts: Halma's
+//! `halma_builtin_answer` or Go's `go_builtin_answer`. One worker per Halma team lets both teams think at the
+//! same moment, as two web AIs would. Terminating a worker is the only way to stop a computation, so a page
+//! does that to an AI whose answer it no longer wants.
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -36,12 +37,17 @@ pub struct AiWorker {
 }
 
 impl AiWorker {
-    /// Starts a worker; `on_reply` receives everything it says.
-    pub fn spawn(on_reply: impl Fn(Reply) + Clone + 'static) -> Result<AiWorker, String> {
+    /// Starts a worker that answers each job with the module's function `export`; `on_reply` receives
+    /// everything it says.
+    pub fn spawn(
+        export: &'static str,
+        on_reply: impl Fn(Reply) + Clone + 'static,
+    ) -> Result<AiWorker, String> {
         let glue = IMPORT_META.with(ImportMeta::url);
         let source = format!(
-            "const GLUE = {};\n{}",
+            "const GLUE = {};\nconst ANSWER = {};\n{}",
             serde_json::Value::from(glue),
+            serde_json::Value::from(export),
             include_str!("ai_worker.js")
         );
         let parts = js_sys::Array::of1(&JsValue::from_str(&source));
@@ -96,7 +102,7 @@ impl AiWorker {
         })
     }
 
-    /// Sends one job (see `builtin::job`).
+    /// Sends one job, a string the export reads.
     pub fn post(&self, job: &str) -> Result<(), String> {
         self.worker
             .post_message(&JsValue::from_str(job))

@@ -1,15 +1,14 @@
-//! Saving a record to the user's disk and reading one back: the page's only file I/O.
+//! Saving a file to the user's disk and reading one back: the pages' only file I/O.
 
-use gridarena_engine::halma::record::MAX_RECORD_BYTES;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-/// Offers `text` as a download named `name`.
-pub fn download(name: &str, text: &str) -> Result<(), String> {
+/// Offers `text` as a download named `name`, of media type `mime`.
+pub fn download(name: &str, text: &str, mime: &str) -> Result<(), String> {
     let fail = |e: JsValue| format!("the download failed: {e:?}");
     let parts = js_sys::Array::of1(&JsValue::from_str(text));
     let options = web_sys::BlobPropertyBag::new();
-    options.set_type("application/x-ndjson");
+    options.set_type(mime);
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(fail)?;
     let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(fail)?;
     let document = web_sys::window()
@@ -28,16 +27,17 @@ pub fn download(name: &str, text: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Reads a chosen file's bytes, refusing files larger than a record may be before reading them.
-pub async fn read(file: web_sys::File) -> Result<Vec<u8>, String> {
+/// Reads a chosen file's bytes, refusing a file over `max_bytes` before reading it; `what` names the
+/// kind of file in that message ("records").
+pub async fn read(file: web_sys::File, max_bytes: usize, what: &str) -> Result<Vec<u8>, String> {
     let size = file.size();
-    if size > MAX_RECORD_BYTES as f64 {
+    if size > max_bytes as f64 {
         return Err(format!(
             // Whole megabytes: formatting fractions would add kilobytes of float code to the page.
-            "{} is {} MB: records larger than {} MB are not loaded",
+            "{} is {} MB: {what} larger than {} MB are not loaded",
             file.name(),
             (size / 1e6).ceil() as u64,
-            MAX_RECORD_BYTES / 1_000_000
+            max_bytes.div_ceil(1_000_000)
         ));
     }
     let buffer = JsFuture::from(file.array_buffer())

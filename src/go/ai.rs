@@ -1,0 +1,162 @@
+//! Asks the built-in AI for its move whenever it is its turn, in a Web Worker so the page never freezes,
+//! and plays the answer through the session. An answer for a position that is gone (the person undid, or
+//! started a new game) is dropped, and the worker thinking about it is stopped.
+
+use super::builtin;
+use super::session::{GoSession, Ticket};
+use crate::ai_worker::{AiWorker, Reply};
+use crate::notice::{Line, Tone};
+use leptos::prelude::*;
+use std::time::Duration;
+
+#[derive(Default)]
+struct State {
+    worker: Option<AiWorker>,
+    /// The job the AI is on.
+    pending: Option<(Ticket, String)>,
+    /// Set once a worker fails: the AI then thinks on the page thread.
+    no_workers: bool,
+}
+
+/// The page's AI player. Copy: every callback holds its own handle.
+#[derive(Clone, Copy)]
+pub struct GoAi {
+    session: RwSignal<GoSession>,
+    notice: RwSignal<Option<Line>>,
+    thinking: RwSignal<bool>,
+    state: StoredValue<State, LocalStorage>,
+}
+
+impl GoAi {
+    /// Starts watching `session`: from now on the AI answers whenever it is to move.
+    pub fn new(session: RwSignal<GoSession>, notice: RwSignal<Option<Line>>) -> GoAi {
+        let ai = GoAi {
+            session,
+            notice,
+            thinking: RwSignal::new(false),
+            state: StoredValue::new_local(State::default()),
+        };
+        Effect::new(move |_| {
+            let job = session.with(GoSession::ai_job);
+            ai.want(job.map(|j| (j.ticket, j.text)));
+        });
+        on_cleanup(move || ai.state.update_value(|s| *s = State::default()));
+        ai
+    }
+
+    /// Whether the AI is working out a move.
+    pub fn thinking(self) -> Signal<bool> {
+        self.thinking.into()
+    }
+
+    /// Makes the AI work on `job`, or on nothing, dropping whatever else it was on.
+    fn want(self, job: Option<(Ticket, String)>) {
+        let same = self
+            .state
+            .with_value(|s| s.pending.as_ref().map(|p| p.0) == job.as_ref().map(|j| j.0));
+        if same {
+            return;
+        }
+        // A worker busy with an old position is stopped: terminating is the only way to interrupt it.
+        self.state.update_value(|s| {
+            if s.pending.take().is_some() {
+                s.worker = None;
+            }
+        });
+        self.thinking.set(job.is_some());
+        let Some((ticket, text)) = job else { return };
+        self.state
+            .update_value(|s| s.pending = Some((ticket, text.clone())));
+        if !self.post(&text) {
+            self.think_here(ticket, text);
+        }
+    }
+
+    /// Gives the job to the worker, starting one if needed; false if there is no worker to give it to.
+    fn post(self, job: &str) -> bool {
+        if self.state.with_value(|s| s.no_workers) {
+            return false;
+        }
+        if self.state.with_value(|s| s.worker.is_none()) {
+            match AiWorker::spawn(builtin::EXPORT, move |reply| self.on_reply(reply)) {
+                Ok(w) => self.state.update_value(|s| s.worker = Some(w)),
+                Err(why) => {
+                    self.workers_failed(&why);
+                    return false;
+                }
+            }
+        }
+        let posted = self
+            .state
+            .with_value(|s| s.worker.as_ref().map(|w| w.post(job)));
+        match posted {
+            Some(Ok(())) => true,
+            Some(Err(why)) => {
+                self.workers_failed(&why);
+                false
+            }
+            None => false,
+        }
+    }
+
+    /// Without workers: thinks on the page thread after the page has drawn the person's move.
+    fn think_here(self, ticket: Ticket, job: String) {
+        set_timeout(
+            move || {
+                let still = self
+                    .state
+                    .try_with_value(|s| s.pending.as_ref().map(|p| p.0) == Some(ticket))
+                    .unwrap_or(false);
+                if still {
+                    self.answered(builtin::go_builtin_answer(&job));
+                }
+            },
+            Duration::from_millis(30),
+        );
+    }
+
+    fn on_reply(self, reply: Reply) {
+        match reply {
+            Reply::Answer(text) => self.answered(text),
+            Reply::Failed(why) => {
+                self.workers_failed(&why);
+                let job = self.state.try_with_value(|s| s.pending.clone()).flatten();
+                if let Some((ticket, text)) = job {
+                    self.think_here(ticket, text);
+                }
+            }
+        }
+    }
+
+    fn workers_failed(self, why: &str) {
+        leptos::logging::warn!("the Go AI thinks on the page thread: its worker failed: {why}");
+        let worker = self.state.try_update_value(|s| {
+            s.no_workers = true;
+            s.worker.take()
+        });
+        drop(worker);
+    }
+
+    /// Plays the answer to the pending job.
+    fn answered(self, reply: String) {
+        let Some((ticket, _)) = self.state.try_update_value(|s| s.pending.take()).flatten() else {
+            return;
+        };
+        self.thinking.set(false);
+        let mut said = Ok(None);
+        self.session
+            .update(|s| said = s.ai_answer(ticket, &reply, super::now()));
+        match said {
+            Ok(Some(text)) => {
+                let tone = if self.session.with_untracked(|s| s.game().is_over()) {
+                    Tone::Result
+                } else {
+                    Tone::Info
+                };
+                self.notice.set(Some(Line::new(tone, text)));
+            }
+            Ok(None) => {}
+            Err(why) => self.notice.set(Some(Line::new(Tone::Error, why))),
+        }
+    }
+}
