@@ -45,3 +45,12 @@ pub async fn read(file: web_sys::File, max_bytes: usize, what: &str) -> Result<V
         .map_err(|e| format!("could not read {}: {e:?}", file.name()))?;
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
+
+/// The file chosen in a file input's change event. The input is cleared, so that choosing the same file
+/// again fires another change event.
+pub fn chosen(ev: &web_sys::Event) -> Option<web_sys::File> {
+    let input: web_sys::HtmlInputElement = ev.target()?.dyn_into().ok()?;
+    let file = input.files().and_then(|f| f.get(0));
+    input.set_value("");
+    file
+}

@@ -10,6 +10,7 @@ mod files;
 pub mod go;
 pub mod halma;
 pub mod notice;
+pub mod online;
 
 use leptos::prelude::*;
 
@@ -24,4 +25,11 @@ pub fn mount<V: IntoView + 'static>(page: fn() -> V) {
         return;
     };
     leptos::mount::mount_to(main, page).forget();
+}
+
+/// The page's clock in milliseconds: monotonic where the browser has `performance`.
+pub(crate) fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or_else(js_sys::Date::now, |p| p.now())
 }

@@ -1,5 +1,5 @@
-//! The app's entry: it loads the page the address names (`#/go` is Go, anything else the Halma arena, the
-//! start page). Each page is a wasm module of its own (`src/bin/gridarena-*.rs`), so opening the arena
+//! The app's entry: it loads the page the address names (`#/go` is Go, `#/online` Online Go, anything else
+//! the Halma arena, the start page). Each page is a wasm module of its own (`src/bin/gridarena-*.rs`), so opening the arena
 //! downloads the arena alone (its budget is 200 KB) and Go's search and SGF code come only with the Go
 //! page. Trunk builds every module; this one is the only one it starts.
 //!
@@ -10,19 +10,24 @@
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(inline_js = r#"
-const PAGES = { '': 'gridarena-halma', go: 'gridarena-go' };
-const pageOf = () => PAGES[location.hash.replace(/^#\/?/, '').replace(/\/$/, '')] || PAGES[''];
+// Each page and the module that draws it.
+const MODULES = { '': 'gridarena-halma', go: 'gridarena-go', online: 'gridarena-online' };
+const pageOf = () => {
+  const page = location.hash.replace(/^#\/?/, '').replace(/\/$/, '');
+  return page in MODULES ? page : '';
+};
 
 export function start() {
   const page = pageOf();
+  const module = MODULES[page];
   for (const a of document.querySelectorAll('nav a[data-page]')) {
     if (a.dataset.page === page) a.setAttribute('aria-current', 'page');
   }
-  // Another page is another module: load it fresh rather than run two apps in one document.
+  // Another page is started fresh rather than switched inside a running app.
   addEventListener('hashchange', () => { if (pageOf() !== page) location.reload(); });
   const url = (file) => new URL(file, document.baseURI).href;
-  import(url(`./${page}.js`))
-    .then((m) => m.default({ module_or_path: url(`./${page}_bg.wasm`) }))
+  import(url(`./${module}.js`))
+    .then((m) => m.default({ module_or_path: url(`./${module}_bg.wasm`) }))
     .catch((e) => {
       document.getElementById('page').textContent = `This page could not start: ${e}`;
       console.error(e);

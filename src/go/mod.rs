@@ -5,17 +5,12 @@
 
 mod ai;
 pub mod builtin;
-mod goban;
+pub(crate) mod goban;
 mod page;
-mod players;
+pub(crate) mod players;
 pub mod session;
 mod setup_form;
 
 pub use page::GoPage;
 
-/// The page's clock in milliseconds: monotonic where the browser has `performance`.
-fn now() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or_else(js_sys::Date::now, |p| p.now())
-}
+use crate::now_ms as now;

@@ -130,14 +130,9 @@ pub fn GoPage() -> impl IntoView {
         }
     };
     let load = move |ev: leptos::ev::Event| {
-        let input: Option<web_sys::HtmlInputElement> = ev
-            .target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into(t).ok());
-        let Some(input) = input else { return };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+        let Some(file) = files::chosen(&ev) else {
             return;
         };
-        input.set_value("");
         leptos::task::spawn_local(async move {
             let name = file.name();
             let bytes = files::read(file, MAX_SGF_BYTES, "SGF files").await;

@@ -233,15 +233,9 @@ pub fn ArenaPage() -> impl IntoView {
         }
     };
     let load = move |ev: leptos::ev::Event| {
-        let input: Option<web_sys::HtmlInputElement> = ev
-            .target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into(t).ok());
-        let Some(input) = input else { return };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+        let Some(file) = files::chosen(&ev) else {
             return;
         };
-        // Choosing the same file again must fire another change event.
-        input.set_value("");
         running.set(false);
         leptos::task::spawn_local(async move {
             let name = file.name();

@@ -11,6 +11,7 @@ use super::player::Player;
 use super::session::{Ask, Session};
 use super::web_ai;
 use crate::ai_worker::{AiWorker, Reply};
+use crate::now_ms as now;
 use gridarena_engine::halma::{Answer, NoMove, Team, Teams};
 use leptos::prelude::*;
 use std::time::Duration;
@@ -60,12 +61,6 @@ impl State {
             }
         }
     }
-}
-
-fn now() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or_else(js_sys::Date::now, |p| p.now())
 }
 
 impl Ticker {

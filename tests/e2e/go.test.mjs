@@ -193,3 +193,14 @@ test('on a phone the 19x19 board fits the width', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('Online Go on a static host without the server says what is missing', async () => {
+  const { page, errors } = await openApp(browser, `${server.url}#/online`, undefined, '[data-testid=online-name]');
+  await page.fill('[data-testid=online-name]', 'Ada');
+  await page.click('[data-testid=online-register]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=online-register-error]').textContent !== '');
+  assert.match(await page.textContent('[data-testid=online-register-error]'), /gridarena serve/);
+  assert.equal(await page.getAttribute('nav a[href="#/online"]', 'aria-current'), 'page');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
