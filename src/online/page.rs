@@ -34,6 +34,7 @@ fn Register(identity: RwSignal<Option<Identity>>) -> impl IntoView {
     let busy = RwSignal::new(false);
     let submit = move || {
         let wanted = name.get_untracked().trim().to_string();
+        error.set(None);
         busy.set(true);
         leptos::task::spawn_local(async move {
             match api::register(&wanted).await {

@@ -7,6 +7,7 @@ mod go;
 mod halma;
 mod io;
 mod match_cmd;
+mod serve;
 
 use clap::{Parser, Subcommand};
 use std::io::{BufWriter, Write};
@@ -67,6 +68,8 @@ enum Command {
     /// Go: a GTP version 2 engine with GridArena's rules and Monte-Carlo AI (docs/gtp.md)
     #[command(subcommand, subcommand_required = true, arg_required_else_help = true)]
     Go(go::Command),
+    /// Online Go: the server with matchmaking, live games and records, and the app (docs/online.md)
+    Serve(serve::Options),
 }
 
 fn main() -> ExitCode {
@@ -77,6 +80,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Halma(command) => halma::run(command, &mut out),
         Command::Go(command) => go::run(command, &mut out),
+        Command::Serve(options) => serve::run(options, &mut out),
     };
     // Flushing here, not on drop, is what lets a full disk or closed pipe be reported.
     let result = result.and_then(|code| out.flush().map(|()| code).map_err(io::Failure::Output));

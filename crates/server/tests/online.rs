@@ -1,0 +1,722 @@
+//! The online Go server end to end: a real server on 127.0.0.1:0, real WebSocket clients
+//! (tokio-tungstenite) and plain HTTP requests, as docs/online.md describes them.
+
+use futures_util::{SinkExt, StreamExt};
+use gridarena_engine::go::{BoardSize, Game, Move};
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+const WAIT: Duration = Duration::from_secs(5);
+
+fn temp_db() -> PathBuf {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "gridarena-server-test-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("test.sqlite3")
+}
+
+async fn start_with(db: PathBuf, move_time: Duration) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let config = gridarena_server::Config {
+        db,
+        dist: PathBuf::from("/nonexistent-dist"),
+        move_time,
+    };
+    let (router, _hub) = gridarena_server::app(&config).unwrap();
+    tokio::spawn(gridarena_server::serve_router(listener, router));
+    addr
+}
+
+async fn start() -> SocketAddr {
+    start_with(temp_db(), Duration::from_secs(300)).await
+}
+
+/// A minimal HTTP/1.1 request; returns the status, the headers (lower-cased) and the body.
+async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String, String) {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut buf = Vec::new();
+    tokio::time::timeout(WAIT, s.read_to_end(&mut buf))
+        .await
+        .unwrap()
+        .unwrap();
+    let text = String::from_utf8(buf).unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, head.to_lowercase(), body.to_string())
+}
+
+async fn get_json(addr: SocketAddr, path: &str) -> (u16, Value) {
+    let (status, _, body) = http(addr, "GET", path, "").await;
+    (status, serde_json::from_str(&body).unwrap())
+}
+
+async fn register(addr: SocketAddr, name: &str) -> String {
+    let (status, _, body) = http(
+        addr,
+        "POST",
+        "/api/players",
+        &json!({ "name": name }).to_string(),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    v["token"].as_str().unwrap().to_string()
+}
+
+async fn record(addr: SocketAddr, name: &str) -> Value {
+    let (status, v) = get_json(addr, &format!("/api/players/{}", name.replace(" ", "%20"))).await;
+    assert_eq!(status, 200);
+    v
+}
+
+struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+}
+
+impl Client {
+    async fn connect(addr: SocketAddr) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/ws"))
+            .await
+            .unwrap();
+        Client { ws }
+    }
+
+    async fn send_text(&mut self, text: String) {
+        self.ws.send(Message::text(text)).await.unwrap();
+    }
+
+    async fn send(&mut self, v: Value) {
+        self.send_text(v.to_string()).await;
+    }
+
+    /// The next JSON message; None if the connection closed.
+    async fn next(&mut self) -> Option<Value> {
+        loop {
+            let msg = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("no message within 5 s");
+            match msg {
+                Some(Ok(Message::Text(t))) => {
+                    return Some(serde_json::from_str(t.as_str()).unwrap())
+                }
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
+                Some(Ok(_)) => continue,
+            }
+        }
+    }
+
+    async fn recv(&mut self) -> Value {
+        self.next().await.expect("the connection closed")
+    }
+
+    async fn expect(&mut self, kind: &str) -> Value {
+        let v = self.recv().await;
+        assert_eq!(v["type"], kind, "expected {kind}, got {v}");
+        v
+    }
+
+    /// Nothing arrives within `ms`.
+    async fn quiet(&mut self, ms: u64) {
+        if let Ok(m) = tokio::time::timeout(Duration::from_millis(ms), self.ws.next()).await {
+            panic!("expected nothing, got {m:?}");
+        }
+    }
+
+    async fn hello(addr: SocketAddr, token: &str) -> Client {
+        let mut c = Client::connect(addr).await;
+        c.send(json!({"type": "hello", "token": token})).await;
+        c.expect("welcome").await;
+        c
+    }
+
+    async fn play(&mut self, game: i64, mv: &str) {
+        self.send(json!({"type": "move", "game": game, "move": mv}))
+            .await;
+    }
+}
+
+/// Two new players in a new 9x9 game: (black, white, game id).
+async fn pair(addr: SocketAddr, a: &str, b: &str) -> (Client, Client, i64) {
+    let (ca, cb, game, _, _) = pair_with_tokens(addr, a, b).await;
+    (ca, cb, game)
+}
+
+/// [`pair`], and the two players' tokens.
+async fn pair_with_tokens(
+    addr: SocketAddr,
+    a: &str,
+    b: &str,
+) -> (Client, Client, i64, String, String) {
+    let ta = register(addr, a).await;
+    let tb = register(addr, b).await;
+    let mut ca = Client::hello(addr, &ta).await;
+    let mut cb = Client::hello(addr, &tb).await;
+    ca.send(json!({"type": "seek", "size": 9, "color": "black"}))
+        .await;
+    ca.expect("waiting").await;
+    cb.send(json!({"type": "seek", "size": 9, "color": "white"}))
+        .await;
+    let m = ca.expect("matched").await;
+    assert_eq!(m["color"], "black");
+    assert_eq!(m["opponent"], b);
+    let game = m["game"].as_i64().unwrap();
+    ca.expect("snapshot").await;
+    let m = cb.expect("matched").await;
+    assert_eq!(m["color"], "white");
+    assert_eq!(m["opponent"], a);
+    cb.expect("snapshot").await;
+    (ca, cb, game, ta, tb)
+}
+
+/// Plays `moves` alternately (Black first), checking both players see each move.
+async fn play_moves(
+    black: &mut Client,
+    white: &mut Client,
+    game: i64,
+    moves: &[&str],
+) -> Vec<Value> {
+    let mut seen = Vec::new();
+    for (i, mv) in moves.iter().enumerate() {
+        let mover = if i % 2 == 0 { &mut *black } else { &mut *white };
+        mover.play(game, mv).await;
+        let a = black.expect("move").await;
+        let b = white.expect("move").await;
+        assert_eq!(a, b);
+        assert_eq!(a["move"].as_str().unwrap(), mv.to_string());
+        seen.push(a);
+    }
+    seen
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn names_are_checked_and_unique_without_regard_to_case() {
+    let addr = start().await;
+    let (status, head, body) = http(addr, "POST", "/api/players", r#"{"name":"  Ada "}"#).await;
+    assert_eq!(status, 201);
+    assert!(head.contains("content-type: application/json"));
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["name"], "Ada");
+    let token = v["token"].as_str().unwrap();
+    assert_eq!(token.len(), 64);
+    assert!(token.bytes().all(|b| b.is_ascii_hexdigit()));
+
+    let (status, _, body) = http(addr, "POST", "/api/players", r#"{"name":"ADA"}"#).await;
+    assert_eq!(status, 409);
+    assert!(body.contains("is taken"), "{body}");
+    for bad in [
+        json!({"name": "a".repeat(21)}),
+        json!({"name": "   "}),
+        json!({"name": "Bob\u{7}"}),
+        json!({"name": "Bob\nEve"}),
+        json!({"name": "<b>Bob</b>"}),
+        json!({"name": "<script>alert(1)</script>"}),
+        json!({"name": 5}),
+        json!({}),
+    ] {
+        let (status, head, body) = http(addr, "POST", "/api/players", &bad.to_string()).await;
+        assert_eq!(status, 400, "{bad}: {body}");
+        assert!(head.contains("content-type: application/json"));
+        assert!(serde_json::from_str::<Value>(&body).unwrap()["error"].is_string());
+    }
+    let (status, _, _) = http(addr, "POST", "/api/players", "not json").await;
+    assert_eq!(status, 400);
+    let (status, _, _) = http(
+        addr,
+        "POST",
+        "/api/players",
+        &format!("{{\"name\":\"{}\"}}", "x".repeat(10_000)),
+    )
+    .await;
+    assert_eq!(status, 413);
+    // Twenty characters of any script are fine.
+    register(addr, &"é".repeat(20)).await;
+
+    let v = record(addr, "ada").await;
+    assert_eq!(v["name"], "Ada");
+    assert_eq!(v["wins"], 0);
+    assert_eq!(v["by_size"]["19"]["losses"], 0);
+    let (status, v) = get_json(addr, "/api/players/nobody").await;
+    assert_eq!(status, 404);
+    assert!(v["error"].is_string());
+    let (status, v) = get_json(addr, "/api/players/%3Cb%3E").await;
+    assert_eq!(status, 404, "{v}");
+
+    // A forged token is refused.
+    let mut c = Client::connect(addr).await;
+    c.send(json!({"type": "hello", "token": "00".repeat(32)}))
+        .await;
+    let e = c.expect("error").await;
+    assert!(e["message"].as_str().unwrap().contains("unknown token"));
+    // Without hello, only watch works.
+    c.send(json!({"type": "seek", "size": 9, "color": "any"}))
+        .await;
+    assert!(c.expect("error").await["message"]
+        .as_str()
+        .unwrap()
+        .contains("hello"));
+    // The right token works on the same connection afterwards.
+    c.send(json!({"type": "hello", "token": token})).await;
+    let w = c.expect("welcome").await;
+    assert_eq!(
+        w,
+        json!({"type": "welcome", "name": "Ada", "wins": 0, "losses": 0})
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seek_wait_cancel_and_compatible_pairing() {
+    let addr = start().await;
+    let ta = register(addr, "Ann").await;
+    let tb = register(addr, "Ben").await;
+    let tc = register(addr, "Cid").await;
+    let mut a = Client::hello(addr, &ta).await;
+    let mut b = Client::hello(addr, &tb).await;
+    let mut c = Client::hello(addr, &tc).await;
+
+    a.send(json!({"type": "seek", "size": 7, "color": "any"}))
+        .await;
+    assert!(a.expect("error").await["message"]
+        .as_str()
+        .unwrap()
+        .contains("9, 13 or 19"));
+    a.send(json!({"type": "seek", "size": 9, "color": "purple"}))
+        .await;
+    a.expect("error").await;
+
+    // Waiting, then cancelled: nobody is paired with a cancelled request.
+    a.send(json!({"type": "seek", "size": 9, "color": "black"}))
+        .await;
+    assert_eq!(
+        a.expect("waiting").await,
+        json!({"type": "waiting", "size": 9, "color": "black"})
+    );
+    a.send(json!({"type": "cancel"})).await;
+    a.expect("cancelled").await;
+    b.send(json!({"type": "seek", "size": 9, "color": "white"}))
+        .await;
+    b.expect("waiting").await;
+
+    // Same colour, or another size: no pair.
+    c.send(json!({"type": "seek", "size": 9, "color": "white"}))
+        .await;
+    c.expect("waiting").await;
+    a.send(json!({"type": "seek", "size": 13, "color": "black"}))
+        .await;
+    a.expect("waiting").await;
+    // A second connection of the same player replaces the request and is never paired with itself.
+    let mut a2 = Client::hello(addr, &ta).await;
+    a2.send(json!({"type": "seek", "size": 13, "color": "white"}))
+        .await;
+    a2.expect("waiting").await;
+    a.quiet(200).await;
+
+    // Black pairs with the oldest white of the same size: Ben, not Cid.
+    a2.send(json!({"type": "seek", "size": 9, "color": "black"}))
+        .await;
+    let m = a2.expect("matched").await;
+    assert_eq!(
+        (
+            m["color"].as_str(),
+            m["opponent"].as_str(),
+            m["size"].as_i64()
+        ),
+        (Some("black"), Some("Ben"), Some(9))
+    );
+    let snap = a2.expect("snapshot").await;
+    assert_eq!(snap["move_number"], 0);
+    assert_eq!(snap["to_move"], "black");
+    assert_eq!(snap["komi"], 0.5);
+    assert_eq!(snap["result"], Value::Null);
+    assert!(snap["clock_ms"].as_u64().unwrap() > 290_000);
+    assert_eq!(b.expect("matched").await["color"], "white");
+    b.expect("snapshot").await;
+
+    // any/any: one Black, one White.
+    let td = register(addr, "Dee").await;
+    let te = register(addr, "Eve").await;
+    let mut d = Client::hello(addr, &td).await;
+    let mut e = Client::hello(addr, &te).await;
+    d.send(json!({"type": "seek", "size": 19, "color": "any"}))
+        .await;
+    d.expect("waiting").await;
+    e.send(json!({"type": "seek", "size": 19, "color": "any"}))
+        .await;
+    let md = d.expect("matched").await;
+    let me = e.expect("matched").await;
+    assert_eq!(md["game"], me["game"]);
+    assert_ne!(md["color"], me["color"]);
+    assert_eq!(md["size"], 19);
+    // any pairs with the waiting white (Cid).
+    e.send(json!({"type": "seek", "size": 9, "color": "any"}))
+        .await;
+    e.expect("snapshot").await;
+    let m = e.expect("matched").await;
+    assert_eq!(
+        (m["color"].as_str(), m["opponent"].as_str()),
+        (Some("black"), Some("Cid"))
+    );
+    assert_eq!(c.expect("matched").await["color"], "white");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_to_two_passes_is_counted_once() {
+    let addr = start().await;
+    let (mut black, mut white, game) = pair(addr, "Black Cat", "White Owl").await;
+    // White's E5 stone is captured by Black's E6.
+    let moves = ["D5", "E5", "F5", "A1", "E4", "A2", "E6"];
+    let seen = play_moves(&mut black, &mut white, game, &moves).await;
+    assert_eq!(seen[0]["move_number"], 1);
+    assert_eq!(seen[0]["color"], "black");
+    assert_eq!(seen[1]["color"], "white");
+    assert_eq!(seen[6]["captured"], json!(["E5"]));
+    assert_eq!(seen[5]["captured"], json!([]));
+    assert!(seen[6]["clock_ms"].as_u64().unwrap() > 290_000);
+
+    white.play(game, "pass").await;
+    black.expect("move").await;
+    white.expect("move").await;
+    black.play(game, "pass").await;
+    let last = black.expect("move").await;
+    assert_eq!(last["move_number"], 9);
+    white.expect("move").await;
+
+    let mut engine = Game::new(BoardSize::NINE);
+    for m in moves.iter().chain(&["pass", "pass"]) {
+        engine
+            .play(Move::from_gtp(m, BoardSize::NINE).unwrap())
+            .unwrap();
+    }
+    let expected = engine.result().unwrap().to_string();
+    let score = engine.score();
+    let ended = black.expect("ended").await;
+    assert_eq!(
+        ended,
+        json!({"type": "ended", "game": game, "result": expected,
+               "score": {"black": score.black, "white": score.white}})
+    );
+    assert_eq!(white.expect("ended").await, ended);
+    assert!(expected.starts_with("B+"), "{expected}");
+
+    // Further moves and resignations are refused and count nothing.
+    black.play(game, "C3").await;
+    let e = black.expect("error").await;
+    assert_eq!(e["game"], game);
+    assert!(e["message"].as_str().unwrap().contains("over"), "{e}");
+    white.send(json!({"type": "resign", "game": game})).await;
+    white.expect("error").await;
+
+    let b = record(addr, "black cat").await;
+    assert_eq!(
+        (b["wins"].as_i64(), b["losses"].as_i64()),
+        (Some(1), Some(0))
+    );
+    assert_eq!(b["by_size"]["9"], json!({"wins": 1, "losses": 0}));
+    assert_eq!(b["by_size"]["13"], json!({"wins": 0, "losses": 0}));
+    let w = record(addr, "White Owl").await;
+    assert_eq!(
+        (w["wins"].as_i64(), w["losses"].as_i64()),
+        (Some(0), Some(1))
+    );
+    assert_eq!(w["by_size"]["9"], json!({"wins": 0, "losses": 1}));
+    let (_, board) = get_json(addr, "/api/leaderboard").await;
+    assert_eq!(
+        board,
+        json!([{"name": "Black Cat", "wins": 1, "losses": 0}, {"name": "White Owl", "wins": 0, "losses": 1}])
+    );
+
+    // The record of the finished game.
+    let (status, head, sgf) = http(addr, "GET", &format!("/api/games/{game}/sgf"), "").await;
+    assert_eq!(status, 200);
+    assert!(head.contains("content-type: application/x-go-sgf"));
+    assert!(
+        sgf.contains("PB[Black Cat]") && sgf.contains("PW[White Owl]"),
+        "{sgf}"
+    );
+    assert!(sgf.contains(&format!("RE[{expected}]")), "{sgf}");
+    assert!(sgf.contains(";B[dd]") || sgf.contains("B[d"), "{sgf}");
+    let (g, _) = gridarena_engine::go::sgf::from_sgf(&sgf).unwrap();
+    assert_eq!(g.moves().len(), 9);
+
+    // A watcher of a finished game gets its final snapshot.
+    let mut w = Client::connect(addr).await;
+    w.send(json!({"type": "watch", "game": game})).await;
+    let snap = w.expect("snapshot").await;
+    assert_eq!(snap["move_number"], 9);
+    assert_eq!(snap["result"], expected.as_str());
+    assert_eq!(snap["captures"], json!({"black": 1, "white": 0}));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resignation_ends_the_game() {
+    let addr = start().await;
+    let (mut black, mut white, game) = pair(addr, "Res1", "Res2").await;
+    play_moves(&mut black, &mut white, game, &["E5"]).await;
+    // Either player may resign, whoever's turn it is.
+    black.send(json!({"type": "resign", "game": game})).await;
+    let e = black.expect("ended").await;
+    assert_eq!(e, json!({"type": "ended", "game": game, "result": "W+R"}));
+    assert_eq!(white.expect("ended").await, e);
+    assert_eq!(record(addr, "res2").await["wins"], 1);
+    assert_eq!(record(addr, "res1").await["losses"], 1);
+    let (_, _, sgf) = http(addr, "GET", &format!("/api/games/{game}/sgf"), "").await;
+    assert!(sgf.contains("RE[W+R]"), "{sgf}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn running_out_of_time_loses() {
+    let addr = start_with(temp_db(), Duration::from_secs(1)).await;
+    let (mut black, mut white, game) = pair(addr, "Slow", "Quick").await;
+    play_moves(&mut black, &mut white, game, &["E5"]).await;
+    // White's clock runs even while White is disconnected.
+    drop(white);
+    let started = std::time::Instant::now();
+    let e = black.expect("ended").await;
+    assert_eq!(e, json!({"type": "ended", "game": game, "result": "B+T"}));
+    let waited = started.elapsed();
+    assert!(
+        waited > Duration::from_millis(500) && waited < Duration::from_secs(4),
+        "{waited:?}"
+    );
+    assert_eq!(record(addr, "Slow").await["by_size"]["9"]["wins"], 1);
+    assert_eq!(record(addr, "Quick").await["losses"], 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reconnecting_player_gets_the_snapshot_and_goes_on() {
+    let addr = start().await;
+    let ta = register(addr, "Recon A").await;
+    let tb = register(addr, "Recon B").await;
+    let mut a = Client::hello(addr, &ta).await;
+    let mut b = Client::hello(addr, &tb).await;
+    a.send(json!({"type": "seek", "size": 13, "color": "white"}))
+        .await;
+    a.expect("waiting").await;
+    b.send(json!({"type": "seek", "size": 13, "color": "any"}))
+        .await;
+    let game = a.expect("matched").await["game"].as_i64().unwrap();
+    a.expect("snapshot").await;
+    b.expect("matched").await;
+    b.expect("snapshot").await;
+    play_moves(&mut b, &mut a, game, &["D4", "K10", "pass"]).await;
+    drop(a);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let mut a = Client::hello(addr, &ta).await;
+    let snap = a.expect("snapshot").await;
+    assert_eq!(snap["game"], game);
+    assert_eq!(snap["size"], 13);
+    assert_eq!(snap["moves"], json!(["D4", "K10", "pass"]));
+    assert_eq!(snap["move_number"], 3);
+    assert_eq!(snap["to_move"], "white");
+    assert_eq!(snap["black"], "Recon B");
+    assert_eq!(snap["white"], "Recon A");
+    assert!(snap["clock_ms"].as_u64().unwrap() <= 300_000);
+    a.play(game, "C3").await;
+    let m = a.expect("move").await;
+    assert_eq!(m["move_number"], 4);
+    assert_eq!(b.expect("move").await, m);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spectators_watch_without_a_token() {
+    let addr = start().await;
+    let (mut black, mut white, game) = pair(addr, "Pla1", "Pla2").await;
+    play_moves(&mut black, &mut white, game, &["C3"]).await;
+    let mut s = Client::connect(addr).await;
+    s.send(json!({"type": "watch", "game": game})).await;
+    let snap = s.expect("snapshot").await;
+    assert_eq!(snap["moves"], json!(["C3"]));
+    white.play(game, "G7").await;
+    let m = s.expect("move").await;
+    assert_eq!(
+        (m["move"].as_str(), m["move_number"].as_i64()),
+        (Some("G7"), Some(2))
+    );
+    // A spectator cannot play.
+    s.play(game, "D4").await;
+    s.expect("error").await;
+    s.send(json!({"type": "watch", "game": 999_999})).await;
+    let e = s.expect("error").await;
+    assert_eq!(e["game"], 999_999);
+    let (status, _, _) = http(addr, "GET", "/api/games/999999/sgf", "").await;
+    assert_eq!(status, 404);
+    let (status, _, _) = http(addr, "GET", "/api/games/abc/sgf", "").await;
+    assert_eq!(status, 404);
+    // The record of a game in progress.
+    let (status, _, sgf) = http(addr, "GET", &format!("/api/games/{game}/sgf"), "").await;
+    assert_eq!(status, 200);
+    assert!(sgf.contains(";B[cg]") && sgf.contains(";W[gc]"), "{sgf}");
+    assert!(!sgf.contains("RE["), "{sgf}");
+    black.expect("move").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_input_gets_an_error_for_its_sender_only() {
+    let addr = start().await;
+    let (mut a, mut b, g1) = pair(addr, "Bad1", "Bad2").await;
+    let (mut c, mut d, g2) = pair(addr, "Good1", "Good2").await;
+
+    // Out of turn.
+    b.play(g1, "E5").await;
+    let e = b.expect("error").await;
+    assert_eq!(e["game"], g1);
+    assert!(
+        e["message"].as_str().unwrap().contains("not your turn"),
+        "{e}"
+    );
+    // In another player's game.
+    a.play(g2, "E5").await;
+    let e = a.expect("error").await;
+    assert_eq!(e["game"], g2);
+    assert!(
+        e["message"].as_str().unwrap().contains("not playing"),
+        "{e}"
+    );
+    a.send(json!({"type": "resign", "game": g2})).await;
+    a.expect("error").await;
+    // Illegal and unreadable moves.
+    a.play(g1, "Z99").await;
+    a.expect("error").await;
+    a.play(g1, "E5").await;
+    a.expect("move").await;
+    b.expect("move").await;
+    b.play(g1, "E5").await;
+    assert!(b.expect("error").await["message"]
+        .as_str()
+        .unwrap()
+        .contains("occupied"));
+    // Malformed, wrong shape, unknown type, binary, oversized.
+    for text in [
+        "{",
+        "[]",
+        "null",
+        r#"{"type":"move","game":"x","move":1}"#,
+        r#"{"type":"dance"}"#,
+    ] {
+        a.send_text(text.to_string()).await;
+        assert!(a.expect("error").await["message"]
+            .as_str()
+            .unwrap()
+            .contains("malformed"));
+    }
+    a.ws.send(Message::binary(vec![1, 2, 3])).await.unwrap();
+    a.expect("error").await;
+    a.send_text(format!(
+        r#"{{"type":"cancel","pad":"{}"}}"#,
+        "x".repeat(5000)
+    ))
+    .await;
+    assert!(a.expect("error").await["message"]
+        .as_str()
+        .unwrap()
+        .contains("too long"));
+
+    // The other game goes on, and its players saw none of it.
+    c.play(g2, "D4").await;
+    assert_eq!(c.expect("move").await["move"], "D4");
+    assert_eq!(d.expect("move").await["move"], "D4");
+    c.quiet(100).await;
+
+    // A forged token on a fresh connection.
+    let mut f = Client::connect(addr).await;
+    f.send(json!({"type": "hello", "token": "x".repeat(1000)}))
+        .await;
+    f.expect("error").await;
+    f.play(g1, "A1").await;
+    f.expect("error").await;
+
+    // Flooding: a burst of 40 passes, then errors, then disconnection; others are unaffected.
+    let mut flood = Client::hello(addr, &register(addr, "Flood").await).await;
+    for _ in 0..300 {
+        if flood
+            .ws
+            .send(Message::text(r#"{"type":"cancel"}"#))
+            .await
+            .is_err()
+        {
+            break;
+        }
+    }
+    // The loop ends only when the server closes the connection.
+    let (mut cancelled, mut limited) = (0, 0);
+    while let Some(v) = flood.next().await {
+        match v["type"].as_str() {
+            Some("cancelled") => cancelled += 1,
+            Some("error") if v["message"].as_str().unwrap().contains("too many") => limited += 1,
+            Some("error") if v["message"].as_str().unwrap().contains("flooding") => {}
+            other => panic!("unexpected {other:?}: {v}"),
+        }
+    }
+    assert!((35..60).contains(&cancelled), "{cancelled}");
+    assert!(limited > 100, "{limited}");
+    d.play(g2, "E5").await;
+    assert_eq!(c.expect("move").await["move"], "E5");
+    assert_eq!(d.expect("move").await["move"], "E5");
+    b.play(g1, "D5").await;
+    assert_eq!(a.expect("move").await["move"], "D5");
+    b.expect("move").await;
+    a.quiet(100).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_resume_after_a_restart_of_the_server() {
+    let db = temp_db();
+    let addr = start_with(db.clone(), Duration::from_secs(300)).await;
+    let (mut black, mut white, game, tb, tw) = pair_with_tokens(addr, "Rest1", "Rest2").await;
+    play_moves(&mut black, &mut white, game, &["C3", "G7", "pass"]).await;
+    drop(black);
+    drop(white);
+    // A second server on the same file stands in for a restart (the CLI's test kills a real one).
+    let addr2 = start_with(db, Duration::from_secs(300)).await;
+    let mut white = Client::hello(addr2, &tw).await;
+    let snap = white.expect("snapshot").await;
+    assert_eq!(snap["moves"], json!(["C3", "G7", "pass"]));
+    assert_eq!(snap["move_number"], 3);
+    assert_eq!(snap["to_move"], "white");
+    assert!(
+        snap["clock_ms"].as_u64().unwrap() > 299_000,
+        "a fresh clock: {snap}"
+    );
+    let mut black = Client::hello(addr2, &tb).await;
+    black.expect("snapshot").await;
+    play_moves(&mut white, &mut black, game, &["pass"]).await;
+    let ended = black.expect("ended").await;
+    assert_eq!(white.expect("ended").await, ended);
+    let winner = if ended["result"].as_str().unwrap().starts_with("B+") {
+        "Rest1"
+    } else {
+        "Rest2"
+    };
+    assert_eq!(record(addr2, winner).await["wins"], 1);
+    let (_, board) = get_json(addr2, "/api/leaderboard").await;
+    assert_eq!(board.as_array().unwrap().len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_root_says_how_to_build_the_app_when_it_is_missing() {
+    let addr = start().await;
+    let (status, head, body) = http(addr, "GET", "/", "").await;
+    assert_eq!(status, 200);
+    assert!(head.contains("content-type: text/plain"));
+    assert!(body.contains("trunk build --release"), "{body}");
+    let (status, _, _) = http(addr, "GET", "/nothing.js", "").await;
+    assert_eq!(status, 404);
+}

@@ -1,0 +1,135 @@
+// End-to-end test of Online Go: the real server (`gridarena serve`, serving the release build of the app)
+// and two Chromium contexts, as two people on two machines, who meet in the lobby and play a short 9x9
+// game to two passes.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { launch, root } from './harness.mjs';
+
+let server, browser, base;
+
+async function freePort() {
+  const s = net.createServer();
+  await new Promise((ok) => s.listen(0, '127.0.0.1', ok));
+  const { port } = s.address();
+  await new Promise((ok) => s.close(ok));
+  return port;
+}
+
+before(async () => {
+  const bin = path.join(root, 'target', 'debug', 'gridarena');
+  const db = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'online-')), 'e2e.sqlite3');
+  const port = await freePort();
+  server = spawn(bin, ['serve', '--port', String(port), '--db', db, '--dist', path.join(root, 'dist')],
+    { stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  server.stdout.on('data', (d) => { log += d; });
+  server.stderr.on('data', (d) => { log += d; });
+  base = `http://127.0.0.1:${port}/`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}api/leaderboard`)).ok) break;
+    } catch { /* not up yet */ }
+    if (i > 100 || server.exitCode !== null) throw new Error(`gridarena serve did not start:\n${log}`);
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  browser = await launch();
+});
+after(async () => { await browser?.close(); server?.kill(); });
+
+/** A person on their own machine: a fresh browser context (its own localStorage) in the lobby. */
+async function person(name) {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 1000 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (/integrity. attribute is currently ignored for preload/.test(m.text())) return;
+    if (m.type() === 'warning' || m.type() === 'error') errors.push(m.text());
+  });
+  await page.goto(`${base}#/online`);
+  await page.fill('[data-testid=online-name]', name);
+  await page.click('[data-testid=online-register]');
+  await page.waitForSelector('[data-testid=online-me]');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=online-link]').textContent);
+  return { page, errors, context };
+}
+
+const status = (p) => p.page.textContent('[data-testid=online-status]');
+const stones = (p) => p.page.locator('[data-testid=goban] .stone').count();
+
+test('two people meet in the lobby and play a 9x9 game to two passes', async () => {
+  const ada = await person('Ada');
+  const bob = await person('Bob');
+  assert.match(await ada.page.textContent('[data-testid=online-me]'), /Signed in as Ada/);
+
+  await ada.page.selectOption('[data-testid=online-color]', 'black');
+  await ada.page.click('[data-testid=online-seek]');
+  await ada.page.waitForSelector('[data-testid=online-waiting]');
+  assert.match(await ada.page.textContent('[data-testid=online-waiting]'), /Waiting for an opponent: 9x9, Black/);
+  await bob.page.click('[data-testid=online-seek]');
+
+  for (const p of [ada, bob]) await p.page.waitForSelector('[data-testid=goban] .pt');
+  assert.match(await ada.page.textContent('[data-testid=online-black]'), /Ada \(you\)/);
+  assert.match(await bob.page.textContent('[data-testid=online-white]'), /Bob \(you\)/);
+  assert.match(await status(ada), /Your move/);
+  // Bob may not move out of turn: the page explains without asking the server.
+  await bob.page.click('[data-testid=goban] .pt[data-vertex="E5"]');
+  assert.match(await bob.page.textContent('[data-testid=online-notice]'), /turn/);
+
+  const play = async (p, other, vertex, n) => {
+    await p.page.click(`[data-testid=goban] .pt[data-vertex="${vertex}"]`);
+    for (const q of [p, other]) {
+      await q.page.waitForFunction((k) => document.querySelectorAll('[data-testid=goban] .stone').length === k, n);
+    }
+  };
+  await play(ada, bob, 'E5', 1);
+  await play(bob, ada, 'C3', 2);
+  await play(ada, bob, 'G7', 3);
+  assert.match(await status(bob), /Your move/);
+  assert.match(await ada.page.textContent('[data-testid=online-white] .clock'), /^[45]:\d\d$/);
+
+  await bob.page.click('[data-testid=online-pass]');
+  await ada.page.waitForFunction(() => /Your move/.test(document.querySelector('[data-testid=online-status]').textContent));
+  await ada.page.click('[data-testid=online-pass]');
+  for (const p of [ada, bob]) {
+    await p.page.waitForFunction(() => /wins/.test(document.querySelector('[data-testid=online-status]').textContent));
+  }
+  // Black: E5, G7 and most of the board; White: C3 and its corner. The server counted it.
+  assert.match(await status(ada), /\(B\+\d+(\.5)?\)/);
+  assert.match(await status(bob), /Black \(Ada\) wins by/);
+  assert.equal(await stones(ada), 3);
+
+  // Records: Ada won once, Bob lost once; the lobby's leaderboard shows it.
+  await ada.page.click('[data-testid=online-leave]');
+  await ada.page.waitForFunction(() => /Ada/.test(document.querySelector('[data-testid=online-leaderboard]').textContent));
+  const record = await (await fetch(`${base}api/players/${encodeURIComponent('Bob')}`)).json();
+  assert.equal(record.losses, 1);
+  assert.equal(record.wins, 0);
+  const sgf = await (await fetch(`${base}api/games/1/sgf`)).text();
+  assert.match(sgf, /;B\[ee\];W\[cg\];B\[gc\];W\[\];B\[\]/);
+  assert.match(sgf, /RE\[B\+/);
+
+  assert.deepEqual([...ada.errors, ...bob.errors], []);
+  await ada.context.close();
+  await bob.context.close();
+});
+
+test('a taken name, or one with characters names may not have, is refused in the form', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${base}#/online`);
+  for (const [name, why] of [['bob', /taken/], ['<b>Eve</b>', /letters|character/i]]) {
+    await page.fill('[data-testid=online-name]', name);
+    await page.click('[data-testid=online-register]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=online-register-error]').textContent !== '');
+    assert.match(await page.textContent('[data-testid=online-register-error]'), why);
+    // The refused name is shown as text, never as HTML.
+    assert.equal(await page.locator('[data-testid=online-register-error] b').count(), 0);
+  }
+  await context.close();
+});
