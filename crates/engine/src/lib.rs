@@ -7,6 +7,7 @@
 
 pub mod go;
 pub mod halma;
+pub mod hyperchess;
 mod rng;
 mod sort;
 

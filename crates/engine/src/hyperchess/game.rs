@@ -1,0 +1,218 @@
+//! A game: the board, whose turn it is, the pieces taken, and the winner. White moves first; capturing a
+//! King wins at once. There is no check, castling or promotion (the seed keeps the game simple).
+
+use super::board::Board;
+use super::coord::Coord;
+use super::moves;
+use super::piece::{Kind, Piece, Side};
+use std::fmt;
+
+/// Why a move was refused. Each says what the player should know to choose again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// No node exists at that location.
+    NoNode(Coord),
+    /// The node is empty.
+    Empty(Coord),
+    /// The piece there belongs to the other player.
+    NotYours { at: Coord, piece: Piece },
+    /// The piece cannot reach that location (blocked, not its pattern, or an own piece there).
+    Illegal {
+        from: Coord,
+        to: Coord,
+        piece: Piece,
+    },
+    /// The game is over.
+    Over(Outcome),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::NoNode(c) => write!(f, "there is no node at ({c})"),
+            MoveError::Empty(c) => write!(f, "there is no piece at ({c})"),
+            MoveError::NotYours { at, piece } => {
+                write!(f, "the {piece} at ({at}) belongs to {}", piece.side)
+            }
+            MoveError::Illegal { from, to, piece } => {
+                write!(f, "the {piece} at ({from}) cannot move to ({to})")
+            }
+            MoveError::Over(o) => write!(f, "the game is over: {o}"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The winner took a King.
+    KingTaken { winner: Side },
+    /// The player to move has no legal move (decision: a draw, as stalemate is in chess).
+    NoMoves { side: Side },
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::KingTaken { winner } => write!(f, "{winner} took a King and wins"),
+            Outcome::NoMoves { side } => write!(f, "{side} has no legal move: a draw"),
+        }
+    }
+}
+
+/// A game in progress or over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    pub(super) board: Board,
+    pub(super) to_move: Side,
+    /// Pieces taken, in the order they were taken.
+    pub(super) captured: Vec<Piece>,
+    pub(super) outcome: Option<Outcome>,
+}
+
+/// A move made: from where, to where, and what it took.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Played {
+    pub from: Coord,
+    pub to: Coord,
+    pub piece: Piece,
+    pub captured: Option<Piece>,
+}
+
+impl Game {
+    /// A new game on `board`, White to move.
+    pub fn new(board: Board) -> Game {
+        Game::resume(board, Side::White, Vec::new())
+    }
+
+    /// A game from a saved position. A King among the captured pieces means the game ended when it was
+    /// taken, so a save needs no separate result.
+    pub fn resume(board: Board, to_move: Side, captured: Vec<Piece>) -> Game {
+        let king = captured.iter().find(|p| p.kind == Kind::King);
+        let mut game = Game {
+            outcome: king.map(|k| Outcome::KingTaken {
+                winner: k.side.other(),
+            }),
+            board,
+            to_move,
+            captured,
+        };
+        if game.outcome.is_none() {
+            game.outcome = game.decide();
+        }
+        game
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn to_move(&self) -> Side {
+        self.to_move
+    }
+
+    pub fn captured(&self) -> &[Piece] {
+        &self.captured
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// Where the piece at `from` may go. Errors: no node, no piece, or another player's piece.
+    pub fn targets(&self, from: Coord) -> Result<Vec<Coord>, MoveError> {
+        let (i, _) = self.own_piece(from)?;
+        Ok(self.targets_of(i))
+    }
+
+    fn targets_of(&self, i: usize) -> Vec<Coord> {
+        let Some(piece) = self.board.node(i).and_then(|n| n.piece) else {
+            return Vec::new();
+        };
+        moves::targets(&self.board, i, piece)
+            .into_iter()
+            .filter_map(|t| self.board.node(t).map(|n| n.coord))
+            .collect()
+    }
+
+    fn own_piece(&self, at: Coord) -> Result<(usize, Piece), MoveError> {
+        if let Some(o) = self.outcome {
+            return Err(MoveError::Over(o));
+        }
+        let i = self.board.index_of(at).ok_or(MoveError::NoNode(at))?;
+        let piece = self
+            .board
+            .node(i)
+            .and_then(|n| n.piece)
+            .ok_or(MoveError::Empty(at))?;
+        if piece.side != self.to_move {
+            return Err(MoveError::NotYours { at, piece });
+        }
+        Ok((i, piece))
+    }
+
+    /// Checks a move without making it.
+    pub fn check(&self, from: Coord, to: Coord) -> Result<(), MoveError> {
+        let (i, piece) = self.own_piece(from)?;
+        if self.board.index_of(to).is_none() {
+            return Err(MoveError::NoNode(to));
+        }
+        if !self.targets_of(i).contains(&to) {
+            return Err(MoveError::Illegal { from, to, piece });
+        }
+        Ok(())
+    }
+
+    /// Moves the piece at `from` to `to`, or refuses and changes nothing.
+    pub fn play(&mut self, from: Coord, to: Coord) -> Result<Played, MoveError> {
+        self.check(from, to)?;
+        let (Some(i), Some(j)) = (self.board.index_of(from), self.board.index_of(to)) else {
+            return Err(MoveError::NoNode(to));
+        };
+        let piece = self.board.node(i).and_then(|n| n.piece);
+        let Some(piece) = piece else {
+            return Err(MoveError::Empty(from));
+        };
+        let taken = self.board.node(j).and_then(|n| n.piece);
+        self.board.set_piece(j, Some(piece));
+        self.board.set_piece(i, None);
+        if let Some(t) = taken {
+            self.captured.push(t);
+        }
+        self.to_move = self.to_move.other();
+        self.outcome = match taken {
+            Some(t) if t.kind == Kind::King => Some(Outcome::KingTaken { winner: piece.side }),
+            _ => self.decide(),
+        };
+        Ok(Played {
+            from,
+            to,
+            piece,
+            captured: taken,
+        })
+    }
+
+    /// Whether the player to move can move at all.
+    fn decide(&self) -> Option<Outcome> {
+        let can_move = self.board.nodes().iter().enumerate().any(|(i, n)| {
+            n.piece.is_some_and(|p| p.side == self.to_move) && !self.targets_of(i).is_empty()
+        });
+        (!can_move).then_some(Outcome::NoMoves { side: self.to_move })
+    }
+
+    /// Every legal move of the player to move, for tests, AIs and hints.
+    pub fn legal_moves(&self) -> Vec<(Coord, Coord)> {
+        if self.outcome.is_some() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for (i, n) in self.board.nodes().iter().enumerate() {
+            if n.piece.is_some_and(|p| p.side == self.to_move) {
+                out.extend(self.targets_of(i).into_iter().map(|t| (n.coord, t)));
+            }
+        }
+        out
+    }
+}
