@@ -1,6 +1,5 @@
-//! GridArena in the browser: one page per game, each its own wasm module (`src/bin/gridarena-halma.rs`,
-//! `src/bin/gridarena-go.rs`), started by the small entry module (`src/main.rs`) that picks one by the
-//! address.
+//! GridArena in the browser: one page per game, each its own wasm module (`src/bin/gridarena-*.rs`),
+//! started by the small entry module (`src/main.rs`) that picks one by the address.
 //!
 //! Components read plain view-model types (`halma::session::Session`, `go::session::GoSession`) that hold
 //! no signals, so the pages' behaviour is tested natively; the rules come from the engine.
@@ -9,6 +8,7 @@ mod ai_worker;
 mod files;
 pub mod go;
 pub mod halma;
+pub mod hyperchess;
 pub mod notice;
 pub mod online;
 

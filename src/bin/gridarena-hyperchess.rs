@@ -1,0 +1,7 @@
+//! The HyperChess page: mounts it. A module of its own (see src/main.rs), so its download carries no
+//! other game.
+
+fn main() {
+    console_error_panic_hook::set_once();
+    gridarena::mount(gridarena::hyperchess::HyperChessPage);
+}
