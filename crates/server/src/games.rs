@@ -479,16 +479,25 @@ impl Hub {
         }
     }
 
-    /// `move`: the engine checks it; it is stored, then announced to everyone following the game.
-    pub fn play(&self, conn: &Conn, me: &Seat, id: i64, text: &str) {
+    /// The live game `id` and the colour `me` plays in it; otherwise `conn` is told why not.
+    fn my_seat(&self, conn: &Conn, me: &Seat, id: i64) -> Option<(Arc<GameCell>, Color)> {
         let Some(cell) = self.cell(id) else {
-            return self.not_live(conn, id);
+            self.not_live(conn, id);
+            return None;
         };
         let Some(color) = cell.seat_color(me.id) else {
             conn.send(&ServerMsg::game_error(
                 id,
                 format!("you are not playing in game {id}"),
             ));
+            return None;
+        };
+        Some((cell, color))
+    }
+
+    /// `move`: the engine checks it; it is stored, then announced to everyone following the game.
+    pub fn play(&self, conn: &Conn, me: &Seat, id: i64, text: &str) {
+        let Some((cell, color)) = self.my_seat(conn, me, id) else {
             return;
         };
         let mut st = cell.lock();
@@ -562,14 +571,7 @@ impl Hub {
 
     /// `resign`: the opponent wins at once.
     pub fn resign(&self, conn: &Conn, me: &Seat, id: i64) {
-        let Some(cell) = self.cell(id) else {
-            return self.not_live(conn, id);
-        };
-        let Some(color) = cell.seat_color(me.id) else {
-            conn.send(&ServerMsg::game_error(
-                id,
-                format!("you are not playing in game {id}"),
-            ));
+        let Some((cell, color)) = self.my_seat(conn, me, id) else {
             return;
         };
         let mut st = cell.lock();
