@@ -5,6 +5,7 @@
 
 mod go;
 mod halma;
+mod hyperchess;
 mod io;
 mod match_cmd;
 mod serve;
@@ -68,6 +69,9 @@ enum Command {
     /// Go: a GTP version 2 engine with GridArena's rules and Monte-Carlo AI (docs/gtp.md)
     #[command(subcommand, subcommand_required = true, arg_required_else_help = true)]
     Go(go::Command),
+    /// HyperChess: 3D chess on a graph of nodes, two people at one terminal (docs/hyperchess.md)
+    #[command(long_about = hyperchess::ABOUT)]
+    Hyperchess(hyperchess::Options),
     /// Online Go: the server with matchmaking, live games and records, and the app (docs/online.md)
     Serve(serve::Options),
 }
@@ -80,6 +84,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Halma(command) => halma::run(command, &mut out),
         Command::Go(command) => go::run(command, &mut out),
+        Command::Hyperchess(options) => hyperchess::run(options, &mut out),
         Command::Serve(options) => serve::run(options, &mut out),
     };
     // Flushing here, not on drop, is what lets a full disk or closed pipe be reported.

@@ -3,8 +3,8 @@
 //! and load, and random games.
 
 use gridarena_engine::hyperchess::{
-    maps, parse_map, parse_state, Board, Coord, Game, Kind, LoadError, MapErrorKind, Outcome,
-    Piece, Side,
+    maps, parse_map, parse_map_bytes, parse_state, parse_state_bytes, Board, Coord, Game, Kind,
+    LoadError, MapErrorKind, Outcome, Piece, Side, StateErrorKind,
 };
 use proptest::prelude::*;
 use std::collections::HashSet;
@@ -462,6 +462,219 @@ proptest! {
         if let Ok(board) = parse_map(&text) {
             let g = Game::new(board);
             let _ = g.legal_moves();
+        }
+    }
+}
+
+#[test]
+fn counts_per_piece_type_beside_the_holes() {
+    // (2,1,2): on the middle level with holes left (1,1,2), right (3,1,2) and below (2,2,2). Rook: up 1,
+    // in 2, out 2.
+    let got: Vec<usize> = PIECES
+        .iter()
+        .map(|p| count(maps::HOLES, c(2, 1, 2), p, &[]))
+        .collect();
+    assert_eq!(got, [19, 5, 12, 24, 29, 19]);
+    // (1,2,0): the hole (2,2,0) to its right. Rook: left 1, up 2, down 2, out 4 (the middle level's holes
+    // are not on its column).
+    let got: Vec<usize> = PIECES
+        .iter()
+        .map(|p| count(maps::HOLES, c(1, 2, 0), p, &[]))
+        .collect();
+    assert_eq!(got, [15, 9, 9, 17, 26, 15]);
+    // The same node on the board without holes has more of everything.
+    let open: Vec<usize> = PIECES
+        .iter()
+        .map(|p| count(maps::STANDARD, c(1, 2, 0), p, &[]))
+        .collect();
+    assert!(open.iter().zip(&got).all(|(o, h)| o > h), "{open:?}");
+}
+
+#[test]
+fn hostile_maps_are_refused_with_the_line() {
+    use MapErrorKind::*;
+    let long = format!("1\n0 -1 -1 -1 -1 -1 -1 {}\n", "W".repeat(2000));
+    let cases: Vec<(String, usize, MapErrorKind)> = vec![
+        (
+            "99999999999999999999999\n".into(),
+            1,
+            BadCount("99999999999999999999999".into()),
+        ),
+        ("-3\n".into(), 1, BadCount("-3".into())),
+        ("4000000000\n".into(), 1, TooManyNodes(4_000_000_000)),
+        (long, 2, LineTooLong),
+        (
+            "1\n0 -2 -1 -1 -1 -1 -1\n".into(),
+            2,
+            IdOutOfRange {
+                field: "Left",
+                id: -2,
+                count: 1,
+            },
+        ),
+        (
+            "1\n0 -1 -1 -1 -1 -1 99999999999999999999\n".into(),
+            2,
+            BadNumber {
+                field: "Out",
+                text: "99999999999999999999".into(),
+            },
+        ),
+    ];
+    for (text, line, kind) in cases {
+        let e = parse_map(&text).unwrap_err();
+        assert_eq!((e.line, &e.kind), (line, &kind), "{:.60}", text);
+    }
+    // A contradiction: node 0's right is 1, but node 1's left is 2.
+    let e =
+        parse_map("3\n0 -1 1 -1 -1 -1 -1\n1 2 -1 -1 -1 -1 -1\n2 -1 1 -1 -1 -1 -1\n").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "line 2: node 0 has node 1 to its right, but node 1 has node 2 to its left, not 0"
+    );
+    // Bytes that are not UTF-8 are refused on their line; a byte-order mark is accepted.
+    let e = parse_map_bytes(b"2\n0 -1 1 -1 -1 -1 -1\n1 0 -1 -1 -1 -1 -1 W\xffKing\n").unwrap_err();
+    assert_eq!((e.line, e.kind), (3, NotUtf8));
+    assert_eq!(
+        parse_map_bytes("\u{feff}1\n0 -1 -1 -1 -1 -1 -1 WKing\n".as_bytes())
+            .unwrap()
+            .len(),
+        1
+    );
+    // Empty nodes may say null in any capitalisation or leave the piece out; tabs and spaces mix.
+    let board = parse_map("2\n0\t-1 1 -1 -1 -1 -1 NULL\n1 0\t-1 -1 -1 -1 -1\n").unwrap();
+    assert_eq!(board.pieces().count(), 0);
+}
+
+#[test]
+fn the_board_knows_its_origin_its_size_and_its_kings() {
+    for (name, map) in maps::SHIPPED {
+        let board = parse_map(map).unwrap();
+        let origin = board.origin().unwrap();
+        assert_eq!(origin.coord, Coord::ORIGIN, "{name}");
+        assert_eq!(board.missing_king(), None, "{name}");
+        // Every link is returned: the graph the seed describes.
+        for (i, n) in board.nodes().iter().enumerate() {
+            for d in gridarena_engine::hyperchess::Dir::ALL {
+                if let Some(j) = n.link(d) {
+                    assert_eq!(board.neighbour(j, d.opposite()), Some(i), "{name}");
+                }
+            }
+        }
+    }
+    let lens: Vec<usize> = maps::SHIPPED
+        .iter()
+        .map(|(_, m)| parse_map(m).unwrap().len())
+        .collect();
+    assert_eq!(lens, [125, 116, 27]);
+    let one_king = board_with(maps::SMALL, &[(c(0, 0, 0), "WKing")]);
+    assert_eq!(one_king.missing_king(), Some(Side::Black));
+    assert_eq!(
+        board_with(maps::SMALL, &[]).missing_king(),
+        Some(Side::White)
+    );
+}
+
+#[test]
+fn the_winner_is_who_took_a_king() {
+    let mut g = Game::new(parse_map(maps::SMALL).unwrap());
+    assert_eq!(g.winner(), None);
+    g.play(c(1, 2, 0), c(1, 1, 1)).unwrap();
+    g.play(c(1, 0, 2), c(1, 1, 1)).unwrap();
+    assert_eq!(g.winner(), Some(Side::Black));
+    assert_eq!(g.captured(), [Piece::new(Side::White, Kind::King)]);
+    // A save of a finished game loads finished.
+    let loaded = Game::load(&g.save()).unwrap();
+    assert_eq!(loaded.winner(), Some(Side::Black));
+    assert!(loaded.legal_moves().is_empty());
+}
+
+#[test]
+fn currentstate_errors_name_the_line() {
+    let cases: [(&str, usize, StateErrorKind); 5] = [
+        ("0 0 0 null\n1 2\n", 2, StateErrorKind::Fields(2)),
+        (
+            "\n\n0 0 0 WFoo\n",
+            3,
+            StateErrorKind::BadPiece(String::new()),
+        ),
+        (
+            "0 0 0\nx 0 0 null\n",
+            2,
+            StateErrorKind::BadCoord(String::new()),
+        ),
+        (
+            "0 0 0\n0\t0\t0\tnull\n",
+            2,
+            StateErrorKind::Duplicate(c(0, 0, 0)),
+        ),
+        ("\n  \n", 0, StateErrorKind::Empty),
+    ];
+    for (text, line, kind) in cases {
+        let e = parse_state(text).unwrap_err();
+        assert_eq!(e.line, line, "{text:?}: {e}");
+        assert_eq!(
+            std::mem::discriminant(&e.kind),
+            std::mem::discriminant(&kind),
+            "{text:?}: {e}"
+        );
+    }
+    assert_eq!(
+        parse_state("1 2 3 WPawn x\n").unwrap_err().to_string(),
+        "line 1: 5 fields: a currentstate line is X Y Z Piece"
+    );
+    let e = parse_state_bytes(b"0 0 0 null\n1 0 0 \xc3\n").unwrap_err();
+    assert_eq!((e.line, e.kind), (2, StateErrorKind::NotUtf8));
+    let long = format!("0 0 0 {}\n", "x".repeat(2000));
+    assert_eq!(
+        parse_state(&long).unwrap_err().kind,
+        StateErrorKind::LineTooLong
+    );
+    // Any board's currentstate, with holes and far-off coordinates, reads back.
+    let board = parse_map(maps::HOLES).unwrap();
+    let lines = parse_state_bytes(board.to_string().as_bytes()).unwrap();
+    assert_eq!(lines, board.state_lines());
+}
+
+#[test]
+fn saves_that_are_not_text_are_refused_with_the_line() {
+    let g = Game::new(parse_map(maps::SMALL).unwrap());
+    let mut bytes = g.save().into_bytes();
+    assert_eq!(Game::load_bytes(&bytes).unwrap(), g);
+    let at = bytes.len() - 3;
+    bytes[at] = 0xff;
+    assert_eq!(
+        Game::load_bytes(&bytes),
+        Err(LoadError::NotUtf8 { line: 31 })
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn any_bytes_are_refused_or_read_never_a_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        let _ = parse_map_bytes(&bytes);
+        let _ = parse_state_bytes(&bytes);
+        let _ = Game::load_bytes(&bytes);
+        let mut with_head = b"HyperChess save 1\nturn White\ncaptured\n".to_vec();
+        with_head.extend_from_slice(&bytes);
+        let _ = Game::load_bytes(&with_head);
+    }
+
+    #[test]
+    fn random_moves_typed_by_anyone_are_refused_or_played(
+        seed in any::<u64>(),
+        tries in proptest::collection::vec((-2i32..7, -2i32..7, -2i32..7, -2i32..7, -2i32..7, -2i32..7), 1..60),
+    ) {
+        // Legal or not, every (from, to) is answered; a refusal changes nothing, a move round-trips.
+        let mut g = Game::new(parse_map(maps::SHIPPED[(seed % 3) as usize].1).unwrap());
+        for (a, b, cc, d, e, f) in tries {
+            let before = g.clone();
+            match g.play(c(a, b, cc), c(d, e, f)) {
+                Ok(_) => prop_assert_eq!(Game::load(&g.save()).unwrap(), g.clone()),
+                Err(_) => prop_assert_eq!(&g, &before),
+            }
         }
     }
 }

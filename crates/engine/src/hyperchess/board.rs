@@ -3,7 +3,7 @@
 //! nodes reachable from the origin are kept, so the node count is the reachable count.
 
 use super::coord::{Coord, Dir};
-use super::piece::Piece;
+use super::piece::{Kind, Piece, Side};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -45,6 +45,12 @@ impl Board {
         &self.nodes
     }
 
+    /// The node at (0,0,0): the seed's Board keeps only this node and the count, everything else is
+    /// reached through links. Every board from the parser has one.
+    pub fn origin(&self) -> Option<&Node> {
+        self.nodes.first()
+    }
+
     /// How many nodes the board has (all reachable from the origin).
     pub fn len(&self) -> usize {
         self.nodes.len()
@@ -71,6 +77,23 @@ impl Board {
         if let Some(n) = self.nodes.get_mut(i) {
             n.piece = piece;
         }
+    }
+
+    /// Every piece on the board with its location, in node order.
+    pub fn pieces(&self) -> impl Iterator<Item = (Coord, Piece)> + '_ {
+        self.nodes
+            .iter()
+            .filter_map(|n| n.piece.map(|p| (n.coord, p)))
+    }
+
+    /// The first side (White, then Black) with no King on the board. A game is won by taking the King,
+    /// so the terminal game refuses to start on such a board (docs/hyperchess.md); a viewer need not.
+    pub fn missing_king(&self) -> Option<Side> {
+        [Side::White, Side::Black].into_iter().find(|&side| {
+            !self
+                .pieces()
+                .any(|(_, p)| p == Piece::new(side, Kind::King))
+        })
     }
 
     /// The node one link away.

@@ -117,8 +117,17 @@ impl Game {
         &self.captured
     }
 
+    /// How the game ended, or `None` while it goes on.
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
+    }
+
+    /// The side that took a King, if one has; `None` while the game goes on and after a draw.
+    pub fn winner(&self) -> Option<Side> {
+        match self.outcome {
+            Some(Outcome::KingTaken { winner }) => Some(winner),
+            _ => None,
+        }
     }
 
     /// Where the piece at `from` may go. Errors: no node, no piece, or another player's piece.

@@ -70,6 +70,8 @@ pub enum MapErrorKind {
         at: Coord,
     },
     NoOrigin,
+    /// The bytes are not UTF-8 text (the error's line is where the first bad byte is).
+    NotUtf8,
 }
 
 impl fmt::Display for MapError {
@@ -101,6 +103,7 @@ impl fmt::Display for MapError {
             Misplaced { id, at, also } => write!(f, "the links put node {id} at ({at}) and also at ({also})"),
             SamePlace { id, other, at } => write!(f, "the links put nodes {other} and {id} both at ({at})"),
             NoOrigin => f.write_str("there is no node 0, the origin"),
+            NotUtf8 => f.write_str("the text is not UTF-8 (a Map file is plain text)"),
         }
     }
 }
@@ -120,8 +123,24 @@ struct Raw {
 
 const LINK_FIELDS: [&str; 6] = ["Left", "Right", "Up", "Down", "In", "Out"];
 
+/// Reads a Map file from raw bytes, as a file arrives: text that is not UTF-8 is refused with the line of
+/// the first bad byte, then [`parse`] reads it.
+pub fn parse_bytes(bytes: &[u8]) -> Result<Board, MapError> {
+    parse(utf8(bytes).map_err(|line| err(line, MapErrorKind::NotUtf8))?)
+}
+
+/// `bytes` as text, or the 1-based line of the first byte that is not UTF-8.
+pub(super) fn utf8(bytes: &[u8]) -> Result<&str, usize> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let good = bytes.get(..e.valid_up_to()).unwrap_or_default();
+        1 + good.iter().filter(|&&b| b == b'\n').count()
+    })
+}
+
 /// Reads a Map file into a board.
 pub fn parse(text: &str) -> Result<Board, MapError> {
+    // A byte-order mark, as some editors write, is not part of the count.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut lines = text
         .lines()
         .enumerate()

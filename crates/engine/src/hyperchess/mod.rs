@@ -3,10 +3,12 @@
 //! - [`Coord`], [`Dir`]: locations and the six link directions (left -x, right +x, up -y, down +y, in -z,
 //!   out +z).
 //! - [`Board`]: the nodes reachable from the origin, each with six optional links and perhaps a [`Piece`];
-//!   [`parse_map`] reads a Map file and refuses a malformed or contradictory one with the line and reason.
-//!   Its `Display` is the seed's "currentstate".
+//!   [`parse_map`] ([`parse_map_bytes`] for raw file bytes) reads a Map file and refuses a malformed or
+//!   contradictory one with the line and reason ([`MapError`]). Its `Display` is the seed's "currentstate".
 //! - [`Game`]: whose turn it is, legal targets, moves, captures and the [`Outcome`]; [`Game::save`] and
-//!   [`Game::load`] round-trip all of it. [`parse_state`] reads any currentstate file for viewing.
+//!   [`Game::load`] round-trip all of it. [`parse_state`] reads any currentstate file for viewing
+//!   ([`StateError`] names the line).
+//! - [`maps::SHIPPED`]: the maps in maps/hyperchess/, built in.
 //!
 //! The rules and every decision on the seed's open points are in docs/hyperchess.md.
 //!
@@ -35,6 +37,6 @@ mod save;
 pub use board::{Board, Node};
 pub use coord::{Coord, Dir};
 pub use game::{Game, MoveError, Outcome, Played};
-pub use map::{parse as parse_map, MapError, MapErrorKind};
+pub use map::{parse as parse_map, parse_bytes as parse_map_bytes, MapError, MapErrorKind};
 pub use piece::{Kind, Piece, Side};
-pub use save::{parse_state, LoadError, StateLine};
+pub use save::{parse_state, parse_state_bytes, LoadError, StateError, StateErrorKind, StateLine};
