@@ -72,8 +72,15 @@ pub fn outcome_text(o: Outcome) -> String {
 
 impl HyperSession {
     /// A new game on a Map file's board.
+    /// A map without a King for each side is refused: taking the King is how a game is won (the
+    /// terminal game refuses it too). Such a board can still be looked at as a currentstate file.
     pub fn from_map(source: &str, text: &str) -> Result<HyperSession, String> {
         let board = parse_map(text).map_err(|e| format!("{source}: {e}"))?;
+        if let Some(side) = board.missing_king() {
+            return Err(format!(
+                "{source}: {side} has no King, and a game is won by taking the King"
+            ));
+        }
         Ok(HyperSession::with_game(source, Game::new(board)))
     }
 
@@ -297,7 +304,7 @@ mod tests {
 
     #[test]
     fn a_king_capture_ends_the_game_and_saves_round_trip() {
-        let small = "3\n0 -1 1 -1 -1 -1 -1 WRook\n1 0 2 -1 -1 -1 -1\n2 1 -1 -1 -1 -1 -1 BKing\n";
+        let small = "4\n0 -1 1 -1 -1 -1 -1 WRook\n1 0 2 -1 -1 -1 -1\n2 1 -1 -1 3 -1 -1 BKing\n3 -1 -1 2 -1 -1 -1 WKing\n";
         let mut s = HyperSession::from_map("tiny", small).unwrap();
         s.click(c(0, 0, 0)).unwrap();
         let said = s.click(c(2, 0, 0)).unwrap();
@@ -335,5 +342,10 @@ mod tests {
         let err = HyperSession::from_map("m.map", "2\n0 -1 1 -1 -1 -1 -1\n").unwrap_err();
         assert!(err.starts_with("m.map: "), "{err}");
         assert!(HyperSession::from_save("x.save", "not a save").is_err());
+        let kingless = "1\n0 -1 -1 -1 -1 -1 -1 WKing\n";
+        assert_eq!(
+            HyperSession::from_map("k.map", kingless).unwrap_err(),
+            "k.map: Black has no King, and a game is won by taking the King"
+        );
     }
 }
