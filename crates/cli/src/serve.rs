@@ -52,6 +52,7 @@ pub fn run(options: Options, out: &mut impl Write) -> Result<ExitCode, Failure> 
             db: options.db,
             dist: options.dist,
             move_time: Duration::from_secs(options.move_seconds),
+            heartbeat: gridarena_server::HEARTBEAT,
         };
         let (router, hub) =
             gridarena_server::app(&config).map_err(|e| Failure::Input(e.to_string()))?;

@@ -178,6 +178,7 @@ async fn run(games: usize, think: Duration) {
         db: dir.join("bench.sqlite3"),
         dist: dir.join("dist"),
         move_time: Duration::from_secs(300),
+        heartbeat: gridarena_server::HEARTBEAT,
     };
     let (router, hub) = gridarena_server::app(&config).expect("the server starts");
     tokio::spawn(gridarena_server::serve_router(listener, router));

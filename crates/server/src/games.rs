@@ -31,6 +31,8 @@ pub enum Out {
     Text(Utf8Bytes),
     /// Close the connection with this reason.
     Close(String),
+    /// A WebSocket ping (the heartbeat; browsers answer it by themselves).
+    Ping,
 }
 
 /// One WebSocket connection as the hub sees it: an id and a way to send to it.

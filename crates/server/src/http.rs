@@ -12,6 +12,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 use tower_http::services::ServeDir;
 
 /// The largest request body read by the JSON endpoints.
@@ -20,8 +21,9 @@ const MAX_BODY: usize = 4 * 1024;
 /// How many players the leaderboard lists.
 const LEADERBOARD: u32 = 20;
 
-/// The router: the API under `/api`, the app's files from `dist` for everything else.
-pub fn router(hub: Arc<Hub>, dist: PathBuf) -> Router {
+/// The router: the API under `/api`, the app's files from `dist` for everything else. `heartbeat` is
+/// the WebSocket ping interval ([`crate::HEARTBEAT`]).
+pub fn router(hub: Arc<Hub>, dist: PathBuf, heartbeat: Duration) -> Router {
     let missing = dist.clone();
     let index = dist.join("index.html");
     let files = ServeDir::new(&dist).not_found_service(axum::routing::any(move |uri: Uri| {
@@ -33,7 +35,10 @@ pub fn router(hub: Arc<Hub>, dist: PathBuf) -> Router {
         .route("/api/players/{name}", get(player))
         .route("/api/leaderboard", get(leaderboard))
         .route("/api/games/{id}/sgf", get(game_sgf))
-        .route("/api/ws", get(websocket))
+        .route(
+            "/api/ws",
+            get(move |hub, upgrade| websocket(hub, upgrade, heartbeat)),
+        )
         .route("/api/{*rest}", axum::routing::any(api_not_found))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(hub)
@@ -183,9 +188,13 @@ async fn game_sgf(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Respon
     }
 }
 
-async fn websocket(State(hub): State<Arc<Hub>>, upgrade: WebSocketUpgrade) -> Response {
+async fn websocket(
+    State(hub): State<Arc<Hub>>,
+    upgrade: WebSocketUpgrade,
+    heartbeat: Duration,
+) -> Response {
     upgrade
         .max_message_size(ws::HARD_MAX_MESSAGE)
         .max_frame_size(ws::HARD_MAX_MESSAGE)
-        .on_upgrade(move |socket| ws::run(socket, hub))
+        .on_upgrade(move |socket| ws::run(socket, hub, heartbeat))
 }

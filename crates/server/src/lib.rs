@@ -30,6 +30,10 @@ pub use games::Hub;
 /// The default move clock: 5 minutes for each move.
 pub const MOVE_TIME: Duration = Duration::from_secs(5 * 60);
 
+/// How often the server pings each WebSocket client by default; a client that sends nothing (not even
+/// the automatic pong) for two of these is taken for gone and disconnected.
+pub const HEARTBEAT: Duration = Duration::from_secs(30);
+
 /// How the server runs.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -39,6 +43,8 @@ pub struct Config {
     pub dist: PathBuf,
     /// Time for each move.
     pub move_time: Duration,
+    /// The WebSocket ping interval ([`HEARTBEAT`]); silence for twice this closes a connection.
+    pub heartbeat: Duration,
 }
 
 impl Default for Config {
@@ -47,6 +53,7 @@ impl Default for Config {
             db: PathBuf::from("gridarena.sqlite3"),
             dist: PathBuf::from("dist"),
             move_time: MOVE_TIME,
+            heartbeat: HEARTBEAT,
         }
     }
 }
@@ -63,7 +70,8 @@ pub fn app(config: &Config) -> std::io::Result<(axum::Router, Arc<Hub>)> {
     let hub = Hub::new(db, config.move_time);
     hub.recover()
         .map_err(|e| std::io::Error::other(format!("cannot load the unfinished games: {e}")))?;
-    Ok((http::router(Arc::clone(&hub), config.dist.clone()), hub))
+    let router = http::router(Arc::clone(&hub), config.dist.clone(), config.heartbeat);
+    Ok((router, hub))
 }
 
 /// Serves on `listener` until the process ends.

@@ -1,12 +1,18 @@
 //! One WebSocket connection: reads the client's messages, enforces the size and rate limits, and hands
 //! each message to the [`Hub`]; a writer task sends what the hub queues for it.
+//!
+//! **Heartbeat.** The server pings every connection each `heartbeat` ([`crate::HEARTBEAT`], 30 s);
+//! browsers and WebSocket libraries answer with a pong by themselves. A connection that has sent
+//! nothing at all (no message, no pong) for two heartbeats is taken for gone and closed, like one that
+//! closed itself: its seek leaves the queue and its games stop sending to it. Without this a client
+//! whose network vanished (no TCP close) would stay in the queue and be paired as a ghost.
 
 use crate::games::{Conn, Hub, Out, Seat};
 use crate::protocol::{ClientMsg, ServerMsg};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 /// The largest message handled: 4 KiB. Up to [`HARD_MAX_MESSAGE`] a longer one is answered with an
@@ -71,7 +77,7 @@ impl RateLimit {
 }
 
 /// Runs one connection to its end.
-pub async fn run(socket: WebSocket, hub: Arc<Hub>) {
+pub async fn run(socket: WebSocket, hub: Arc<Hub>, heartbeat: Duration) {
     let (mut sink, mut stream) = socket.split();
     let (tx, mut rx) = mpsc::unbounded_channel::<Out>();
     let conn = Conn {
@@ -83,6 +89,11 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>) {
             match out {
                 Out::Text(text) => {
                     if sink.send(Message::Text(text)).await.is_err() {
+                        break;
+                    }
+                }
+                Out::Ping => {
+                    if sink.send(Message::Ping(Default::default())).await.is_err() {
                         break;
                     }
                 }
@@ -100,7 +111,26 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>) {
     });
     let mut me: Option<Seat> = None;
     let mut limit = RateLimit::new(Instant::now());
-    while let Some(Ok(msg)) = stream.next().await {
+    let heartbeat = heartbeat.max(Duration::from_millis(10));
+    let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + heartbeat, heartbeat);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut last_heard = Instant::now();
+    loop {
+        let msg = tokio::select! {
+            next = stream.next() => match next {
+                Some(Ok(msg)) => msg,
+                _ => break,
+            },
+            _ = ticks.tick() => {
+                if last_heard.elapsed() >= heartbeat * 2 {
+                    // Gone without a word: no close frame can reach it either.
+                    break;
+                }
+                let _ = conn.tx.send(Out::Ping);
+                continue;
+            }
+        };
+        last_heard = Instant::now();
         if matches!(msg, Message::Ping(_) | Message::Pong(_)) {
             continue;
         }
@@ -139,7 +169,7 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>) {
     // games this connection followed drop it on their next send.
     drop(conn);
     let abort = writer.abort_handle();
-    if tokio::time::timeout(std::time::Duration::from_secs(1), writer)
+    if tokio::time::timeout(Duration::from_secs(1), writer)
         .await
         .is_err()
     {
@@ -198,7 +228,6 @@ fn handle(hub: &Arc<Hub>, conn: &Conn, me: &mut Option<Seat>, msg: ClientMsg) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     #[test]
     fn the_bucket_allows_a_burst_then_the_rate_then_disconnects_a_flood() {

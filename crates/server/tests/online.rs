@@ -28,13 +28,18 @@ fn temp_db() -> PathBuf {
 }
 
 async fn start_with(db: PathBuf, move_time: Duration) -> SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let config = gridarena_server::Config {
+    start_config(gridarena_server::Config {
         db,
         dist: PathBuf::from("/nonexistent-dist"),
         move_time,
-    };
+        heartbeat: gridarena_server::HEARTBEAT,
+    })
+    .await
+}
+
+async fn start_config(config: gridarena_server::Config) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
     let (router, _hub) = gridarena_server::app(&config).unwrap();
     tokio::spawn(gridarena_server::serve_router(listener, router));
     addr
@@ -719,4 +724,58 @@ async fn the_root_says_how_to_build_the_app_when_it_is_missing() {
     assert!(body.contains("trunk build --release"), "{body}");
     let (status, _, _) = http(addr, "GET", "/nothing.js", "").await;
     assert_eq!(status, 404);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_silent_client_is_dropped_and_leaves_the_queue() {
+    let addr = start_config(gridarena_server::Config {
+        db: temp_db(),
+        dist: PathBuf::from("/nonexistent-dist"),
+        move_time: Duration::from_secs(300),
+        heartbeat: Duration::from_millis(150),
+    })
+    .await;
+    let ta = register(addr, "Ghost").await;
+    let tb = register(addr, "Alive").await;
+    let tc = register(addr, "Later").await;
+    // The ghost seeks, then goes silent: it never reads again, so it never answers the server's pings,
+    // as a client whose network vanished without closing the connection.
+    let mut ghost = Client::hello(addr, &ta).await;
+    ghost
+        .send(json!({"type": "seek", "size": 9, "color": "any"}))
+        .await;
+    ghost.expect("waiting").await;
+    // A live client keeps reading (its library answers the pings) and stays connected.
+    let mut alive = Client::hello(addr, &tb).await;
+    let mut pings = 0;
+    let until = tokio::time::Instant::now() + Duration::from_millis(800);
+    while let Ok(m) = tokio::time::timeout_at(until, alive.ws.next()).await {
+        match m {
+            Some(Ok(Message::Ping(_))) => pings += 1,
+            other => panic!("expected only pings, got {other:?}"),
+        }
+    }
+    assert!(pings >= 3, "{pings} pings");
+    // The ghost was dropped: the live client waits instead of being paired with it.
+    alive
+        .send(json!({"type": "seek", "size": 9, "color": "any"}))
+        .await;
+    alive.expect("waiting").await;
+    let mut later = Client::hello(addr, &tc).await;
+    later
+        .send(json!({"type": "seek", "size": 9, "color": "any"}))
+        .await;
+    assert_eq!(later.expect("matched").await["opponent"], "Alive");
+    assert_eq!(alive.expect("matched").await["opponent"], "Later");
+    // The server closed the ghost's connection (with no close frame: it was taken for gone).
+    loop {
+        let m = tokio::time::timeout(WAIT, ghost.ws.next())
+            .await
+            .expect("closed within 5 s");
+        match m {
+            Some(Ok(Message::Ping(_))) => continue,
+            Some(Ok(Message::Text(t))) => panic!("unexpected {t}"),
+            _ => break,
+        }
+    }
 }
