@@ -23,14 +23,6 @@ impl Team {
         }
     }
 
-    /// The seed's piece colour, as a CSS hex colour.
-    pub fn colour(self) -> &'static str {
-        match self {
-            Team::Red => "#CC0099",
-            Team::Blue => "#006699",
-        }
-    }
-
     /// The lower-case name used in JSON and messages.
     pub fn name(self) -> &'static str {
         match self {
