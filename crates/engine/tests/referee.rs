@@ -1113,15 +1113,11 @@ fn from_state_rejects_malformed_states() {
     }
 
     let e = setup_err(with(&|v| v["mode"] = json!("alternating")));
-    assert!(
-        matches!(&e, SetupError::Invalid(m) if m.contains("toMove")),
-        "{e:?}"
-    );
+    assert_eq!(e, SetupError::MissingToMove);
+    assert!(e.to_string().contains("toMove"), "{e}");
     let e = setup_err(with(&|v| v["toMove"] = json!("red")));
-    assert!(
-        matches!(&e, SetupError::Invalid(m) if m.contains("toMove")),
-        "{e:?}"
-    );
+    assert_eq!(e, SetupError::UnexpectedToMove);
+    assert!(e.to_string().contains("toMove"), "{e}");
 
     let e = setup_err(with(&|v| v["turnLimit"] = json!(0)));
     assert!(e.to_string().contains("turn limit"), "{e}");
@@ -1174,10 +1170,8 @@ fn from_state_rejects_malformed_states() {
 #[test]
 fn new_refuses_overlapping_starts_and_a_zero_turn_limit() {
     let e = Game::new(&Rules::arena(5), 0).unwrap_err();
-    assert!(
-        matches!(&e, SetupError::Invalid(m) if m.contains("both teams start on (2,1)")),
-        "{e:?}"
-    );
+    assert_eq!(e, SetupError::StartsOverlap { square: sq(2, 1) });
+    assert!(e.to_string().contains("both teams start on (2,1)"), "{e}");
     let mut r = Preset::Arena.rules();
     r.turn_limit = 0;
     assert!(Game::new(&r, 0).is_err());

@@ -219,15 +219,11 @@ impl Game {
         )?;
         for s in &rules.start.red {
             if rules.start.blue.contains(s) {
-                return Err(SetupError::Invalid(format!(
-                    "both teams start on {s}: the board is too small for this setup"
-                )));
+                return Err(SetupError::StartsOverlap { square: *s });
             }
         }
         if rules.turn_limit == 0 {
-            return Err(SetupError::Invalid(
-                "the turn limit must be at least 1".into(),
-            ));
+            return Err(SetupError::ZeroTurnLimit);
         }
         Ok(Game {
             preset: rules.preset,
@@ -243,10 +239,9 @@ impl Game {
     /// A game from a recorded state, checked in full.
     pub fn from_state(state: &GameState) -> Result<Game, SetupError> {
         if state.version != STATE_VERSION {
-            return Err(SetupError::Invalid(format!(
-                "state version {} is not supported (this build reads version {STATE_VERSION})",
-                state.version
-            )));
+            return Err(SetupError::UnsupportedVersion {
+                found: state.version,
+            });
         }
         let size = board_size(state.board_size)?;
         let team_parts =
@@ -278,27 +273,17 @@ impl Game {
             },
         )?;
         if state.turn_limit == 0 {
-            return Err(SetupError::Invalid(
-                "the turn limit must be at least 1".into(),
-            ));
+            return Err(SetupError::ZeroTurnLimit);
         }
         if state.result.is_none() && state.turn >= state.turn_limit {
-            return Err(SetupError::Invalid(format!(
-                "turn {} has reached the turn limit {} but the game has no result",
-                state.turn, state.turn_limit
-            )));
+            return Err(SetupError::TurnLimitPassed {
+                turn: state.turn,
+                turn_limit: state.turn_limit,
+            });
         }
         match (state.mode, state.to_move) {
-            (Mode::Alternating, None) => {
-                return Err(SetupError::Invalid(
-                    "an alternating game needs \"toMove\"".into(),
-                ))
-            }
-            (Mode::Simultaneous, Some(_)) => {
-                return Err(SetupError::Invalid(
-                    "a simultaneous game has no \"toMove\": both teams move every tick".into(),
-                ))
-            }
+            (Mode::Alternating, None) => return Err(SetupError::MissingToMove),
+            (Mode::Simultaneous, Some(_)) => return Err(SetupError::UnexpectedToMove),
             _ => {}
         }
         Ok(Game {

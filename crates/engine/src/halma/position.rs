@@ -42,8 +42,18 @@ pub enum SetupError {
         square: Square,
         damage: i64,
     },
-    /// Anything else that makes the described game impossible.
-    Invalid(String),
+    /// Both teams start on `square`: a board too small for the setup makes the teams' starts overlap.
+    StartsOverlap { square: Square },
+    /// A turn limit of 0 would end the game before it began.
+    ZeroTurnLimit,
+    /// A state written in a format version this build does not read.
+    UnsupportedVersion { found: u32 },
+    /// An unfinished game at or past its turn limit: the limit should already have ended it.
+    TurnLimitPassed { turn: u32, turn_limit: u32 },
+    /// An alternating game that does not say whose move it is.
+    MissingToMove,
+    /// A simultaneous game that names a team to move, which would contradict both teams moving.
+    UnexpectedToMove,
 }
 
 impl fmt::Display for SetupError {
@@ -73,7 +83,24 @@ impl fmt::Display for SetupError {
                 "{team} piece at {square} has damage {damage}: it must be 0 to {}",
                 super::COLLISION_DAMAGE
             ),
-            SetupError::Invalid(why) => f.write_str(why),
+            SetupError::StartsOverlap { square } => write!(
+                f,
+                "both teams start on {square}: the board is too small for this setup"
+            ),
+            SetupError::ZeroTurnLimit => f.write_str("the turn limit must be at least 1"),
+            SetupError::UnsupportedVersion { found } => write!(
+                f,
+                "state version {found} is not supported (this build reads version {})",
+                super::STATE_VERSION
+            ),
+            SetupError::TurnLimitPassed { turn, turn_limit } => write!(
+                f,
+                "turn {turn} has reached the turn limit {turn_limit} but the game has no result"
+            ),
+            SetupError::MissingToMove => f.write_str("an alternating game needs \"toMove\""),
+            SetupError::UnexpectedToMove => {
+                f.write_str("a simultaneous game has no \"toMove\": both teams move every tick")
+            }
         }
     }
 }
