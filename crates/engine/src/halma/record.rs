@@ -193,6 +193,29 @@ pub struct Record {
 
 impl Record {
     /// Reads and checks a record (see the module documentation for what is checked).
+    ///
+    /// ```
+    /// use gridarena_engine::halma::record::{Record, RecordError, Recorder};
+    /// use gridarena_engine::halma::{Answer, Game, Preset, Teams};
+    ///
+    /// // A record of one move, as a match writes it; reading it plays the move again.
+    /// let mut game = Game::new(&Preset::Mini.rules(), 7).unwrap();
+    /// let players = Teams { red: "human".to_string(), blue: "builtin:greedy".to_string() };
+    /// let mut recorder = Recorder::new(players, 7, &game);
+    /// let mover = game.to_move().unwrap();
+    /// let first = game.position().moves(mover)[0];
+    /// let path = game.position().path(mover, first).unwrap();
+    /// let outcome = game.play(mover, Answer::Move(path)).unwrap();
+    /// recorder.push(&outcome, &game);
+    /// let record = Record::parse(&recorder.text()).unwrap();
+    /// assert_eq!((record.ticks(), record.header().seed), (1, 7));
+    /// assert_eq!(record.game(1), Some(game));
+    ///
+    /// // A record must start with its header; the error names the line.
+    /// let err = Record::parse("{\"type\":\"result\"}").unwrap_err();
+    /// assert!(matches!(err, RecordError::MissingHeader { line: 1, found: "result" }));
+    /// assert_eq!(err.to_string(), "line 1: the record starts with a result line: the header must come first");
+    /// ```
     pub fn parse(text: &str) -> Result<Record, RecordError> {
         if text.len() > MAX_RECORD_BYTES {
             return Err(RecordError::TooLarge { bytes: text.len() });

@@ -168,6 +168,27 @@ impl Position {
     }
 
     /// Checks `path` as `team`'s move against this position and returns the move it makes.
+    ///
+    /// This is where anything a player sends is judged, so it takes unchecked coordinates and says
+    /// exactly what is wrong with a refused move; the referee reports the [`MoveError`] to the team.
+    ///
+    /// ```
+    /// use gridarena_engine::halma::{Game, MoveError, Path, Point, Preset, Square, Team};
+    ///
+    /// let sq = |x, y| Square::new(x, y).unwrap();
+    /// let game = Game::new(&Preset::Arena.rules(), 0).unwrap();
+    /// let board = game.position();
+    ///
+    /// // A jump over the piece on (2,15).
+    /// let jump = Path::new(sq(1, 15), vec![sq(3, 15)]);
+    /// assert_eq!(board.check(Team::Red, &jump).map(|mv| mv.to), Ok(sq(3, 15)));
+    ///
+    /// // A landing off the board is refused with the point as it was sent.
+    /// let off = Path { from: Point { x: 0, y: 17 }, to: vec![Point { x: -1, y: 17 }] };
+    /// let err = board.check(Team::Red, &off).unwrap_err();
+    /// assert_eq!(err, MoveError::OffBoard { point: Point { x: -1, y: 17 }, size: 18 });
+    /// assert_eq!(err.code(), "off_board");
+    /// ```
     pub fn check(&self, team: Team, path: &Path) -> Result<Move, MoveError> {
         self.check_path(team, path).map(|(mv, _)| mv)
     }
