@@ -148,7 +148,7 @@ pub fn ArenaPage() -> impl IntoView {
         },
     );
     let on_step = Callback::new(move |()| step());
-    let busy = ticker.busy_signal();
+    let awaiting_answers = ticker.awaiting_answers();
 
     // Keyboard: S steps, Space runs/stops, Enter confirms a human move, Escape drops it.
     let keys = window_event_listener(leptos::ev::keydown, move |ev| {
@@ -335,7 +335,7 @@ pub fn ArenaPage() -> impl IntoView {
                     <button data-testid="cancel" on:click=move |_| cancel()>"Cancel"</button>
                 </Show>
             </div>
-            <Controls running=running tick_ms=tick_ms playable=playable busy=busy on_step=on_step />
+            <Controls running=running tick_ms=tick_ms playable=playable awaiting_answers=awaiting_answers on_step=on_step />
             <div class="replay" role="group" aria-label="Records and replays">
                 <Show
                     when=move || replay.with(Option::is_some)
