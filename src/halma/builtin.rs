@@ -59,9 +59,11 @@ pub fn halma_builtin_answer(job: &str) -> String {
         Ok(g) => g,
         Err(e) => return format!("{ERROR}the state is not a valid game: {e}"),
     };
-    match ai.choose(game.position(), game.mode(), job.team, seed) {
-        Some(path) => serde_json::to_string(&path).unwrap_or_default(),
-        None => format!("{ERROR}{} has no legal move", job.team),
+    match ai.answer(&game, job.team, seed) {
+        Answer::Move(path) => serde_json::to_string(&path).unwrap_or_default(),
+        // The engine's words, read back by `read_reply` as the same failure.
+        Answer::NoMove(NoMove::Failed(why)) => format!("{ERROR}{why}"),
+        Answer::NoMove(other) => format!("{ERROR}{other}"),
     }
 }
 

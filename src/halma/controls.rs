@@ -17,7 +17,7 @@ pub fn Controls(
     /// Whether a tick may be played (the game goes on).
     playable: Signal<bool>,
     /// Whether a tick is waiting for its answers: Step waits for it to end.
-    busy: Signal<bool>,
+    awaiting_answers: Signal<bool>,
     /// Plays one tick.
     on_step: Callback<()>,
 ) -> impl IntoView {
@@ -26,8 +26,8 @@ pub fn Controls(
             <button
                 data-testid="step"
                 title="Play one tick (S)"
-                disabled=move || running.get() || !playable.get() || busy.get()
-                aria-busy=move || busy.get().to_string()
+                disabled=move || running.get() || !playable.get() || awaiting_answers.get()
+                aria-busy=move || awaiting_answers.get().to_string()
                 on:click=move |_| on_step.run(())
             >
                 "Step"

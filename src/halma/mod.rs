@@ -1,16 +1,24 @@
 //! The Halma arena page: view models (plain Rust, tested natively) and the components that draw them.
 
 mod arena;
+mod arena_keys;
+pub mod arena_model;
 mod board;
 pub mod board_view;
 pub mod builtin;
 mod controls;
+mod human_actions;
+mod latency_panel;
+mod message_field;
 pub mod messages;
+mod notice_line;
 pub mod player;
 mod player_picker;
 pub mod prefs;
 pub mod replay;
+mod replay_bar;
 pub mod session;
+mod setup_form;
 mod ticker;
 pub mod web_ai;
 

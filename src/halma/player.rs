@@ -1,7 +1,10 @@
 //! Who plays a team: a person at this screen, an AI compiled into the page, or a web AI at a URL.
+//!
+//! The AIs' labels are the engine's ([`AiPlayer`]), shared with the command line and records; `human`
+//! is the page's own.
 
 use gridarena_engine::halma::ai::BuiltIn;
-use gridarena_engine::halma::protocol::check_ai_url;
+use gridarena_engine::halma::{AiPlayer, PlayerError};
 use std::fmt;
 use std::str::FromStr;
 
@@ -13,7 +16,7 @@ pub enum Player {
     /// An AI from the engine, thinking in a Web Worker of the page.
     BuiltIn(BuiltIn),
     /// An AI anywhere on the web, asked by HTTP POST every tick; the URL is checked by
-    /// [`check_ai_url`](super::check_ai_url).
+    /// `protocol::check_ai_url`.
     Web(String),
 }
 
@@ -48,11 +51,20 @@ impl Player {
     }
 }
 
+impl From<AiPlayer> for Player {
+    fn from(ai: AiPlayer) -> Player {
+        match ai {
+            AiPlayer::BuiltIn(ai) => Player::BuiltIn(ai),
+            AiPlayer::Web(url) => Player::Web(url),
+        }
+    }
+}
+
 impl fmt::Display for Player {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Player::Human => f.write_str("human"),
-            Player::BuiltIn(ai) => write!(f, "builtin:{}", ai.name()),
+            Player::BuiltIn(ai) => AiPlayer::BuiltIn(*ai).fmt(f),
             Player::Web(url) => f.write_str(url),
         }
     }
@@ -61,18 +73,20 @@ impl fmt::Display for Player {
 impl FromStr for Player {
     type Err = String;
     fn from_str(s: &str) -> Result<Player, String> {
-        match s {
-            "human" => Ok(Player::Human),
-            _ if s.contains("://") => check_ai_url(s).map(Player::Web),
-            _ => s
-                .strip_prefix("builtin:")
-                .ok_or_else(|| {
-                    format!("unknown player {s:?}: expected human, builtin:NAME or an http(s) URL")
-                })?
-                .parse::<BuiltIn>()
-                .map(Player::BuiltIn)
-                .map_err(|e| e.to_string()),
+        if s == "human" {
+            return Ok(Player::Human);
         }
+        s.parse::<AiPlayer>()
+            .map(Player::from)
+            .map_err(|e| match e {
+                PlayerError::Unknown(text) => {
+                    format!(
+                        "unknown player {text:?}: expected human, {}",
+                        AiPlayer::forms()
+                    )
+                }
+                other => other.to_string(),
+            })
     }
 }
 

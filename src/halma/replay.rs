@@ -57,6 +57,11 @@ impl Replay {
         true
     }
 
+    /// One beat of Run or a Step: shows the next tick; whether another is left to show after it.
+    pub fn advance(&mut self) -> bool {
+        self.step() && !self.at_end()
+    }
+
     /// Shows tick `k` (clamped to the record).
     pub fn seek(&mut self, k: usize) {
         self.at = k.min(self.ticks());
@@ -134,6 +139,10 @@ mod tests {
         let live = BoardView::new(s.game().position(), s.last(), None, &[]);
         assert_eq!(r.board(), live);
         assert_eq!(r.lines()[1].text, "Turn 6");
+        r.seek(4);
+        assert!(r.advance(), "tick 5 shown, tick 6 left");
+        assert!(!r.advance(), "tick 6 shown, the end");
+        assert!(!r.advance() && r.at() == 6, "nothing past the end");
         r.seek(99);
         assert_eq!(r.at(), 6);
         r.seek(0);

@@ -2,14 +2,15 @@
 //! and the last tick's outcome.
 //!
 //! Plain Rust with no signals or DOM, so every behaviour of the page that is not drawing is tested
-//! natively. The rules all come from the engine; this type only decides whom to ask and when.
+//! natively. The rules all come from the engine, and so does how a tick is assembled from its answers
+//! ([`GameLoop`]); this type adds the page's players, the human's clicks, answer times and the record.
 
 use super::builtin;
 use super::player::Player;
-use gridarena_engine::halma::ai;
 use gridarena_engine::halma::record::Recorder;
 use gridarena_engine::halma::{
-    Answer, Game, NoMove, Path, Position, Preset, Square, Team, Teams, TickOutcome, TickRefused,
+    Answer, Game, GameLoop, LoopError, NoMove, Path, Position, Preset, Square, Team, Teams,
+    TickOutcome,
 };
 
 /// A human's move being clicked together: the piece, then every landing square so far.
@@ -39,19 +40,14 @@ pub enum ClickResult {
 /// One game in progress on the page.
 #[derive(Clone, Debug)]
 pub struct Session {
-    game: Game,
+    /// The game, the tick in progress and the humans' confirmed moves.
+    play: GameLoop,
     preset: Preset,
-    seed: u64,
     players: Teams<Player>,
     drafts: Teams<Draft>,
-    submitted: Teams<Option<Path>>,
     last: Option<TickOutcome>,
     /// Started at the first tick, so the header names the players who actually began the game.
     recorder: Option<Recorder>,
-    /// The tick whose answers are being collected.
-    round: Option<Round>,
-    /// Ticks begun so far: the id of the latest.
-    rounds: u64,
     latency: Teams<Latency>,
 }
 
@@ -59,21 +55,13 @@ pub struct Session {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ask {
     /// The tick it belongs to ([`Session::round`]).
-    pub round: u64,
+    pub round: u32,
     pub team: Team,
     pub player: Player,
     /// How long the page waits for the answer.
     pub time_limit_ms: u64,
     /// The seed a built-in AI plays this tick with.
     pub seed: u64,
-}
-
-/// A tick in progress: who was asked and what has arrived.
-#[derive(Clone, Debug)]
-struct Round {
-    id: u64,
-    asked: Teams<bool>,
-    answers: Teams<Option<Answer>>,
 }
 
 /// How long a team's player takes to answer.
@@ -105,22 +93,18 @@ impl Session {
         let game = Game::new(&preset.rules(), seed)
             .unwrap_or_else(|e| unreachable!("preset {preset} does not set up: {e}"));
         Session {
-            game,
+            play: GameLoop::new(game, seed),
             preset,
-            seed,
             players,
             drafts: Teams::default(),
-            submitted: Teams::default(),
             last: None,
             recorder: None,
-            round: None,
-            rounds: 0,
             latency: Teams::default(),
         }
     }
 
     pub fn game(&self) -> &Game {
-        &self.game
+        self.play.game()
     }
 
     pub fn preset(&self) -> Preset {
@@ -128,7 +112,7 @@ impl Session {
     }
 
     pub fn seed(&self) -> u64 {
-        self.seed
+        self.play.seed()
     }
 
     pub fn players(&self) -> &Teams<Player> {
@@ -149,7 +133,7 @@ impl Session {
     pub fn set_player(&mut self, team: Team, player: Player) {
         self.players[team] = player;
         self.drafts[team] = Draft::default();
-        self.submitted[team] = None;
+        self.play.withdraw(team);
     }
 
     /// The outcome of the latest tick, if any was played.
@@ -163,15 +147,15 @@ impl Session {
 
     /// Whether `team` is human and has confirmed its move for the coming tick.
     pub fn has_submitted(&self, team: Team) -> bool {
-        self.submitted[team].is_some()
+        self.play.submitted(team).is_some()
     }
 
     /// The human teams the coming tick waits for.
     pub fn waiting_for(&self) -> Vec<Team> {
-        self.game
+        self.game()
             .movers()
             .into_iter()
-            .filter(|&t| self.players[t] == Player::Human && self.submitted[t].is_none())
+            .filter(|&t| self.players[t] == Player::Human && !self.has_submitted(t))
             .collect()
     }
 
@@ -181,12 +165,12 @@ impl Session {
     }
 
     pub fn is_over(&self) -> bool {
-        self.game.result().is_some()
+        self.game().result().is_some()
     }
 
     /// Whether a tick can begin now: the game goes on, none is in progress and no human is choosing.
     pub fn ready(&self) -> bool {
-        !self.is_over() && self.round.is_none() && self.waiting_for().is_empty()
+        !self.is_over() && self.round().is_none() && self.waiting_for().is_empty()
     }
 
     /// Starts a tick: the requests to send to the AIs among the movers; humans play what they confirmed. When nothing is asked the tick is ready to
@@ -195,113 +179,71 @@ impl Session {
     /// Refused (and nothing changes) when the game is over, a tick is already in progress, or a human
     /// has not confirmed yet.
     pub fn begin_tick(&mut self, time_limit_ms: u64) -> Result<Vec<Ask>, String> {
-        if let Some(r) = self.game.result() {
-            return Err(TickRefused::GameOver(r).to_string());
-        }
-        if self.round.is_some() {
-            return Err("a tick is already in progress".to_string());
-        }
-        if let Some(t) = self.active_human() {
+        // The loop's refusals (the game is over, a tick is in progress) come first, as they always did.
+        if let (None, None, Some(t)) = (self.game().result(), self.round(), self.active_human()) {
             return Err(format!("waiting for {t} (human) to confirm a move"));
         }
-        self.rounds += 1;
-        let mut round = Round {
-            id: self.rounds,
-            asked: Teams::default(),
-            answers: Teams::default(),
-        };
-        let tick_seed = ai::tick_seed(self.seed, self.game.turn());
-        let mut asks = Vec::new();
-        for team in self.game.movers() {
-            if self.players[team] == Player::Human {
-                continue;
-            }
-            round.asked[team] = true;
-            asks.push(Ask {
-                round: round.id,
-                team,
-                player: self.players[team].clone(),
+        let players = &self.players;
+        let asks = self
+            .play
+            .begin(|t| players[t] != Player::Human)
+            .map_err(|e| e.to_string())?;
+        Ok(asks
+            .into_iter()
+            .map(|a| Ask {
+                round: a.turn,
+                team: a.team,
+                player: self.players[a.team].clone(),
                 time_limit_ms,
-                seed: ai::team_seed(tick_seed, team),
-            });
-        }
-        self.round = Some(round);
-        Ok(asks)
+                seed: a.seed,
+            })
+            .collect())
     }
 
     /// The request JSON for `team` in the tick in progress, exactly what a web AI receives.
     pub fn request_body(&self, team: Team, time_limit_ms: u64) -> String {
-        let mut request = self.game.request(team);
-        request.time_limit_ms = Some(time_limit_ms);
-        serde_json::to_string(&request).unwrap_or_default()
+        self.play.request_body(team, time_limit_ms)
     }
 
     /// The tick in progress, if any: its id, which [`Ask::round`] carries.
-    pub fn round(&self) -> Option<u64> {
-        self.round.as_ref().map(|r| r.id)
+    pub fn round(&self) -> Option<u32> {
+        self.play.round()
     }
 
     /// Takes `team`'s answer for tick `round`, measured `latency_ms` after the request went out.
     ///
     /// Returns whether it was taken: an answer for another tick (a late one), for a team not asked, or a
     /// second answer is dropped, so a slow AI can never move in a tick it did not answer in time.
-    pub fn deliver(&mut self, round: u64, team: Team, answer: Answer, latency_ms: f64) -> bool {
-        let Some(r) = self.round.as_mut().filter(|r| r.id == round) else {
-            return false;
-        };
-        if !r.asked[team] || r.answers[team].is_some() {
-            return false;
+    pub fn deliver(&mut self, round: u32, team: Team, answer: Answer, latency_ms: f64) -> bool {
+        let taken = self.play.deliver(round, team, answer);
+        if taken {
+            self.latency[team].add(latency_ms);
         }
-        r.answers[team] = Some(answer);
-        self.latency[team].add(latency_ms);
-        true
+        taken
     }
 
     /// The asked teams whose answer has not arrived.
     pub fn awaiting(&self) -> Vec<Team> {
-        self.round.as_ref().map_or_else(Vec::new, |r| {
-            Team::ALL
-                .into_iter()
-                .filter(|&t| r.asked[t] && r.answers[t].is_none())
-                .collect()
-        })
+        self.play.awaiting()
     }
 
     /// Ends the tick in progress: what arrived is enacted; an asked team with no answer timed out after
     /// `waited_ms`.
     pub fn finish_tick(&mut self, waited_ms: u64) -> Result<&TickOutcome, String> {
-        let Some(mut round) = self.round.take() else {
-            return Err("no tick is in progress".to_string());
-        };
-        let movers = self.game.movers();
-        let mut submitted = std::mem::take(&mut self.submitted);
-        let mut answer = |team: Team| -> Answer {
-            if !movers.contains(&team) {
-                Answer::NoMove(NoMove::Missing)
-            } else if round.asked[team] {
-                round.answers[team]
-                    .take()
-                    .unwrap_or(Answer::NoMove(NoMove::TimedOut {
-                        after_ms: waited_ms,
-                    }))
-            } else {
-                submitted[team]
-                    .take()
-                    .map_or(Answer::NoMove(NoMove::Missing), Answer::Move)
-            }
-        };
-        let (red, blue) = (answer(Team::Red), answer(Team::Blue));
+        if self.round().is_none() {
+            return Err(LoopError::NotInProgress.to_string());
+        }
         let recorder = self.recorder.get_or_insert_with(|| {
             Recorder::new(
                 self.players.map(|_, p| p.to_string()),
-                self.seed,
-                &self.game,
+                self.play.seed(),
+                self.play.game(),
             )
         });
-        let outcome = self.game.tick(red, blue).map_err(|e| e.to_string())?;
+        let outcome = self.play.finish(waited_ms).map_err(|e| e.to_string())?;
         self.drafts = Teams::default();
-        recorder.push(&outcome, &self.game);
-        if self.game.result().is_some() {
+        recorder.push(&outcome, self.play.game());
+        if self.play.game().result().is_some() {
             recorder.finish();
         }
         Ok(self.last.insert(outcome))
@@ -312,7 +254,7 @@ impl Session {
     pub fn tick(&mut self) -> Result<&TickOutcome, String> {
         for ask in self.begin_tick(0)? {
             let answer = match ask.player {
-                Player::BuiltIn(ai) => builtin::answer(ai, &self.game, ask.team, ask.seed),
+                Player::BuiltIn(ai) => builtin::answer(ai, self.game(), ask.team, ask.seed),
                 // A web AI needs the page's event loop; here it simply has not answered.
                 Player::Web(_) | Player::Human => Answer::NoMove(NoMove::Missing),
             };
@@ -331,7 +273,7 @@ impl Session {
         let Some(team) = self.active_human() else {
             return ClickResult::Ignored;
         };
-        let position = self.game.position();
+        let position = self.play.game().position();
         let draft = &self.drafts[team];
         let own_piece = position.piece_at(team, square).is_some();
         match draft.from {
@@ -389,9 +331,9 @@ impl Session {
         let Some(path) = self.drafts[team].path() else {
             return ClickResult::Refused(format!("{team}: choose a piece first"));
         };
-        match self.game.position().check(team, &path) {
+        match self.game().position().check(team, &path) {
             Ok(_) => {
-                self.submitted[team] = Some(path.clone());
+                self.play.submit(team, path.clone());
                 ClickResult::Updated(format!("{team}: move {path} submitted"))
             }
             Err(e) => ClickResult::Refused(format!("{team}: {e}")),
@@ -419,7 +361,7 @@ impl Session {
         let Some(from) = draft.from else {
             return vec![];
         };
-        let position: &Position = self.game.position();
+        let position: &Position = self.game().position();
         if draft.landings.is_empty() {
             return position
                 .moves_from(team, from)

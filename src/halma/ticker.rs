@@ -24,9 +24,10 @@ pub struct Ticker {
     notice: RwSignal<Option<Line>>,
     running: RwSignal<bool>,
     tick_ms: RwSignal<u32>,
-    /// Whether a tick is waiting for answers. Beginning a tick and taking answers change nothing on the
-    /// board, so they update the session without notifying it, and only this signal tells the page.
-    busy: RwSignal<bool>,
+    /// What the page is told about whether a tick is waiting for answers. Beginning a tick and taking
+    /// answers change nothing on the board, so they update the session without notifying it, and only
+    /// this signal tells the page; the session itself ([`Ticker::tick_in_progress`]) is the truth.
+    awaiting_answers: RwSignal<bool>,
     state: StoredValue<State, LocalStorage>,
 }
 
@@ -35,17 +36,17 @@ struct State {
     /// One worker per team, started on the team's first built-in job.
     workers: Teams<Option<AiWorker>>,
     /// The job each team's worker is on, with its tick; at most one per team.
-    jobs: Teams<Option<(u64, String)>>,
+    jobs: Teams<Option<(u32, String)>>,
     /// Each team's web request in flight, with its tick; at most one per team.
-    requests: Teams<Option<(u64, AbortController)>>,
+    requests: Teams<Option<(u32, AbortController)>>,
     /// Set once a worker fails: built-in AIs then answer on the page thread (slower, still correct).
     no_workers: bool,
     /// When the tick in progress began (`performance.now()`), and whether it ends once all answers are in.
     started: f64,
     eager: bool,
-    /// Counts begun ticks across games, so a deadline timer can tell whether its tick is still the one
-    /// in progress (each game numbers its own ticks from 1).
-    begun: u64,
+    /// Changes with every tick begun and every reset, across games, so a deadline timer can tell whether
+    /// its tick is still the one in progress (a tick's own name, its turn, starts again with each game).
+    generation: u64,
 }
 
 impl State {
@@ -75,30 +76,30 @@ impl Ticker {
             notice,
             running,
             tick_ms,
-            busy: RwSignal::new(false),
+            awaiting_answers: RwSignal::new(false),
             state: StoredValue::new_local(State::default()),
         }
     }
 
     /// Whether a tick is waiting for its answers (reactive).
-    pub fn busy_signal(&self) -> Signal<bool> {
-        self.busy.into()
+    pub fn awaiting_answers(&self) -> Signal<bool> {
+        self.awaiting_answers.into()
     }
 
-    fn busy(&self) -> bool {
+    fn tick_in_progress(&self) -> bool {
         self.session.with_untracked(|s| s.round().is_some())
     }
 
     /// Step: one tick, enacted as soon as every answer is in, or at the deadline.
     pub fn step(self) {
-        if !self.busy() {
+        if !self.tick_in_progress() {
             self.begin(true);
         }
     }
 
     /// One beat of Run's interval: the tick in progress ends here (its deadline), and the next begins.
     pub fn beat(self) {
-        if self.busy() {
+        if self.tick_in_progress() {
             self.finish();
         }
         if self.running.get_untracked() && self.session.with_untracked(Session::ready) {
@@ -110,14 +111,14 @@ impl Ticker {
 
     /// Run was switched on: the first tick begins now rather than one interval later.
     pub fn run(self) {
-        if !self.busy() && self.session.with_untracked(Session::ready) {
+        if !self.tick_in_progress() && self.session.with_untracked(Session::ready) {
             self.begin(false);
         }
     }
 
     /// Run was switched off: the tick in progress still ends, as soon as its answers are in.
     pub fn stop(self) {
-        if !self.busy() {
+        if !self.tick_in_progress() {
             return;
         }
         self.state.update_value(|s| s.eager = true);
@@ -132,9 +133,9 @@ impl Ticker {
     pub fn reset(self) {
         self.state.update_value(|s| {
             s.stop_thinking();
-            s.begun += 1;
+            s.generation += 1;
         });
-        self.busy.set(false);
+        self.awaiting_answers.set(false);
     }
 
     fn begin(self, eager: bool) {
@@ -152,9 +153,9 @@ impl Ticker {
         self.state.update_value(|s| {
             s.started = now();
             s.eager = eager;
-            s.begun += 1;
+            s.generation += 1;
         });
-        self.busy.set(true);
+        self.awaiting_answers.set(true);
         for ask in asks {
             self.send(ask);
         }
@@ -168,11 +169,12 @@ impl Ticker {
 
     /// Ends the tick in progress at the deadline unless it has ended by then.
     fn arm_deadline(self) {
-        let (begun, started) = self.state.with_value(|s| (s.begun, s.started));
+        let (generation, started) = self.state.with_value(|s| (s.generation, s.started));
         let left = f64::from(self.tick_ms.get_untracked()) - (now() - started);
         set_timeout(
             move || {
-                if self.busy() && self.state.with_value(|s| s.begun) == begun {
+                if self.tick_in_progress() && self.state.with_value(|s| s.generation) == generation
+                {
                     self.finish();
                 }
             },
@@ -197,7 +199,7 @@ impl Ticker {
     }
 
     /// Sends `team`'s request to its web AI; the answer, or why there is none, is delivered when it comes.
-    fn fetch(self, team: Team, round: u64, url: String, deadline_ms: u64) {
+    fn fetch(self, team: Team, round: u32, url: String, deadline_ms: u64) {
         let body = self
             .session
             .with_untracked(|s| s.request_body(team, deadline_ms));
@@ -230,7 +232,7 @@ impl Ticker {
     }
 
     /// Gives `job` to `team`'s worker, starting it if needed; false if there is no worker to give it to.
-    fn post(self, team: Team, round: u64, job: &str) -> bool {
+    fn post(self, team: Team, round: u32, job: &str) -> bool {
         if self.state.with_value(|s| s.no_workers) {
             return false;
         }
@@ -297,7 +299,7 @@ impl Ticker {
         drop(workers);
     }
 
-    fn deliver(self, round: u64, team: Team, answer: Answer) {
+    fn deliver(self, round: u32, team: Team, answer: Answer) {
         let latency = now() - self.state.with_value(|s| s.started);
         let mut complete = false;
         self.session.update_untracked(|s| {
@@ -318,7 +320,7 @@ impl Ticker {
         let mut result = Ok(false);
         self.session
             .update(|s| result = s.finish_tick(waited).map(|o| o.result.is_some()));
-        self.busy.set(false);
+        self.awaiting_answers.set(false);
         match result {
             Ok(over) => {
                 if self.notice.with_untracked(Option::is_some) {

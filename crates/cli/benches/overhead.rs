@@ -12,7 +12,8 @@
 //!
 //! `cargo bench -p gridarena-cli --bench overhead`. Without `--bench` it plays a few ticks as a smoke test.
 
-use gridarena_cli::runner::{play_game, request_body, Player, PlayerSpec};
+use gridarena_cli::runner::{parse_player, play_game, Player};
+use gridarena_engine::halma::game_loop::request_body;
 use gridarena_engine::halma::{Game, Preset, Team, Teams};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -143,7 +144,7 @@ struct Figures {
 
 /// One arena game of `ticks` ticks between `red` and `blue`.
 fn runner_game(red: &str, blue: &str, ticks: u32, time: &ServerTime) -> Figures {
-    let spec = |s: &str| s.parse::<PlayerSpec>().expect("a player");
+    let spec = |s: &str| parse_player(s).expect("a player");
     let players = Teams {
         red: Player::new(&spec(red)).expect("a player"),
         blue: Player::new(&spec(blue)).expect("a player"),

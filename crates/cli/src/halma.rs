@@ -3,8 +3,8 @@
 //! Every rule lives in the engine; this module only moves JSON between stdin, the engine and stdout, so
 //! that what the CLI says is legal is exactly what the referee will accept.
 
+use crate::args::{preset_parser, team_parser};
 use crate::io::{self, Failure};
-use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand};
 use gridarena_engine::halma::protocol::embedded_response;
 use gridarena_engine::halma::{
@@ -159,15 +159,6 @@ pub struct RequestArgs {
     /// Indent the JSON output
     #[arg(long)]
     pretty: bool,
-}
-
-/// Presets are listed from the engine, so a new preset reaches `--help` and validation without a CLI edit.
-pub(crate) fn preset_parser() -> impl TypedValueParser<Value = Preset> {
-    PossibleValuesParser::new(Preset::ALL.map(Preset::name)).try_map(|s| s.parse::<Preset>())
-}
-
-fn team_parser() -> impl TypedValueParser<Value = Team> {
-    PossibleValuesParser::new(Team::ALL.map(Team::name)).try_map(|s| s.parse::<Team>())
 }
 
 /// Runs one `halma` subcommand, writing its result to `out`.

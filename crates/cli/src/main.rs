@@ -3,6 +3,7 @@
 //! This file only parses the command line and turns results into exit codes; each game's commands live
 //! in their own module so a new game is a new module and one line in [`Command`].
 
+mod args;
 mod go;
 mod halma;
 mod hyperchess;

@@ -6,10 +6,10 @@
 use crate::io::Failure;
 use clap::Args;
 use gridarena_cli::runner::{
-    describe, play_game, GameReport, Player, PlayerSpec, RunError, TeamStats, Watcher,
+    describe, parse_player, play_game, GameReport, Player, RunError, TeamStats, Watcher,
 };
 use gridarena_engine::halma::record::Recorder;
-use gridarena_engine::halma::{Game, GameResult, Preset, Team, Teams, TickOutcome};
+use gridarena_engine::halma::{AiPlayer, Game, GameResult, Preset, Team, Teams, TickOutcome};
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -63,13 +63,13 @@ const MAX_TICK_MS: u64 = 600_000;
 #[derive(Debug, Args)]
 pub struct MatchArgs {
     /// Red's player: builtin:greedy, builtin:search, or the http:// or https:// URL of a web AI
-    #[arg(long, value_name = "URL|builtin:NAME")]
-    red: PlayerSpec,
+    #[arg(long, value_name = "URL|builtin:NAME", value_parser = parse_player)]
+    red: AiPlayer,
     /// Blue's player: builtin:greedy, builtin:search, or the http:// or https:// URL of a web AI
-    #[arg(long, value_name = "URL|builtin:NAME")]
-    blue: PlayerSpec,
+    #[arg(long, value_name = "URL|builtin:NAME", value_parser = parse_player)]
+    blue: AiPlayer,
     /// The board and how turns go
-    #[arg(long, value_parser = crate::halma::preset_parser(), default_value = "arena")]
+    #[arg(long, value_parser = crate::args::preset_parser(), default_value = "arena")]
     preset: Preset,
     /// The tick length in milliseconds: how long each answer is waited for
     #[arg(long, value_name = "N", default_value_t = 1000,

@@ -1,72 +1,35 @@
-//! The headless match runner: who plays each team, and the game loop with the browser page's referee,
-//! timing and seeding.
+//! The headless match runner: who plays each team, and the transport around the engine's
+//! [`GameLoop`], which decides whom to ask, the built-in AIs' seeds and what a missing answer becomes,
+//! exactly as on the browser page.
 //!
 //! - Each tick the movers are asked ([`Game::movers`]: both teams in the arena, the side to move in the
-//!   alternating presets). Web AIs get the request JSON ([`Game::request`] with `timeLimitMs` set to the
+//!   alternating presets). Web AIs get the request JSON ([`request_body`]: `timeLimitMs` set to the
 //!   tick length) by HTTP POST; both teams' requests run concurrently and are cut at the tick's deadline
 //!   ([`crate::web`]). Built-in AIs answer on the calling thread, with no JSON round trip.
 //! - An answer after the deadline is no move ("timed out after N ms"), for built-in AIs too, as on the
 //!   page (only a slow `search` under a very short tick ever gets there). Nobody waits for the rest of the
 //!   tick once every answer is in, so built-in games run as fast as the CPU allows.
-//! - A built-in AI's seed is the page's (the engine's `halma::ai::tick_seed` and `team_seed`, which the
-//!   page calls too): per tick
-//!   `game_seed ^ turn * 0x9E37_79B9_7F4A_7C15` (wrapping), then `^ team as u64`. A seed gives the same
-//!   game here and in the browser, as long as nobody times out.
+//! - A seed gives the same game here and in the browser, as long as nobody times out: both play through
+//!   the same loop.
 //! - [`Game::tick`] judges everything else: an unreadable answer, an illegal move, a missing one.
 
 use crate::web::{check_url, Reply, WebAi};
 use gridarena_engine::halma::ai::BuiltIn;
+use gridarena_engine::halma::game_loop::{request_body, Ask};
 use gridarena_engine::halma::{
-    Answer, Game, GameResult, NoMove, Team, TeamError, Teams, TickOutcome,
+    AiPlayer, Answer, Game, GameLoop, GameResult, LoopError, NoMove, Team, TeamError, Teams,
+    TickOutcome,
 };
 use std::collections::BTreeMap;
-use std::fmt;
-use std::str::FromStr;
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// The page's seeding, from the engine: a seed gives the same game here and in the browser.
-pub use gridarena_engine::halma::ai::{team_seed, tick_seed};
-
-/// A player as given on the command line: `builtin:NAME` or the URL of a web AI.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PlayerSpec {
-    BuiltIn(BuiltIn),
-    Web(String),
-}
-
-/// What a player argument may be, for messages.
-pub const PLAYER_FORMS: &str =
-    "builtin:greedy, builtin:search, or the http:// or https:// URL of a web AI";
-
-impl FromStr for PlayerSpec {
-    type Err = String;
-    fn from_str(s: &str) -> Result<PlayerSpec, String> {
-        if let Some(name) = s.strip_prefix("builtin:") {
-            return name
-                .parse::<BuiltIn>()
-                .map(PlayerSpec::BuiltIn)
-                .map_err(|_| {
-                    format!(
-                        "unknown built-in AI {name:?}: expected builtin:greedy or builtin:search"
-                    )
-                });
-        }
-        let lower = s.trim_start().to_ascii_lowercase();
-        if lower.starts_with("http://") || lower.starts_with("https://") || s.contains("://") {
-            return check_url(s).map(PlayerSpec::Web);
-        }
-        Err(format!("unknown player {s:?}: expected {PLAYER_FORMS}"))
-    }
-}
-
-impl fmt::Display for PlayerSpec {
-    /// The label records and the page use: `builtin:greedy`, or the URL.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PlayerSpec::BuiltIn(ai) => write!(f, "builtin:{}", ai.name()),
-            PlayerSpec::Web(url) => f.write_str(url),
-        }
+/// Reads a player argument: the engine's label (`builtin:NAME` or a URL), then, for a URL, what the
+/// HTTP client needs on top ([`check_url`]).
+pub fn parse_player(text: &str) -> Result<AiPlayer, String> {
+    match text.parse::<AiPlayer>().map_err(|e| e.to_string())? {
+        AiPlayer::Web(url) => check_url(&url).map(AiPlayer::Web),
+        builtin => Ok(builtin),
     }
 }
 
@@ -79,10 +42,10 @@ pub enum Player {
 
 impl Player {
     /// The player for `spec`; fails only on a URL that cannot be sent.
-    pub fn new(spec: &PlayerSpec) -> Result<Player, String> {
+    pub fn new(spec: &AiPlayer) -> Result<Player, String> {
         Ok(match spec {
-            PlayerSpec::BuiltIn(ai) => Player::BuiltIn(*ai),
-            PlayerSpec::Web(url) => Player::Web(WebAi::new(url)?),
+            AiPlayer::BuiltIn(ai) => Player::BuiltIn(*ai),
+            AiPlayer::Web(url) => Player::Web(WebAi::new(url)?),
         })
     }
 
@@ -193,70 +156,55 @@ impl From<std::io::Error> for RunError {
 
 /// Plays `game` to its end with `players`, `tick_ms` milliseconds a tick, built-in AIs seeded from `seed`.
 pub fn play_game(
-    mut game: Game,
+    game: Game,
     seed: u64,
     players: &Teams<Player>,
     tick_ms: u64,
     watcher: &mut impl Watcher,
 ) -> Result<GameReport, RunError> {
+    let refused = |e: LoopError| RunError::Internal(format!("the referee refused a tick: {e}"));
     let mut teams = Teams::<TeamStats>::default();
-    watcher.start(&game)?;
-    let start_turn = game.turn();
+    let mut game = GameLoop::new(game, seed);
+    watcher.start(game.game())?;
+    let start_turn = game.game().turn();
     let result = loop {
-        if let Some(result) = game.result() {
+        if let Some(result) = game.game().result() {
             break result;
         }
-        let asked = match game.to_move() {
-            Some(t) => Teams::from_fn(|team| team == t),
-            None => Teams {
-                red: true,
-                blue: true,
-            },
-        };
-        let replies = ask(&game, seed, players, asked, tick_ms);
-        let mut answer = |team: Team, reply: Option<Reply>| match reply {
-            Some(r) => {
-                teams[team].reply(r.latency);
-                r.answer
+        let asks = game.begin(|_| true).map_err(refused)?;
+        let mut replies = ask(game.game(), players, &asks, tick_ms);
+        for a in &asks {
+            if let Some(reply) = replies[a.team].take() {
+                teams[a.team].reply(reply.latency);
+                game.deliver(a.turn, a.team, reply.answer);
             }
-            None => Answer::NoMove(NoMove::Missing),
-        };
-        let red = answer(Team::Red, replies.red);
-        let blue = answer(Team::Blue, replies.blue);
-        let outcome = game
-            .tick(red, blue)
-            .map_err(|e| RunError::Internal(format!("the referee refused a tick: {e}")))?;
+        }
+        // Every asked team has its reply by now (a time-out is one), so the time waited is never read.
+        let outcome = game.finish(tick_ms).map_err(refused)?;
         for e in &outcome.errors {
             teams[e.team].error(e);
         }
-        watcher.tick(&outcome, &game)?;
+        watcher.tick(&outcome, game.game())?;
     };
     Ok(GameReport {
         seed,
         result,
-        ticks: game.turn() - start_turn,
+        ticks: game.game().turn() - start_turn,
         teams,
     })
 }
 
-/// Asks the teams marked in `asked` for their moves in `game`; the others get `None`.
-fn ask(
-    game: &Game,
-    seed: u64,
-    players: &Teams<Player>,
-    asked: Teams<bool>,
-    tick_ms: u64,
-) -> Teams<Option<Reply>> {
-    let tick = tick_seed(seed, game.turn());
+/// Sends every ask of a tick of `game` and waits for the replies, at most `tick_ms`.
+fn ask(game: &Game, players: &Teams<Player>, asks: &[Ask], tick_ms: u64) -> Teams<Option<Reply>> {
     let limit = Duration::from_millis(tick_ms);
-    let builtin = |team: Team, ai: BuiltIn| {
-        builtin_reply(game, ai, team, team_seed(tick, team), limit, tick_ms)
-    };
-    let web_asked = |t: Team| asked[t] && players[t].is_web();
+    let seeds = Teams::from_fn(|team| asks.iter().find(|a| a.team == team).map(|a| a.seed));
+    let builtin =
+        |team: Team, ai: BuiltIn, seed: u64| builtin_reply(game, ai, team, seed, limit, tick_ms);
+    let web_asked = |t: Team| seeds[t].is_some() && players[t].is_web();
     if !web_asked(Team::Red) && !web_asked(Team::Blue) {
         // Built-in players only: no thread, no clock beyond the compute time.
-        return Teams::from_fn(|team| match &players[team] {
-            Player::BuiltIn(ai) if asked[team] => Some(builtin(team, *ai)),
+        return Teams::from_fn(|team| match (&players[team], seeds[team]) {
+            (Player::BuiltIn(ai), Some(seed)) => Some(builtin(team, *ai, seed)),
             _ => None,
         });
     }
@@ -264,7 +212,7 @@ fn ask(
     let bodies = Teams::from_fn(|team| web_asked(team).then(|| request_body(game, team, tick_ms)));
     let any_builtin = Team::ALL
         .into_iter()
-        .any(|t| asked[t] && !players[t].is_web());
+        .any(|t| seeds[t].is_some() && !players[t].is_web());
     // One web request may run on this thread when it has nothing else to do; the others get a thread
     // each, so both teams' requests are in flight together.
     let inline = if any_builtin {
@@ -281,13 +229,14 @@ fn ask(
                 .ok(),
             _ => None,
         });
-        let mut replies = Teams::from_fn(|team| match (&players[team], &bodies[team]) {
-            (Player::BuiltIn(ai), _) if asked[team] => Some(builtin(team, *ai)),
-            (Player::Web(ai), Some(body)) if handles[team].is_none() => {
-                Some(ai.ask(body, deadline, tick_ms))
-            }
-            _ => None,
-        });
+        let mut replies =
+            Teams::from_fn(|team| match (&players[team], &bodies[team], seeds[team]) {
+                (Player::BuiltIn(ai), _, Some(seed)) => Some(builtin(team, *ai, seed)),
+                (Player::Web(ai), Some(body), _) if handles[team].is_none() => {
+                    Some(ai.ask(body, deadline, tick_ms))
+                }
+                _ => None,
+            });
         for team in Team::ALL {
             if let Some(h) = handles[team].take() {
                 replies[team] = Some(h.join().unwrap_or_else(|_| Reply {
@@ -302,14 +251,6 @@ fn ask(
     })
 }
 
-/// The body a web AI is sent: [`Game::request`] with the tick length, as the page sends it.
-pub fn request_body(game: &Game, team: Team, tick_ms: u64) -> String {
-    let mut request = game.request(team);
-    request.time_limit_ms = Some(tick_ms);
-    // Serialising plain data with string keys cannot fail.
-    serde_json::to_string(&request).unwrap_or_default()
-}
-
 /// A built-in AI's answer, timed like a web AI's: past `limit` it is too late.
 fn builtin_reply(
     game: &Game,
@@ -320,7 +261,7 @@ fn builtin_reply(
     tick_ms: u64,
 ) -> Reply {
     let start = Instant::now();
-    let path = ai.choose(game.position(), game.mode(), team, seed);
+    let answer = ai.answer(game, team, seed);
     let took = start.elapsed();
     if took > limit {
         return Reply {
@@ -328,11 +269,6 @@ fn builtin_reply(
             latency: None,
         };
     }
-    let answer = match path {
-        Some(p) => Answer::Move(p),
-        // What the page's built-in player says in this case (`src/halma/builtin.rs`).
-        None => Answer::NoMove(NoMove::Failed(format!("{team} has no legal move"))),
-    };
     Reply {
         answer,
         latency: Some(took),
@@ -351,6 +287,7 @@ pub fn describe(result: GameResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gridarena_engine::halma::ai::{team_seed, tick_seed};
     use gridarena_engine::halma::Preset;
 
     #[test]
@@ -360,7 +297,7 @@ mod tests {
             "builtin:search",
             "http://127.0.0.1:8001/move",
         ] {
-            let spec: PlayerSpec = text.parse().expect(text);
+            let spec = parse_player(text).expect(text);
             assert_eq!(spec.to_string(), text);
         }
         for bad in [
@@ -371,11 +308,11 @@ mod tests {
             "",
             "human",
         ] {
-            let why = bad.parse::<PlayerSpec>().expect_err(bad);
+            let why = parse_player(bad).expect_err(bad);
             assert!(!why.is_empty());
         }
-        let why = "greedy".parse::<PlayerSpec>().unwrap_err();
-        assert!(why.contains(PLAYER_FORMS), "{why}");
+        let why = parse_player("greedy").unwrap_err();
+        assert!(why.contains(&AiPlayer::forms()), "{why}");
     }
 
     #[test]

@@ -6,6 +6,8 @@
 //!   moves ([`Move`]: a piece's origin and final square) and checks a submitted [`Path`].
 //! - [`Game`]: a position plus the turn, who moves, and the result. Its referee takes one [`Answer`] per
 //!   team and returns a [`TickOutcome`] the UI renders without recomputing any rule.
+//! - [`GameLoop`]: a game driven from outside, tick by tick: whom to ask, which answers count. The page,
+//!   the command-line runner and tournaments all play through it.
 //! - [`protocol`]: the seeds' JSON request and the hostile-input parser for an AI's answer.
 //!
 //! Every move is judged against the board as it stood at the start of the turn: the opponent's
@@ -34,8 +36,10 @@
 
 pub mod ai;
 mod game;
+pub mod game_loop;
 mod movegen;
 mod perft;
+pub mod player;
 mod position;
 pub mod protocol;
 pub mod record;
@@ -49,7 +53,9 @@ pub use game::{
     Answer, DamagedPiece, EnactedMove, ErrorKind, Game, GameResult, NoMove, TeamError, TickOutcome,
     TickRefused,
 };
+pub use game_loop::{GameLoop, LoopError};
 pub use perft::perft;
+pub use player::{AiPlayer, PlayerError};
 pub use position::{Piece, Position, SetupError};
 pub use protocol::{AiRequest, PieceJson, Point, ResponseError, MAX_RESPONSE_BYTES};
 pub use rules::{Mode, Preset, Rules, COLLISION_DAMAGE};

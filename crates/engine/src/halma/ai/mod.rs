@@ -32,7 +32,7 @@ mod search;
 
 pub use search::{Search, SearchReport};
 
-use super::{Mode, Move, Path, Position, Team};
+use super::{Answer, Game, Mode, Move, NoMove, Path, Position, Team};
 use std::fmt;
 
 /// A built-in player, by the name the page and the command line use.
@@ -68,6 +68,15 @@ impl BuiltIn {
                 path_of(position, team, mv)
             }
             BuiltIn::Search => Search::DEFAULT.choose(position, mode, team, seed),
+        }
+    }
+
+    /// `team`'s answer in `game`: [`choose`](Self::choose)'s move, or, when there is none, the failure the
+    /// page's worker and the command line both report, so the two say the same words.
+    pub fn answer(self, game: &Game, team: Team, seed: u64) -> Answer {
+        match self.choose(game.position(), game.mode(), team, seed) {
+            Some(path) => Answer::Move(path),
+            None => Answer::NoMove(NoMove::Failed(format!("{team} has no legal move"))),
         }
     }
 }

@@ -1,0 +1,275 @@
+//! The arena page's logic apart from drawing: which game the board shows, and the words and names the
+//! page's parts need. Plain Rust over [`Session`] and [`Replay`], tested natively; the components only
+//! wire it to signals.
+
+use super::board_view::BoardView;
+use super::messages::{start_lines, tick_lines, Line, Tone};
+use super::player::Player;
+use super::replay::Replay;
+use super::session::{ClickResult, Session};
+use gridarena_engine::halma::{Preset, Team};
+
+/// What the board, the message field and the controls follow: the live game, or a loaded record being
+/// watched over it (the live game waits underneath until the page leaves the replay).
+#[derive(Clone, Copy, Debug)]
+pub enum Screen<'a> {
+    Live(&'a Session),
+    Replay(&'a Replay),
+}
+
+impl<'a> Screen<'a> {
+    /// The replay when one is loaded, else the live game.
+    pub fn of(session: &'a Session, replay: Option<&'a Replay>) -> Screen<'a> {
+        replay.map_or(Screen::Live(session), Screen::Replay)
+    }
+
+    /// The board: the replay's shown tick, or the live position with the human's move in the making.
+    pub fn board(self) -> BoardView {
+        match self {
+            Screen::Replay(r) => r.board(),
+            Screen::Live(s) => {
+                let human = s.active_human();
+                BoardView::new(
+                    s.game().position(),
+                    s.last(),
+                    human.map(|t| s.draft(t)),
+                    &s.hints(),
+                )
+            }
+        }
+    }
+
+    /// The message field.
+    pub fn lines(self) -> Vec<Line> {
+        match self {
+            Screen::Replay(r) => r.lines(),
+            Screen::Live(s) => match s.last() {
+                Some(o) => tick_lines(o),
+                None => start_lines(&s.game().movers(), s.game().to_move()),
+            },
+        }
+    }
+
+    /// Whether Step and Run have a tick to play: the replay is not at its end, the game is not over.
+    pub fn playable(self) -> bool {
+        match self {
+            Screen::Replay(r) => !r.at_end(),
+            Screen::Live(s) => !s.is_over(),
+        }
+    }
+}
+
+/// The seed field's text as a seed: `None` for an empty field (a random seed), else the number.
+pub fn parse_seed(text: &str) -> Result<Option<u64>, String> {
+    match text.trim() {
+        "" => Ok(None),
+        t => t
+            .parse::<u64>()
+            .map(Some)
+            .map_err(|_| format!("seed {t:?} is not a whole number from 0 to {}", u64::MAX)),
+    }
+}
+
+/// The record to download, with its file name (`gridarena-arena-42-turn17.jsonl`), or why there is none.
+pub fn record_download(s: &Session) -> Result<(String, String), String> {
+    let text = s
+        .record_text()
+        .ok_or_else(|| "nothing to download yet: play a tick first".to_string())?;
+    let name = format!(
+        "gridarena-{}-{}-turn{}.jsonl",
+        s.preset(),
+        s.seed(),
+        s.game().turn()
+    );
+    Ok((name, text))
+}
+
+/// "Answer time: red: 12 ms (average 10 ms) · blue: no answer yet", over the AI players; `None` when
+/// both teams are human.
+pub fn latency_text(s: &Session) -> Option<String> {
+    let ms = |v: f64| format!("{} ms", v.round() as u64);
+    let teams: Vec<String> = Team::ALL
+        .into_iter()
+        .filter(|&t| s.players()[t] != Player::Human)
+        .map(|t| {
+            let l = s.latency(t);
+            match (l.last, l.average()) {
+                (Some(last), Some(avg)) => format!("{t}: {} (average {})", ms(last), ms(avg)),
+                _ => format!("{t}: no answer yet"),
+            }
+        })
+        .collect();
+    (!teams.is_empty()).then(|| format!("Answer time: {}", teams.join(" · ")))
+}
+
+/// "arena · seed 42 · turn 17", beside the New game button.
+pub fn game_info(s: &Session) -> String {
+    format!(
+        "{} · seed {} · turn {}",
+        s.preset(),
+        s.seed(),
+        s.game().turn()
+    )
+}
+
+/// What the human whose clicks the board takes should do, if one is to move.
+pub fn waiting_text(s: &Session) -> Option<String> {
+    s.active_human().map(|t| {
+        format!("{t} (human): click a piece, then each square of its move, then Confirm (Enter)")
+    })
+}
+
+/// The line under the board after a click or a control.
+pub fn click_notice(result: ClickResult) -> Option<Line> {
+    match result {
+        ClickResult::Ignored => None,
+        ClickResult::Updated(text) => Some(Line {
+            tone: Tone::Info,
+            text,
+        }),
+        ClickResult::Refused(text) => Some(Line {
+            tone: Tone::Error,
+            text,
+        }),
+    }
+}
+
+/// The line under the board once a record has loaded.
+pub fn loaded_notice(r: &Replay) -> Line {
+    Line {
+        tone: Tone::Info,
+        text: format!(
+            "Loaded {}: {} ticks. Step, Run or drag the turn slider.",
+            r.name(),
+            r.ticks()
+        ),
+    }
+}
+
+/// The preset menu's words.
+pub fn preset_label(p: Preset) -> &'static str {
+    match p {
+        Preset::Arena => "Arena: 18x18, simultaneous",
+        Preset::Classic => "Classic: 16x16, alternating",
+        Preset::Mini => "Mini: 8x8, alternating",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::halma::builtin;
+    use gridarena_engine::halma::ai::BuiltIn;
+    use gridarena_engine::halma::Teams;
+
+    fn session(red: Player, blue: Player) -> Session {
+        Session::new(Preset::Mini, Teams { red, blue }, 42)
+    }
+
+    fn greedy() -> Player {
+        Player::BuiltIn(BuiltIn::Greedy)
+    }
+
+    #[test]
+    fn seeds_are_read_or_refused_with_the_range() {
+        let cases = [
+            ("", Ok(None)),
+            ("  ", Ok(None)),
+            (" 7 ", Ok(Some(7))),
+            ("18446744073709551615", Ok(Some(u64::MAX))),
+            (
+                "-1",
+                Err("seed \"-1\" is not a whole number from 0 to 18446744073709551615"),
+            ),
+            (
+                "x",
+                Err("seed \"x\" is not a whole number from 0 to 18446744073709551615"),
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(
+                parse_seed(text),
+                expected.map_err(str::to_string),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_screen_follows_the_replay_over_the_live_game() {
+        let mut live = session(greedy(), greedy());
+        assert!(Screen::of(&live, None).playable());
+        assert_eq!(
+            Screen::of(&live, None).lines()[0].text,
+            "Turn 0: press Step or Run"
+        );
+        for _ in 0..3 {
+            live.tick().unwrap();
+        }
+        let text = live.record_text().unwrap();
+        let mut replay = Replay::load("g.jsonl", text.as_bytes()).unwrap();
+        let shown = Screen::of(&live, Some(&replay));
+        assert_eq!(shown.lines(), replay.lines());
+        assert_eq!(shown.board(), replay.board());
+        while replay.step() {}
+        assert!(!Screen::of(&live, Some(&replay)).playable());
+        assert_eq!(
+            Screen::of(&live, Some(&replay)).board(),
+            Screen::of(&live, None).board()
+        );
+        assert_eq!(Screen::of(&live, None).lines()[0].text, "Turn 3");
+    }
+
+    #[test]
+    fn the_record_is_named_after_preset_seed_and_turn() {
+        let mut s = session(greedy(), greedy());
+        assert_eq!(
+            record_download(&s),
+            Err("nothing to download yet: play a tick first".to_string())
+        );
+        s.tick().unwrap();
+        let (name, text) = record_download(&s).unwrap();
+        assert_eq!(name, "gridarena-mini-42-turn1.jsonl");
+        assert_eq!(Some(text), s.record_text());
+        assert_eq!(game_info(&s), "mini · seed 42 · turn 1");
+    }
+
+    #[test]
+    fn answer_times_list_the_ai_players_only() {
+        let both_human = session(Player::Human, Player::Human);
+        assert_eq!(latency_text(&both_human), None);
+        let players = Teams {
+            red: Player::Human,
+            blue: greedy(),
+        };
+        let mut s = Session::new(Preset::Arena, players, 42);
+        assert_eq!(
+            latency_text(&s).as_deref(),
+            Some("Answer time: blue: no answer yet")
+        );
+        assert!(waiting_text(&s).is_some_and(|w| w.starts_with("red (human)")));
+        let sq = |x, y| gridarena_engine::halma::Square::new(x, y).unwrap();
+        s.click(sq(2, 14));
+        s.click(sq(2, 13));
+        s.confirm();
+        assert_eq!(waiting_text(&s), None);
+        let asks = s.begin_tick(1000).unwrap();
+        assert_eq!(asks.len(), 1);
+        let blue = builtin::answer(BuiltIn::Greedy, s.game(), Team::Blue, asks[0].seed);
+        assert!(s.deliver(asks[0].round, Team::Blue, blue, 12.4));
+        s.finish_tick(1000).unwrap();
+        assert_eq!(
+            latency_text(&s).as_deref(),
+            Some("Answer time: blue: 12 ms (average 12 ms)")
+        );
+    }
+
+    #[test]
+    fn a_click_result_becomes_the_notice() {
+        assert_eq!(click_notice(ClickResult::Ignored), None);
+        let updated = click_notice(ClickResult::Updated("ok".into())).unwrap();
+        assert_eq!((updated.tone, updated.text.as_str()), (Tone::Info, "ok"));
+        let refused = click_notice(ClickResult::Refused("no".into())).unwrap();
+        assert_eq!(refused.tone, Tone::Error);
+    }
+}

@@ -1,0 +1,105 @@
+//! Records and replays: download the live game's record, load one, and scrub through it.
+
+use super::arena_model::{loaded_notice, record_download};
+use super::messages::{Line, Tone};
+use super::replay::Replay;
+use super::session::Session;
+use crate::files;
+use gridarena_engine::halma::record::MAX_RECORD_BYTES;
+use leptos::prelude::*;
+
+/// Download record or, while a record is watched, the turn slider and the way back; always Load record.
+#[component]
+pub fn ReplayBar(
+    session: RwSignal<Session>,
+    /// The record being watched; while set, the board and the controls belong to it.
+    replay: RwSignal<Option<Replay>>,
+    running: RwSignal<bool>,
+    notice: RwSignal<Option<Line>>,
+) -> impl IntoView {
+    let error = move |text: String| {
+        notice.set(Some(Line {
+            tone: Tone::Error,
+            text,
+        }))
+    };
+    let download = move || {
+        let saved = session
+            .with_untracked(record_download)
+            .and_then(|(name, text)| files::download(&name, &text, "application/x-ndjson"));
+        if let Err(why) = saved {
+            error(why);
+        }
+    };
+    let load = move |ev: leptos::ev::Event| {
+        let Some(file) = files::chosen(&ev) else {
+            return;
+        };
+        running.set(false);
+        leptos::task::spawn_local(async move {
+            let name = file.name();
+            let loaded = files::read(file, MAX_RECORD_BYTES, "records")
+                .await
+                .and_then(|bytes| Replay::load(&name, &bytes).map_err(|e| format!("{name}: {e}")));
+            match loaded {
+                Ok(r) => {
+                    notice.set(Some(loaded_notice(&r)));
+                    replay.set(Some(r));
+                }
+                Err(why) => error(why),
+            }
+        });
+    };
+    let at = move || replay.with(|r| r.as_ref().map_or(0, Replay::at));
+    let ticks = move || replay.with(|r| r.as_ref().map_or(0, Replay::ticks));
+
+    view! {
+        <div class="replay" role="group" aria-label="Records and replays">
+            <Show
+                when=move || replay.with(Option::is_some)
+                fallback=move || {
+                    view! {
+                        <button
+                            data-testid="download"
+                            disabled=move || session.with(|s| !s.has_record())
+                            on:click=move |_| download()
+                        >
+                            "Download record"
+                        </button>
+                    }
+                }
+            >
+                <label class="scrubber">
+                    <span>"Turn " <output data-testid="replay-at">{at}</output> " / " {ticks}</span>
+                    <input
+                        type="range"
+                        data-testid="scrubber"
+                        aria-label="Replay turn"
+                        min="0"
+                        max=move || ticks().to_string()
+                        prop:value=move || at().to_string()
+                        on:input=move |ev| {
+                            if let Ok(k) = event_target_value(&ev).parse::<usize>() {
+                                replay.update(|r| if let Some(r) = r { r.seek(k) });
+                            }
+                        }
+                    />
+                </label>
+                <button
+                    data-testid="leave-replay"
+                    on:click=move |_| {
+                        running.set(false);
+                        replay.set(None);
+                        notice.set(None);
+                    }
+                >
+                    "Back to the live game"
+                </button>
+            </Show>
+            <label class="load">
+                <span>"Load record"</span>
+                <input type="file" accept=".jsonl,.json,.txt,application/x-ndjson" data-testid="load" on:change=load />
+            </label>
+        </div>
+    }
+}

@@ -1,0 +1,84 @@
+//! The new-game form: each team's player (switched at once), the preset and the seed (applied by New
+//! game), and what is being played.
+
+use super::arena_model::{game_info, preset_label};
+use super::messages::Line;
+use super::player::Player;
+use super::player_picker::PlayerPicker;
+use super::session::Session;
+use gridarena_engine::halma::{Preset, Team, Teams};
+use leptos::prelude::*;
+
+/// The form; New game sends the seed field's text to `on_new_game`.
+#[component]
+pub fn SetupForm(
+    session: RwSignal<Session>,
+    /// The live game's players, as the pickers show them.
+    players: Memo<Teams<Player>>,
+    /// The preset the next New game sets up.
+    preset_choice: RwSignal<Preset>,
+    notice: RwSignal<Option<Line>>,
+    on_new_game: Callback<String>,
+) -> impl IntoView {
+    let seed_text = RwSignal::new(String::new());
+    let player_picker = move |team: Team| {
+        view! {
+            <PlayerPicker
+                team=team
+                current=Signal::derive(move || players.with(|p| p[team].clone()))
+                on_change=Callback::new(move |p: Player| {
+                    session.update(|s| s.set_player(team, p));
+                    notice.set(None);
+                })
+                notice=notice
+            />
+        }
+    };
+    view! {
+        <form
+            class="setup"
+            aria-label="New game"
+            on:submit=move |ev| {
+                ev.prevent_default();
+                on_new_game.run(seed_text.get_untracked());
+            }
+        >
+            {player_picker(Team::Red)}
+            {player_picker(Team::Blue)}
+            <label>
+                <span>"Preset"</span>
+                <select
+                    data-testid="preset"
+                    aria-label="Preset"
+                    prop:value=move || preset_choice.get().name()
+                    on:change=move |ev| {
+                        if let Ok(p) = event_target_value(&ev).parse::<Preset>() {
+                            preset_choice.set(p);
+                        }
+                    }
+                >
+                    {Preset::ALL
+                        .into_iter()
+                        .map(|p| view! { <option value=p.name()>{preset_label(p)}</option> })
+                        .collect_view()}
+                </select>
+            </label>
+            <label>
+                <span>"Seed"</span>
+                <input
+                    type="text"
+                    inputmode="numeric"
+                    data-testid="seed"
+                    aria-label="Seed (empty for a random one)"
+                    placeholder="random"
+                    prop:value=move || seed_text.get()
+                    on:input=move |ev| seed_text.set(event_target_value(&ev))
+                />
+            </label>
+            <button type="submit" data-testid="new-game">"New game"</button>
+            <span class="game-info" data-testid="game-info">
+                {move || session.with(game_info)}
+            </span>
+        </form>
+    }
+}
