@@ -56,6 +56,16 @@ impl Default for Setup {
     }
 }
 
+/// What a person does on their turn: every button, a click on the board and a typed move are one of
+/// these, and [`GoSession::act`] answers them all alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Play(Point),
+    Pass,
+    Resign,
+    Undo,
+}
+
 /// A job for the AI: what it must answer, and the game state it was asked about, so that an answer to a
 /// position that has since changed (an undo, a new game) is recognised and dropped.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -163,6 +173,26 @@ impl GoSession {
         }
         self.version += 1;
         self.game.time_out(self.game.to_move()).is_ok()
+    }
+
+    /// Does what a person asked at `now`; the answer (or why not) is in words for the message line.
+    pub fn act(&mut self, action: Action, now: f64) -> Result<String, String> {
+        match action {
+            Action::Play(p) => self.click(p, now),
+            Action::Pass => self.pass(now),
+            Action::Resign => self.resign(now),
+            Action::Undo => self.undo(now),
+        }
+    }
+
+    /// A move typed as text, for keyboards and screen readers: a vertex of this board such as D4,
+    /// "pass" or "resign" (the page asks to confirm a resignation before acting on it).
+    pub fn typed(&self, text: &str) -> Result<Action, String> {
+        match Move::from_gtp(text, self.game.size()).map_err(|e| e.to_string())? {
+            Move::Play(p) => Ok(Action::Play(p)),
+            Move::Pass => Ok(Action::Pass),
+            Move::Resign => Ok(Action::Resign),
+        }
     }
 
     /// A person plays a stone at `p`. The error says why not, in words for the message line.
@@ -352,6 +382,18 @@ impl GoSession {
         format!("gridarena-go-{size}-{date}.sgf")
     }
 
+    /// A chosen SGF file, read or not: as [`GoSession::load_sgf`], every refusal naming the file.
+    pub fn load_file(
+        &mut self,
+        name: &str,
+        bytes: Result<Vec<u8>, String>,
+        now: f64,
+    ) -> Result<String, String> {
+        bytes
+            .and_then(|bytes| self.load_sgf(&bytes, now))
+            .map_err(|why| format!("{name}: {why}"))
+    }
+
     /// Replaces the game by the one in an SGF file; play continues from its last position with this
     /// page's players, the clock started at `now`. Nothing changes if the file is refused.
     pub fn load_sgf(&mut self, bytes: &[u8], now: f64) -> Result<String, String> {
@@ -519,6 +561,52 @@ mod tests {
         assert!(t.load_sgf(b"(;GM[1]SZ[9];B[zz]", 6.0).is_err());
         assert_eq!(t.game(), s.game());
         assert_eq!(t.clock_left(6.0), Some(MOVE_LIMIT_MS - 1.0));
+    }
+
+    #[test]
+    fn every_action_goes_through_act_and_typed_moves_are_read_for_the_board() {
+        let mut s = two_people();
+        let n = BoardSize::NINE;
+        assert_eq!(s.typed(" d4 "), Ok(Action::Play(p("D4", n))));
+        assert_eq!(s.typed("PASS"), Ok(Action::Pass));
+        assert_eq!(s.typed("resign"), Ok(Action::Resign));
+        assert!(s.typed("T19").is_err());
+        assert!(s.typed("").is_err());
+        assert_eq!(
+            s.act(Action::Play(p("D4", n)), 1.0).unwrap(),
+            "Black played D4"
+        );
+        assert!(s.act(Action::Pass, 2.0).unwrap().contains("White passed"));
+        assert_eq!(
+            s.act(Action::Undo, 3.0).unwrap(),
+            "took back 1 move; White to play"
+        );
+        assert_eq!(
+            s.act(Action::Resign, 4.0).unwrap(),
+            "Black wins by resignation (B+R)"
+        );
+        assert!(s.act(Action::Pass, 5.0).unwrap_err().contains("over"));
+    }
+
+    #[test]
+    fn a_file_that_was_not_read_or_is_refused_is_named_and_changes_nothing() {
+        let mut s = two_people();
+        s.click(p("C3", BoardSize::NINE), 1.0).unwrap();
+        let before = s.game().clone();
+        assert_eq!(
+            s.load_file("big.sgf", Err("too large".into()), 2.0),
+            Err("big.sgf: too large".to_string())
+        );
+        assert!(s
+            .load_file("bad.sgf", Ok(b"(;GM[1]SZ[9];B[zz]".to_vec()), 2.0)
+            .unwrap_err()
+            .starts_with("bad.sgf: "));
+        assert_eq!(s.game(), &before);
+        let text = s.to_sgf("2026-11-22").into_bytes();
+        assert_eq!(
+            s.load_file("ok.sgf", Ok(text), 3.0).unwrap(),
+            "loaded a 9x9 game of 1 moves: White to play"
+        );
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! and the colour the person plays against the AI.
 
 use super::session::{Opponent, Setup, STRENGTHS};
+use crate::widgets::SubmitForm;
 use gridarena_engine::go::{BoardSize, Color};
 use leptos::prelude::*;
 
@@ -43,7 +44,7 @@ pub fn SetupForm(current: RwSignal<Setup>, on_start: Callback<Setup>) -> impl In
     // A loaded game sets the size: the form follows.
     Effect::new(move |_| size.set(current.get().size));
 
-    let start = move || {
+    let start = Callback::new(move |()| {
         let human = match color.get_untracked() {
             ColorChoice::Black => Color::Black,
             ColorChoice::White => Color::White,
@@ -55,7 +56,7 @@ pub fn SetupForm(current: RwSignal<Setup>, on_start: Callback<Setup>) -> impl In
             opponent: opponent.get_untracked(),
             human,
         });
-    };
+    });
     let strengths = STRENGTHS
         .iter()
         .map(|&(playouts, name)| {
@@ -67,14 +68,7 @@ pub fn SetupForm(current: RwSignal<Setup>, on_start: Callback<Setup>) -> impl In
         })
         .collect_view();
     view! {
-        <form
-            class="setup go-setup"
-            aria-label="New Go game"
-            on:submit=move |ev| {
-                ev.prevent_default();
-                start();
-            }
-        >
+        <SubmitForm class="setup go-setup" label="New Go game" on_submit=start>
             <label>
                 <span>"Board"</span>
                 <select
@@ -127,7 +121,7 @@ pub fn SetupForm(current: RwSignal<Setup>, on_start: Callback<Setup>) -> impl In
                 </select>
             </label>
             <button type="submit" data-testid="go-new-game">"New game"</button>
-        </form>
+        </SubmitForm>
     }
 }
 

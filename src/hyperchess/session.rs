@@ -1,44 +1,30 @@
 //! The HyperChess page's state, as plain Rust (tested natively): a game or a viewed currentstate file,
-//! the selected piece and its targets, the last move, and what the message line says.
+//! the selected piece and its targets, the last move, and what the message line says. Every operation the
+//! page offers is a method here, so the components only pass clicks and files in and draw what comes out.
 
+use super::view::{Cell, View};
 use gridarena_engine::hyperchess::{
-    parse_map, parse_state, Coord, Game, Outcome, Piece, Played, Side, StateLine,
+    maps, parse_map, parse_state, Coord, Game, Outcome, Piece, Played, Side, StateLine,
 };
 
-/// A location as the board draws it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Cell {
-    pub at: Coord,
-    pub piece: Option<Piece>,
-    pub selected: bool,
-    pub target: bool,
-    /// Part of the last move (its start or its end).
-    pub last: bool,
+/// What a chosen file is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    /// A Map file: a new game on it.
+    Map,
+    /// A saved game: it replaces the game.
+    Save,
+    /// A currentstate file: looked at, the game waiting behind it.
+    State,
 }
 
-/// The board as drawn: every location, and the box they fill.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct View {
-    pub lo: Coord,
-    pub hi: Coord,
-    pub cells: Vec<Cell>,
-}
-
-impl View {
-    fn new(cells: Vec<Cell>) -> View {
-        let mut lo = cells.first().map_or(Coord::ORIGIN, |c| c.at);
-        let mut hi = lo;
-        for c in &cells {
-            lo = Coord::new(lo.x.min(c.at.x), lo.y.min(c.at.y), lo.z.min(c.at.z));
-            hi = Coord::new(hi.x.max(c.at.x), hi.y.max(c.at.y), hi.z.max(c.at.z));
-        }
-        View { lo, hi, cells }
-    }
-
-    /// The cell at a location; `None` for a hole.
-    pub fn cell(&self, at: Coord) -> Option<&Cell> {
-        self.cells.iter().find(|c| c.at == at)
-    }
+/// What the page offers to download.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Export {
+    /// The whole game, to load again later.
+    Save,
+    /// The board as a currentstate file.
+    State,
 }
 
 /// What the page shows.
@@ -71,23 +57,56 @@ pub fn outcome_text(o: Outcome) -> String {
 }
 
 impl HyperSession {
-    /// A new game on a Map file's board.
-    /// A map without a King for each side is refused: taking the King is how a game is won (the
-    /// terminal game refuses it too). Such a board can still be looked at as a currentstate file.
+    /// A new game on a Map file's board. The engine refuses a board it cannot start a game on (a side
+    /// without a King); such a board can still be looked at as a currentstate file.
     pub fn from_map(source: &str, text: &str) -> Result<HyperSession, String> {
         let board = parse_map(text).map_err(|e| format!("{source}: {e}"))?;
-        if let Some(side) = board.missing_king() {
-            return Err(format!(
-                "{source}: {side} has no King, and a game is won by taking the King"
-            ));
-        }
-        Ok(HyperSession::with_game(source, Game::new(board)))
+        let game = Game::new(board).map_err(|e| format!("{source}: {e}"))?;
+        Ok(HyperSession::with_game(source, game))
     }
 
     /// A saved game.
     pub fn from_save(source: &str, text: &str) -> Result<HyperSession, String> {
         let game = Game::load(text).map_err(|e| format!("{source}: {e}"))?;
         Ok(HyperSession::with_game(source, game))
+    }
+
+    /// "New game": a new game on the shipped map at `index` (the first map for an index the select
+    /// does not offer). The text is for the message line.
+    pub fn new_game(&mut self, index: usize) -> Result<String, String> {
+        let (name, text) = maps::SHIPPED
+            .get(index)
+            .copied()
+            .unwrap_or(maps::SHIPPED[0]);
+        *self = HyperSession::from_map(name, text)?;
+        Ok(format!("New game on the {name} map: White moves first"))
+    }
+
+    /// A chosen file, used as `kind` says; a refused file changes nothing. The text is for the message
+    /// line.
+    pub fn open(&mut self, kind: FileKind, name: &str, bytes: Vec<u8>) -> Result<String, String> {
+        let Ok(text) = String::from_utf8(bytes) else {
+            return Err(format!("{name} is not a text file (UTF-8)"));
+        };
+        match kind {
+            FileKind::Map => {
+                *self = HyperSession::from_map(name, &text)?;
+                Ok(format!("New game on {name}: White moves first"))
+            }
+            FileKind::Save => {
+                *self = HyperSession::from_save(name, &text)?;
+                Ok(format!("Loaded the game in {name}: {}", self.status()))
+            }
+            FileKind::State => self.view_state(name, &text),
+        }
+    }
+
+    /// A download's file name and text.
+    pub fn export(&self, what: Export) -> (&'static str, String) {
+        match what {
+            Export::Save => ("hyperchess.save", self.game.save()),
+            Export::State => ("currentstate", self.game.board().to_string()),
+        }
     }
 
     fn with_game(source: &str, game: Game) -> HyperSession {
@@ -203,6 +222,26 @@ impl HyperSession {
             .collect()
     }
 
+    /// The pieces `side` has lost, as chess symbols, or "none".
+    pub fn lost_text(&self, side: Side) -> String {
+        let lost: String = self.captured(side).iter().map(|p| p.symbol()).collect();
+        if lost.is_empty() {
+            "none".to_string()
+        } else {
+            lost
+        }
+    }
+
+    /// Whether the line above the board announces the end of the game (and is styled as a result).
+    pub fn shows_result(&self) -> bool {
+        self.mode == Mode::Play && self.game.outcome().is_some()
+    }
+
+    /// Whether a currentstate file is being looked at instead of the game.
+    pub fn viewing(&self) -> bool {
+        matches!(self.mode, Mode::Viewing { .. })
+    }
+
     /// The line above the board.
     pub fn status(&self) -> String {
         match (&self.mode, self.game.outcome()) {
@@ -245,16 +284,6 @@ impl HyperSession {
                 )
             }
         }
-    }
-
-    /// The game as a save file.
-    pub fn save_text(&self) -> String {
-        self.game.save()
-    }
-
-    /// The board as a currentstate file.
-    pub fn currentstate(&self) -> String {
-        self.game.board().to_string()
     }
 }
 
@@ -314,15 +343,69 @@ mod tests {
         );
         assert_eq!(s.captured(Side::Black).len(), 1);
         assert!(s.click(c(2, 0, 0)).unwrap_err().contains("over"));
-        let back = HyperSession::from_save("saved", &s.save_text()).unwrap();
+        let back = HyperSession::from_save("saved", &s.export(Export::Save).1).unwrap();
         assert_eq!(back.game(), s.game());
         assert_eq!(back.status(), "White took the King and wins!");
+        assert!(back.shows_result());
+        assert_eq!(s.lost_text(Side::Black), "♚");
+        assert_eq!(s.lost_text(Side::White), "none");
+    }
+
+    #[test]
+    fn new_games_files_and_downloads_go_through_the_session() {
+        let mut s = HyperSession::from_map("small", maps::SMALL).unwrap();
+        assert_eq!(
+            s.new_game(1).unwrap(),
+            "New game on the 5x5x5 with holes map: White moves first"
+        );
+        assert_eq!(s.game().board().len(), 116);
+        // An index the select does not offer starts the first map.
+        assert!(s.new_game(99).unwrap().contains("standard 5x5x5"));
+        s.click(c(2, 3, 0)).unwrap();
+        s.click(c(2, 2, 0)).unwrap();
+        let (name, saved) = s.export(Export::Save);
+        assert_eq!(name, "hyperchess.save");
+        let (name, state) = s.export(Export::State);
+        assert_eq!(name, "currentstate");
+
+        let mut t = HyperSession::from_map("small", maps::SMALL).unwrap();
+        let small = t.clone();
+        // Refused files change nothing.
+        for (kind, bytes) in [
+            (FileKind::Map, b"\xff".to_vec()),
+            (FileKind::Save, b"HyperChess save 1\nturn Green\n".to_vec()),
+            (FileKind::State, b"1 2\n".to_vec()),
+            (FileKind::Map, b"1\n0 -1 -1 -1 -1 -1 -1 WKing\n".to_vec()),
+        ] {
+            assert!(t.open(kind, "f", bytes).unwrap_err().starts_with("f"));
+            assert_eq!(t, small);
+        }
+        assert_eq!(
+            t.open(FileKind::Map, "x", vec![0xff]).unwrap_err(),
+            "x is not a text file (UTF-8)"
+        );
+        assert_eq!(
+            t.open(FileKind::Save, "g.save", saved.into_bytes()),
+            Ok("Loaded the game in g.save: Black to move".to_string())
+        );
+        assert_eq!(t.game(), s.game());
+        assert_eq!(
+            t.open(FileKind::State, "cs", state.into_bytes()),
+            Ok("Viewing cs: 125 nodes".to_string())
+        );
+        assert!(t.viewing() && !t.shows_result());
+        assert_eq!(
+            t.open(FileKind::Map, "s.map", maps::SMALL.as_bytes().to_vec()),
+            Ok("New game on s.map: White moves first".to_string())
+        );
+        assert!(!t.viewing());
+        assert_eq!(t.source(), "s.map");
     }
 
     #[test]
     fn viewing_a_currentstate_file_and_going_back() {
         let mut s = HyperSession::from_map("small", maps::SMALL).unwrap();
-        let text = s.currentstate();
+        let text = s.export(Export::State).1;
         assert_eq!(
             s.view_state("currentstate", &text).unwrap(),
             "Viewing currentstate: 27 nodes"

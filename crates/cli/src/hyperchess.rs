@@ -83,14 +83,8 @@ pub fn play(
     let save_path = dir.join(SAVE_FILE);
     let game = match map {
         Some(path) => {
-            let board = read_map(path)?;
-            if let Some(side) = board.missing_king() {
-                return Err(Failure::Input(format!(
-                    "{}: {side} has no King; a game is won by taking the King, so each side needs one",
-                    path.display()
-                )));
-            }
-            let game = Game::new(board);
+            let game = Game::new(read_map(path)?)
+                .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
             // A new game replaces the old save at once, so quitting before the first move and running
             // `gridarena hyperchess` again continues this game, not an older one.
             write_file(&save_path, &game.save())?;

@@ -4,7 +4,7 @@
 
 use gridarena_engine::hyperchess::{
     maps, parse_map, parse_map_bytes, parse_state, parse_state_bytes, Board, Coord, Game, Kind,
-    LoadError, MapErrorKind, Outcome, Piece, Side, StateErrorKind,
+    LoadError, MapErrorKind, MoveError, Outcome, Piece, SetupError, Side, StateErrorKind,
 };
 use proptest::prelude::*;
 use std::collections::HashSet;
@@ -114,7 +114,7 @@ fn pieces_block_slides_and_captures_end_them_but_knights_jump() {
 
 #[test]
 fn the_standard_start_has_moves_for_both_and_a_king_capture_wins() {
-    let game = Game::new(parse_map(maps::STANDARD).unwrap());
+    let game = Game::new(parse_map(maps::STANDARD).unwrap()).unwrap();
     assert_eq!(game.board().len(), 125);
     assert_eq!(game.to_move(), Side::White);
     assert!(!game.legal_moves().is_empty());
@@ -138,13 +138,24 @@ fn the_standard_start_has_moves_for_both_and_a_king_capture_wins() {
             winner: Side::White
         })
     );
-    assert!(g.play(c(2, 2, 2), c(2, 2, 1)).is_err());
+    let over = g.play(c(2, 2, 2), c(2, 2, 1)).unwrap_err();
+    assert_eq!(
+        over,
+        MoveError::GameOver(Outcome::KingTaken {
+            winner: Side::White
+        })
+    );
+    assert_eq!(
+        over.to_string(),
+        "the game is over: White took a King and wins"
+    );
+    assert_eq!(g.targets(c(2, 2, 2)), Err(over));
     assert_eq!(g.captured(), [Piece::new(Side::Black, Kind::King)]);
 }
 
 #[test]
 fn moves_are_refused_with_what_was_wrong() {
-    let mut g = Game::new(parse_map(maps::STANDARD).unwrap());
+    let mut g = Game::new(parse_map(maps::STANDARD).unwrap()).unwrap();
     let e = |r: Result<_, gridarena_engine::hyperchess::MoveError>| r.unwrap_err().to_string();
     assert_eq!(
         e(g.play(c(9, 9, 9), c(0, 0, 0))),
@@ -262,7 +273,7 @@ fn currentstate_is_the_display_and_reads_back() {
 
 #[test]
 fn save_and_load_round_trip_the_whole_game() {
-    let mut g = Game::new(parse_map(maps::HOLES).unwrap());
+    let mut g = Game::new(parse_map(maps::HOLES).unwrap()).unwrap();
     g.play(c(2, 3, 0), c(1, 2, 0)).unwrap();
     let text = g.save();
     assert!(
@@ -410,7 +421,7 @@ fn every_piece_on_every_node_of_the_shipped_maps_agrees_with_the_reference() {
             }
         }
         // And with the real starting pieces in the way.
-        let game = Game::new(board.clone());
+        let game = Game::new(board.clone()).unwrap();
         for n in board.nodes() {
             if let Some(p) = n.piece.filter(|p| p.side == Side::White) {
                 let got: HashSet<Coord> = game.targets(n.coord).unwrap().into_iter().collect();
@@ -431,7 +442,7 @@ proptest! {
     #[test]
     fn random_games_never_panic_and_always_round_trip(seed in any::<u64>(), map in 0usize..3) {
         let mut rng = gridarena_engine::SplitMix64::new(seed);
-        let mut g = Game::new(parse_map(maps::SHIPPED[map].1).unwrap());
+        let mut g = Game::new(parse_map(maps::SHIPPED[map].1).unwrap()).unwrap();
         for _ in 0..200 {
             let moves = g.legal_moves();
             if moves.is_empty() {
@@ -460,7 +471,9 @@ proptest! {
         bytes[i] = byte;
         let text = String::from_utf8_lossy(&bytes);
         if let Ok(board) = parse_map(&text) {
-            let g = Game::new(board);
+            // A mutation may take a King away: the game is refused, and the position still plays.
+            let _ = Game::new(board.clone());
+            let g = Game::resume(board, Side::White, Vec::new());
             let _ = g.legal_moves();
         }
     }
@@ -576,8 +589,46 @@ fn the_board_knows_its_origin_its_size_and_its_kings() {
 }
 
 #[test]
+fn a_new_game_needs_a_king_a_side_but_a_saved_position_loads_as_it_is() {
+    let one_king = board_with(maps::SMALL, &[(c(0, 0, 0), "WKing")]);
+    let refused = Game::new(one_king.clone()).unwrap_err();
+    assert_eq!(refused, SetupError::NoKing(Side::Black));
+    assert_eq!(
+        refused.to_string(),
+        "Black has no King, and a game is won by taking the King"
+    );
+    // With no King at all, White is named first.
+    assert_eq!(
+        Game::new(board_with(maps::SMALL, &[(c(0, 0, 0), "BKing")])),
+        Err(SetupError::NoKing(Side::White))
+    );
+    assert_eq!(
+        Game::new(board_with(maps::SMALL, &[])),
+        Err(SetupError::NoKing(Side::White))
+    );
+    // Several Kings a side are allowed (taking any one wins).
+    let two = board_with(
+        maps::SMALL,
+        &[
+            (c(0, 0, 0), "WKing"),
+            (c(1, 0, 0), "WKing"),
+            (c(2, 2, 2), "BKing"),
+        ],
+    );
+    assert!(Game::new(two).is_ok());
+    // A save made before new games were refused (or after a King was taken) still loads.
+    let old_save = "HyperChess save 1\nturn White\ncaptured\n2\n\
+                    0\t-1\t1\t-1\t-1\t-1\t-1\tWKing\n1\t0\t-1\t-1\t-1\t-1\t-1\tBQueen\n";
+    let loaded = Game::load(old_save).unwrap();
+    assert_eq!(loaded.board().missing_king(), Some(Side::Black));
+    assert_eq!(loaded.save(), old_save);
+    let same = Game::resume(one_king.clone(), Side::White, Vec::new());
+    assert_eq!(Game::load(&same.save()).unwrap(), same);
+}
+
+#[test]
 fn the_winner_is_who_took_a_king() {
-    let mut g = Game::new(parse_map(maps::SMALL).unwrap());
+    let mut g = Game::new(parse_map(maps::SMALL).unwrap()).unwrap();
     assert_eq!(g.winner(), None);
     g.play(c(1, 2, 0), c(1, 1, 1)).unwrap();
     g.play(c(1, 0, 2), c(1, 1, 1)).unwrap();
@@ -638,7 +689,7 @@ fn currentstate_errors_name_the_line() {
 
 #[test]
 fn saves_that_are_not_text_are_refused_with_the_line() {
-    let g = Game::new(parse_map(maps::SMALL).unwrap());
+    let g = Game::new(parse_map(maps::SMALL).unwrap()).unwrap();
     let mut bytes = g.save().into_bytes();
     assert_eq!(Game::load_bytes(&bytes).unwrap(), g);
     let at = bytes.len() - 3;
@@ -668,7 +719,7 @@ proptest! {
         tries in proptest::collection::vec((-2i32..7, -2i32..7, -2i32..7, -2i32..7, -2i32..7, -2i32..7), 1..60),
     ) {
         // Legal or not, every (from, to) is answered; a refusal changes nothing, a move round-trips.
-        let mut g = Game::new(parse_map(maps::SHIPPED[(seed % 3) as usize].1).unwrap());
+        let mut g = Game::new(parse_map(maps::SHIPPED[(seed % 3) as usize].1).unwrap()).unwrap();
         for (a, b, cc, d, e, f) in tries {
             let before = g.clone();
             match g.play(c(a, b, cc), c(d, e, f)) {

@@ -87,7 +87,7 @@ impl Board {
     }
 
     /// The first side (White, then Black) with no King on the board. A game is won by taking the King,
-    /// so the terminal game refuses to start on such a board (docs/hyperchess.md); a viewer need not.
+    /// so [`Game::new`](super::Game::new) refuses such a board (docs/hyperchess.md); a viewer need not.
     pub fn missing_king(&self) -> Option<Side> {
         [Side::White, Side::Black].into_iter().find(|&side| {
             !self

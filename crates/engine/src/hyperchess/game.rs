@@ -3,46 +3,10 @@
 
 use super::board::Board;
 use super::coord::Coord;
+use super::error::{MoveError, SetupError};
 use super::moves;
 use super::piece::{Kind, Piece, Side};
 use std::fmt;
-
-/// Why a move was refused. Each says what the player should know to choose again.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MoveError {
-    /// No node exists at that location.
-    NoNode(Coord),
-    /// The node is empty.
-    Empty(Coord),
-    /// The piece there belongs to the other player.
-    NotYours { at: Coord, piece: Piece },
-    /// The piece cannot reach that location (blocked, not its pattern, or an own piece there).
-    Illegal {
-        from: Coord,
-        to: Coord,
-        piece: Piece,
-    },
-    /// The game is over.
-    Over(Outcome),
-}
-
-impl fmt::Display for MoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MoveError::NoNode(c) => write!(f, "there is no node at ({c})"),
-            MoveError::Empty(c) => write!(f, "there is no piece at ({c})"),
-            MoveError::NotYours { at, piece } => {
-                write!(f, "the {piece} at ({at}) belongs to {}", piece.side)
-            }
-            MoveError::Illegal { from, to, piece } => {
-                write!(f, "the {piece} at ({from}) cannot move to ({to})")
-            }
-            MoveError::Over(o) => write!(f, "the game is over: {o}"),
-        }
-    }
-}
-
-impl std::error::Error for MoveError {}
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,7 +26,23 @@ impl fmt::Display for Outcome {
     }
 }
 
-/// A game in progress or over.
+/// A game in progress or over: the one place the rules are kept, for the terminal game, the page and any
+/// AI. A refused move changes nothing and says why.
+///
+/// ```
+/// use gridarena_engine::hyperchess::{maps, parse_map, Coord, Game, MoveError, Side};
+///
+/// let mut game = Game::new(parse_map(maps::SMALL)?)?;
+/// // White's King steps up and out, into the middle of the 3x3x3 board.
+/// let played = game.play(Coord::new(1, 2, 0), Coord::new(1, 1, 1))?;
+/// assert_eq!(played.captured, None);
+/// assert_eq!(game.to_move(), Side::Black);
+/// // White's pieces are not Black's to move.
+/// let refused = game.play(Coord::new(1, 1, 1), Coord::new(1, 0, 1)).unwrap_err();
+/// assert!(matches!(refused, MoveError::NotYours { .. }));
+/// assert_eq!(refused.to_string(), "the WKing at (1 1 1) belongs to White");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     pub(super) board: Board,
@@ -82,13 +62,25 @@ pub struct Played {
 }
 
 impl Game {
-    /// A new game on `board`, White to move.
-    pub fn new(board: Board) -> Game {
-        Game::resume(board, Side::White, Vec::new())
+    /// A new game on `board`, White to move, or why the board cannot hold one ([`SetupError`]). The
+    /// rule lives here so that the terminal game and the page refuse the same boards with the same words.
+    ///
+    /// ```
+    /// use gridarena_engine::hyperchess::{parse_map, Game, SetupError, Side};
+    ///
+    /// let board = parse_map("2\n0 -1 1 -1 -1 -1 -1 WKing\n1 0 -1 -1 -1 -1 -1 BQueen\n").unwrap();
+    /// assert_eq!(Game::new(board), Err(SetupError::NoKing(Side::Black)));
+    /// ```
+    pub fn new(board: Board) -> Result<Game, SetupError> {
+        if let Some(side) = board.missing_king() {
+            return Err(SetupError::NoKing(side));
+        }
+        Ok(Game::resume(board, Side::White, Vec::new()))
     }
 
-    /// A game from a saved position. A King among the captured pieces means the game ended when it was
-    /// taken, so a save needs no separate result.
+    /// A game from a saved position, taken as it is. A King among the captured pieces means the game ended
+    /// when it was taken, so a save needs no separate result; and since a finished game has lost a King
+    /// (and saves made before [`Game::new`] refused kingless boards may lack one), no King is required.
     pub fn resume(board: Board, to_move: Side, captured: Vec<Piece>) -> Game {
         let king = captured.iter().find(|p| p.kind == Kind::King);
         let mut game = Game {
@@ -148,7 +140,7 @@ impl Game {
 
     fn own_piece(&self, at: Coord) -> Result<(usize, Piece), MoveError> {
         if let Some(o) = self.outcome {
-            return Err(MoveError::Over(o));
+            return Err(MoveError::GameOver(o));
         }
         let i = self.board.index_of(at).ok_or(MoveError::NoNode(at))?;
         let piece = self

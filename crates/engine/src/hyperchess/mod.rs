@@ -15,7 +15,7 @@
 //! ```
 //! use gridarena_engine::hyperchess::{maps, parse_map, Coord, Game};
 //!
-//! let mut game = Game::new(parse_map(maps::STANDARD).unwrap());
+//! let mut game = Game::new(parse_map(maps::STANDARD).unwrap()).unwrap();
 //! // White's pawn in front of the king on the lowest level steps forward (up is -y).
 //! let from = Coord::new(2, 3, 0);
 //! assert!(game.targets(from).unwrap().contains(&Coord::new(2, 2, 0)));
@@ -27,6 +27,7 @@
 
 mod board;
 mod coord;
+mod error;
 mod game;
 pub mod map;
 pub mod maps;
@@ -36,7 +37,8 @@ mod save;
 
 pub use board::{Board, Node};
 pub use coord::{Coord, Dir};
-pub use game::{Game, MoveError, Outcome, Played};
+pub use error::{MoveError, SetupError};
+pub use game::{Game, Outcome, Played};
 pub use map::{parse as parse_map, parse_bytes as parse_map_bytes, MapError, MapErrorKind};
 pub use piece::{Kind, Piece, Side};
 pub use save::{parse_state, parse_state_bytes, LoadError, StateError, StateErrorKind, StateLine};
