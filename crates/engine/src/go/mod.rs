@@ -41,9 +41,9 @@ mod score;
 pub mod sgf;
 mod zobrist;
 
-pub use board::{Board, SetupError};
+pub use board::Board;
 pub use color::{Color, ColorError};
-pub use error::{MoveError, UndoError};
+pub use error::{MoveError, ReplayError, SetupError, UndoError};
 pub use game::Game;
 pub use mcts::{Decision, Mcts, Reason};
 pub use point::{BoardSize, Move, Point, VertexError, MAX_BOARD_SIZE, MIN_BOARD_SIZE};
