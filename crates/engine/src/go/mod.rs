@@ -7,6 +7,7 @@
 //!   ([`Board::score`], [`Board::owners`]) and light random playouts ([`Board::playout`]).
 //! - [`Game`]: a board plus whose turn it is, positional superko over the whole history, captures,
 //!   passes, resignation, time-outs, undo and the result ([`GameResult`], SGF's "B+3.5", "W+R", "B+T").
+//! - [`online`]: the messages of online play (docs/online.md), shared by the server and the page.
 //!
 //! The rules and every decision the seed left open are written down in docs/go.md.
 //!
@@ -35,6 +36,7 @@ mod color;
 mod error;
 mod game;
 pub mod mcts;
+pub mod online;
 mod playout;
 mod point;
 mod score;
