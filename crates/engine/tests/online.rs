@@ -29,24 +29,25 @@ fn examples(heading: &str) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn every_documented_client_message_is_read_and_written_back_exactly() {
-    let docs = examples("Client to server:");
-    assert_eq!(docs.len(), 6, "{docs:?}");
+/// Reads each example under `heading` with `parse` and checks that `write` gives it back exactly.
+fn read_and_write_back<T, E: std::fmt::Display>(
+    heading: &str,
+    count: usize,
+    parse: impl Fn(&str) -> Result<T, E>,
+    write: impl Fn(&T) -> String,
+) {
+    let docs = examples(heading);
+    assert_eq!(docs.len(), count, "{docs:?}");
     for json in docs {
-        let msg = ClientMsg::parse(&json).unwrap_or_else(|e| panic!("{json}: {e}"));
-        assert_eq!(msg.to_json(), json);
+        let msg = parse(&json).unwrap_or_else(|e| panic!("{json}: {e}"));
+        assert_eq!(write(&msg), json);
     }
 }
 
 #[test]
-fn every_documented_server_message_is_read_and_written_back_exactly() {
-    let docs = examples("Server to client:");
-    assert_eq!(docs.len(), 8, "{docs:?}");
-    for json in docs {
-        let msg = ServerMsg::parse(&json).unwrap_or_else(|e| panic!("{json}: {e}"));
-        assert_eq!(msg.to_json(), json);
-    }
+fn every_documented_message_is_read_and_written_back_exactly() {
+    read_and_write_back("Client to server:", 6, ClientMsg::parse, ClientMsg::to_json);
+    read_and_write_back("Server to client:", 8, ServerMsg::parse, ServerMsg::to_json);
 }
 
 fn snapshot() -> Snapshot {

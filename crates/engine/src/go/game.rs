@@ -556,16 +556,16 @@ mod tests {
         assert_eq!(g.result().unwrap().to_string(), "0");
     }
 
+    /// A ko on a 5x5 board: Black's C3 takes White's B3 stone.
+    const TAKE_B3: &str = ". . . . .
+                           . X O . .
+                           X O . O .
+                           . X O . .
+                           . . . . .";
+
     #[test]
     fn undo_restores_the_previous_state() {
-        let mut g = game(
-            ". . . . .
-             . X O . .
-             X O . O .
-             . X O . .
-             . . . . .",
-            Color::Black,
-        );
+        let mut g = game(TAKE_B3, Color::Black);
         let before = g.clone();
         play_all(&mut g, &["C3"]);
         assert_eq!(g.captures(Color::Black), 1);
@@ -602,14 +602,7 @@ mod tests {
 
     #[test]
     fn the_last_move_says_which_stones_it_captured() {
-        let mut g = game(
-            ". . . . .
-             . X O . .
-             X O . O .
-             . X O . .
-             . . . . .",
-            Color::Black,
-        );
+        let mut g = game(TAKE_B3, Color::Black);
         assert!(g.last_captures().is_empty(), "no move yet");
         play_all(&mut g, &["C3"]);
         assert_eq!(g.last_captures(), [pt("B3", &g).point().unwrap()]);
