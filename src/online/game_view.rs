@@ -4,13 +4,14 @@
 //! (a gap in the numbering, or one the rules refuse) means the page is out of step, and it asks for a fresh
 //! snapshot rather than guess.
 
-use super::protocol::Snapshot;
-use gridarena_engine::go::{BoardSize, Color, Game, Move, Point};
+use gridarena_engine::go::online::{GameId, Snapshot};
+use gridarena_engine::go::{BoardSize, Color, Game, Komi, Move, Point, ReplayError, SetupError};
+use std::fmt;
 
 /// An online game on the page.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OnlineGame {
-    pub id: u64,
+    pub id: GameId,
     pub black: String,
     pub white: String,
     /// The colour this page plays; `None` when watching.
@@ -33,22 +34,40 @@ pub enum Applied {
     OutOfStep(String),
 }
 
+/// Why a snapshot cannot be drawn: the server and the page disagree about the rules or the sizes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SnapshotError {
+    Size { game: GameId, error: SetupError },
+    Moves { game: GameId, error: ReplayError },
+}
+
+impl fmt::Display for SnapshotError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (game, error): (_, &dyn fmt::Display) = match self {
+            SnapshotError::Size { game, error } => (game, error),
+            SnapshotError::Moves { game, error } => (game, error),
+        };
+        write!(f, "game {game}: {error}")
+    }
+}
+
 fn color_of(name: &str) -> Option<Color> {
     name.parse().ok()
 }
 
 impl OnlineGame {
     /// Rebuilds a game from a snapshot; `me` is this page's player name, if signed in.
-    pub fn from_snapshot(s: &Snapshot, me: Option<&str>, now: f64) -> Result<OnlineGame, String> {
-        let size =
-            BoardSize::new(u32::from(s.size)).map_err(|e| format!("game {}: {e}", s.game))?;
-        let mut game = Game::new(size);
-        for (i, text) in s.moves.iter().enumerate() {
-            let mv = Move::from_gtp(text, size)
-                .map_err(|e| format!("game {}: move {}: {e}", s.game, i + 1))?;
-            game.play(mv)
-                .map_err(|e| format!("game {}: move {} ({text}): {e}", s.game, i + 1))?;
-        }
+    pub fn from_snapshot(
+        s: &Snapshot,
+        me: Option<&str>,
+        now: f64,
+    ) -> Result<OnlineGame, SnapshotError> {
+        let id = s.game;
+        let size = BoardSize::new(u32::from(s.size))
+            .map_err(|error| SnapshotError::Size { game: id, error })?;
+        // The server plays with the default komi only; the snapshot's copy of it is for other clients.
+        let game = Game::replay(size, Komi::DEFAULT, &s.moves)
+            .map_err(|error| SnapshotError::Moves { game: id, error })?;
         let mine = match me {
             Some(me) if me == s.black => Some(Color::Black),
             Some(me) if me == s.white => Some(Color::White),
@@ -155,6 +174,57 @@ impl OnlineGame {
         self.result = Some(result.to_string());
     }
 
+    /// The words for a result: "Black (Ada) wins by 3.5 points (B+3.5)".
+    pub fn result_words(&self, result: &str) -> String {
+        let (winner, how) = match result.split_once('+') {
+            Some(("B", how)) => (Color::Black, how),
+            Some(("W", how)) => (Color::White, how),
+            _ => return format!("The game is over: {result}"),
+        };
+        let how = match how {
+            "R" => "by resignation".to_string(),
+            "T" => "on time".to_string(),
+            points => format!("by {points} points"),
+        };
+        let name = crate::go::session::title(winner);
+        format!("{name} ({}) wins {how} ({result})", self.name(winner))
+    }
+
+    /// The heading: "Game 12 · 9x9", and " (watching)" when this page does not play.
+    pub fn title(&self) -> String {
+        let watching = if self.mine.is_none() {
+            " (watching)"
+        } else {
+            ""
+        };
+        format!("Game {} · {}{watching}", self.id, self.game.size())
+    }
+
+    /// The status line: the result, or who is to move.
+    pub fn status(&self) -> String {
+        match self.result() {
+            Some(r) => self.result_words(r),
+            None if self.my_turn() => "Your move".to_string(),
+            None => format!("{} to play", self.name(self.game.to_move())),
+        }
+    }
+
+    /// A player's name on their panel, with " (you)" for this page's player.
+    pub fn label(&self, c: Color) -> String {
+        let you = if self.mine == Some(c) { " (you)" } else { "" };
+        format!("{}{you}", self.name(c))
+    }
+
+    /// Whether `c` is to move in a game still in play (their panel is highlighted and their clock runs).
+    pub fn is_to_move(&self, c: Color) -> bool {
+        !self.is_over() && self.game.to_move() == c
+    }
+
+    /// The point of the last stone, for the goban's marker.
+    pub fn last_point(&self) -> Option<Point> {
+        self.game.moves().last().and_then(|(_, m)| m.point())
+    }
+
     /// The stones on the board, for the goban.
     pub fn stones(&self) -> Vec<(Point, Color)> {
         let board = self.game.board();
@@ -166,21 +236,30 @@ impl OnlineGame {
     }
 }
 
+/// A snapshot of a 9x9 game between Ada (Black) and Bob (White) with these moves, for tests.
+#[cfg(test)]
+pub(crate) fn test_snapshot(game: GameId, moves: &[&str]) -> Snapshot {
+    Snapshot {
+        game,
+        size: 9,
+        komi: 0.5,
+        black: "Ada".into(),
+        white: "Bob".into(),
+        moves: moves.iter().map(|m| m.to_string()).collect(),
+        move_number: moves.len() as u32,
+        to_move: String::new(),
+        captures: Default::default(),
+        clock_ms: Some(300_000),
+        result: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn snapshot(moves: &[&str]) -> Snapshot {
-        Snapshot {
-            game: 7,
-            size: 9,
-            black: "Ada".into(),
-            white: "Bob".into(),
-            moves: moves.iter().map(|m| m.to_string()).collect(),
-            move_number: moves.len() as u32,
-            clock_ms: Some(300_000),
-            result: None,
-        }
+        test_snapshot(7, moves)
     }
 
     #[test]
@@ -202,12 +281,18 @@ mod tests {
     #[test]
     fn a_bad_snapshot_is_refused_with_the_move_that_does_not_fit() {
         let err = OnlineGame::from_snapshot(&snapshot(&["D4", "D4"]), None, 0.0).unwrap_err();
-        assert!(err.contains("move 2 (D4)"), "{err}");
+        assert!(
+            err.to_string().starts_with("game 7: move 2 (D4): "),
+            "{err}"
+        );
         let mut s = snapshot(&[]);
         s.size = 40;
-        assert!(OnlineGame::from_snapshot(&s, None, 0.0).is_err());
+        assert!(matches!(
+            OnlineGame::from_snapshot(&s, None, 0.0),
+            Err(SnapshotError::Size { game: 7, .. })
+        ));
         let err = OnlineGame::from_snapshot(&snapshot(&["Z9"]), None, 0.0).unwrap_err();
-        assert!(err.contains("move 1"), "{err}");
+        assert!(err.to_string().contains("move 1"), "{err}");
     }
 
     #[test]
@@ -242,5 +327,34 @@ mod tests {
         assert_eq!(g.result(), Some("W+R"));
         assert!(!g.my_turn());
         assert_eq!(g.clock_left(3000.0), None);
+    }
+
+    #[test]
+    fn the_words_on_screen_say_who_plays_who_moves_and_who_won() {
+        let mut g = OnlineGame::from_snapshot(&snapshot(&["D4"]), Some("Bob"), 0.0).unwrap();
+        assert_eq!(g.title(), "Game 7 · 9x9");
+        assert_eq!(g.status(), "Your move");
+        assert_eq!(g.label(Color::White), "Bob (you)");
+        assert_eq!(g.label(Color::Black), "Ada");
+        assert!(g.is_to_move(Color::White) && !g.is_to_move(Color::Black));
+        assert_eq!(g.last_point(), Point::new(3, 3));
+        g.apply(2, "white", "pass", None, 0.0);
+        assert_eq!(g.status(), "Ada to play");
+        assert_eq!(g.last_point(), None, "a pass has no point");
+        let watcher = OnlineGame::from_snapshot(&snapshot(&[]), None, 0.0).unwrap();
+        assert_eq!(watcher.title(), "Game 7 · 9x9 (watching)");
+        assert_eq!(
+            g.result_words("B+3.5"),
+            "Black (Ada) wins by 3.5 points (B+3.5)"
+        );
+        assert_eq!(
+            g.result_words("W+R"),
+            "White (Bob) wins by resignation (W+R)"
+        );
+        assert_eq!(g.result_words("B+T"), "Black (Ada) wins on time (B+T)");
+        assert_eq!(g.result_words("0"), "The game is over: 0");
+        g.end("W+T");
+        assert_eq!(g.status(), "White (Bob) wins on time (W+T)");
+        assert!(!g.is_to_move(Color::Black));
     }
 }

@@ -2,7 +2,7 @@
 //! after 1, 2, 4 … up to 10 seconds, and each new connection says hello again, so the server sends the
 //! snapshots that bring the page back in step. The move clock keeps running on the server meanwhile.
 
-use super::protocol::{ClientMsg, ServerMsg};
+use gridarena_engine::go::online::{ClientMsg, ServerMsg};
 use leptos::prelude::*;
 use std::time::Duration;
 use wasm_bindgen::prelude::*;
@@ -124,7 +124,7 @@ impl Socket {
             };
             match ServerMsg::parse(&text) {
                 Ok(msg) => self.on_message.run(msg),
-                Err(why) => leptos::logging::warn!("{why}"),
+                Err(why) => leptos::logging::warn!("unreadable message from the server: {why}"),
             }
         });
         let on_close = Closure::<dyn FnMut(JsValue)>::new(move |ev: JsValue| {

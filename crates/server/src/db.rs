@@ -5,6 +5,7 @@
 //! the process being killed (the crash test does exactly that); only a power cut may lose the last few.
 //! The schema is versioned in `schema_version` and migrated at start-up by [`MIGRATIONS`].
 
+use gridarena_engine::go::online::GameId;
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
@@ -60,23 +61,23 @@ const MIGRATIONS: &[&str] = &[
 pub struct PlayerRow {
     pub id: i64,
     pub name: String,
-    pub wins: i64,
-    pub losses: i64,
+    pub wins: u32,
+    pub losses: u32,
 }
 
 /// A player's record: in total and per board size (9, 13, 19 always present).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordRow {
     pub name: String,
-    pub wins: i64,
-    pub losses: i64,
-    pub by_size: Vec<(u8, i64, i64)>,
+    pub wins: u32,
+    pub losses: u32,
+    pub by_size: Vec<(u8, u32, u32)>,
 }
 
 /// A stored game: who plays it, its moves in GTP spelling, and its result once finished.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRow {
-    pub id: i64,
+    pub id: GameId,
     pub size: u8,
     pub black: (i64, String),
     pub white: (i64, String),
@@ -208,14 +209,14 @@ impl Db {
         else {
             return Ok(None);
         };
-        let mut by_size: Vec<(u8, i64, i64)> = vec![(9, 0, 0), (13, 0, 0), (19, 0, 0)];
+        let mut by_size: Vec<(u8, u32, u32)> = vec![(9, 0, 0), (13, 0, 0), (19, 0, 0)];
         let mut stmt =
             conn.prepare_cached("SELECT size, wins, losses FROM records WHERE player_id = ?1")?;
         let rows = stmt.query_map([id], |r| {
             Ok((
                 r.get::<_, i64>(0)?,
-                r.get::<_, i64>(1)?,
-                r.get::<_, i64>(2)?,
+                r.get::<_, u32>(1)?,
+                r.get::<_, u32>(2)?,
             ))
         })?;
         for row in rows {
@@ -238,7 +239,7 @@ impl Db {
     }
 
     /// The top `n` players who have finished a game: most wins, then fewest losses, then name.
-    pub fn leaderboard(&self, n: u32) -> Result<Vec<(String, i64, i64)>, DbError> {
+    pub fn leaderboard(&self, n: u32) -> Result<Vec<(String, u32, u32)>, DbError> {
         let conn = self.conn();
         let mut stmt = conn.prepare_cached(
             "SELECT name, wins, losses FROM players WHERE wins + losses > 0
@@ -249,17 +250,26 @@ impl Db {
     }
 
     /// Creates a game between two players; returns its id.
-    pub fn create_game(&self, size: u8, black_id: i64, white_id: i64) -> Result<i64, DbError> {
+    pub fn create_game(&self, size: u8, black_id: i64, white_id: i64) -> Result<GameId, DbError> {
         let conn = self.conn();
         conn.execute(
             "INSERT INTO games (size, black_id, white_id, created_at) VALUES (?1, ?2, ?3, ?4)",
             params![size, black_id, white_id, now()],
         )?;
-        Ok(conn.last_insert_rowid())
+        // SQLite numbers rows from 1 up; the check keeps a hand-made negative id from wrapping.
+        let id = conn.last_insert_rowid();
+        GameId::try_from(id).map_err(|_| DbError::IntegralValueOutOfRange(0, id))
     }
 
-    /// Stores move `number` (from 1) of a game; called before the move is announced.
-    pub fn add_move(&self, game: i64, number: u32, color: char, mv: &str) -> Result<(), DbError> {
+    /// Stores move `number` (from 1) of a game; called before the move is announced. Game ids travel
+    /// as `u64` (rusqlite checks that they fit SQLite's `i64`).
+    pub fn add_move(
+        &self,
+        game: GameId,
+        number: u32,
+        color: char,
+        mv: &str,
+    ) -> Result<(), DbError> {
         self.conn().execute(
             "INSERT INTO moves (game_id, number, color, mv, played_at) VALUES (?1, ?2, ?3, ?4, ?5)",
             params![game, number, color.to_string(), mv, now()],
@@ -272,7 +282,7 @@ impl Db {
     /// whether this call finished it (false: it was already finished, and nothing was counted again).
     pub fn finish_game(
         &self,
-        game: i64,
+        game: GameId,
         result: &str,
         winner_loser: Option<(i64, i64)>,
         score: Option<(u16, u16)>,
@@ -312,7 +322,7 @@ impl Db {
 
     /// Every unfinished game with its moves, oldest first.
     pub fn unfinished_games(&self) -> Result<Vec<GameRow>, DbError> {
-        let ids: Vec<i64> = {
+        let ids: Vec<GameId> = {
             let conn = self.conn();
             let mut stmt =
                 conn.prepare_cached("SELECT id FROM games WHERE finished = 0 ORDER BY id")?;
@@ -328,13 +338,16 @@ impl Db {
         Ok(out)
     }
 
-    /// One game with its moves.
-    pub fn game(&self, id: i64) -> Result<Option<GameRow>, DbError> {
+    /// One game with its moves; none for an id beyond what SQLite can hold, since no game has it.
+    pub fn game(&self, id: GameId) -> Result<Option<GameRow>, DbError> {
+        let Ok(id) = i64::try_from(id) else {
+            return Ok(None);
+        };
         let conn = self.conn();
         let Some(mut game) = conn
             .query_row(
                 "SELECT g.size, g.black_id, b.name, g.white_id, w.name, g.result, g.black_area,
-                        g.white_area
+                        g.white_area, g.id
                  FROM games g JOIN players b ON b.id = g.black_id JOIN players w ON w.id = g.white_id
                  WHERE g.id = ?1",
                 [id],
@@ -344,7 +357,7 @@ impl Db {
                         _ => None,
                     };
                     Ok(GameRow {
-                        id,
+                        id: r.get(8)?,
                         size: r.get(0)?,
                         black: (r.get(1)?, r.get(2)?),
                         white: (r.get(3)?, r.get(4)?),

@@ -13,10 +13,10 @@
 use crate::db::{CreatePlayerError, Db, DbError, GameRow};
 use crate::matchmaking::{Queue, Seek};
 use crate::names::{self, NameError};
-use crate::protocol::{ColorPref, PerColor, ServerMsg, Snapshot};
 use axum::extract::ws::Utf8Bytes;
+use gridarena_engine::go::online::{ColorPref, GameId, PerColor, ServerMsg, Snapshot};
 use gridarena_engine::go::sgf::{self, GameInfo};
-use gridarena_engine::go::{BoardSize, Color, Game, GameResult, Move};
+use gridarena_engine::go::{BoardSize, Color, Game, GameResult, Move, ReplayError};
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -80,7 +80,7 @@ impl fmt::Display for RegisterError {
 
 /// A live game: who plays it (fixed) and its state (behind its own lock).
 pub struct GameCell {
-    pub id: i64,
+    pub id: GameId,
     pub size: BoardSize,
     pub black: Seat,
     pub white: Seat,
@@ -148,7 +148,7 @@ fn millis(d: Duration) -> u64 {
 }
 
 fn snapshot_of(
-    id: i64,
+    id: GameId,
     game: &Game,
     black: &str,
     white: &str,
@@ -174,32 +174,25 @@ fn snapshot_of(
             black: game.captures(Color::Black),
             white: game.captures(Color::White),
         },
-        clock_ms: millis(clock),
+        clock_ms: Some(millis(clock)),
         result,
     }
 }
 
-/// Replays stored moves through the engine; stops at the first one it refuses (and says which).
-fn replay(size: u8, moves: &[String]) -> (Game, Option<String>) {
-    let size = BoardSize::new(u32::from(size)).unwrap_or(BoardSize::NINE);
+/// A stored game rebuilt by the engine. A stored move it refuses (a database edited by hand) ends the
+/// replay, and the game goes on from before it rather than being lost.
+fn rebuild(row: &GameRow) -> (Game, Option<ReplayError>) {
+    let size = BoardSize::new(u32::from(row.size)).unwrap_or(BoardSize::NINE);
     let mut game = Game::new(size);
-    for (i, text) in moves.iter().enumerate() {
-        let refused = match Move::from_gtp(text, size) {
-            Ok(mv) => game.play(mv).err().map(|e| e.to_string()),
-            Err(e) => Some(e.to_string()),
-        };
-        if let Some(why) = refused {
-            return (game, Some(format!("stored move {} ({text}): {why}", i + 1)));
-        }
-    }
-    (game, None)
+    let refused = game.play_gtp(&row.moves).err();
+    (game, refused)
 }
 
 /// The server's shared state.
 pub struct Hub {
     db: Db,
     move_time: Duration,
-    games: Mutex<HashMap<i64, Arc<GameCell>>>,
+    games: Mutex<HashMap<GameId, Arc<GameCell>>>,
     queue: Mutex<Queue<(String, Conn)>>,
     next_conn: AtomicU64,
 }
@@ -231,9 +224,9 @@ impl Hub {
     pub fn recover(self: &Arc<Self>) -> Result<usize, DbError> {
         let mut resumed = 0;
         for row in self.db.unfinished_games()? {
-            let (game, refused) = replay(row.size, &row.moves);
+            let (game, refused) = rebuild(&row);
             if let Some(why) = refused {
-                eprintln!("game {}: {why}; resuming before it", row.id);
+                eprintln!("game {}: stored {why}; resuming before it", row.id);
             }
             let cell = Arc::new(GameCell {
                 id: row.id,
@@ -433,12 +426,12 @@ impl Hub {
         lock(&self.queue).leave_conn(conn_id);
     }
 
-    fn cell(&self, id: i64) -> Option<Arc<GameCell>> {
+    fn cell(&self, id: GameId) -> Option<Arc<GameCell>> {
         lock(&self.games).get(&id).cloned()
     }
 
     /// Why there is no live game `id`: it is over, or it never was.
-    fn not_live(&self, conn: &Conn, id: i64) {
+    fn not_live(&self, conn: &Conn, id: GameId) {
         let msg = match self.db.game(id) {
             Ok(Some(row)) => format!(
                 "game {id} is over ({})",
@@ -451,7 +444,7 @@ impl Hub {
     }
 
     /// `watch`: a snapshot of the game, then its moves as they come.
-    pub fn watch(&self, conn: &Conn, id: i64) {
+    pub fn watch(&self, conn: &Conn, id: GameId) {
         if let Some(cell) = self.cell(id) {
             let mut st = cell.lock();
             if !st.ended {
@@ -462,7 +455,7 @@ impl Hub {
         }
         match self.db.game(id) {
             Ok(Some(row)) => {
-                let (game, _) = replay(row.size, &row.moves);
+                let (game, _) = rebuild(&row);
                 conn.send(&ServerMsg::Snapshot(snapshot_of(
                     id,
                     &game,
@@ -482,7 +475,7 @@ impl Hub {
     }
 
     /// The live game `id` and the colour `me` plays in it; otherwise `conn` is told why not.
-    fn my_seat(&self, conn: &Conn, me: &Seat, id: i64) -> Option<(Arc<GameCell>, Color)> {
+    fn my_seat(&self, conn: &Conn, me: &Seat, id: GameId) -> Option<(Arc<GameCell>, Color)> {
         let Some(cell) = self.cell(id) else {
             self.not_live(conn, id);
             return None;
@@ -498,7 +491,7 @@ impl Hub {
     }
 
     /// `move`: the engine checks it; it is stored, then announced to everyone following the game.
-    pub fn play(&self, conn: &Conn, me: &Seat, id: i64, text: &str) {
+    pub fn play(&self, conn: &Conn, me: &Seat, id: GameId, text: &str) {
         let Some((cell, color)) = self.my_seat(conn, me, id) else {
             return;
         };
@@ -542,17 +535,15 @@ impl Hub {
             ));
             return;
         }
-        let before = st.game.board().clone();
         if let Err(e) = st.game.play(mv) {
             // Checked just above, so this cannot happen; say so rather than panic.
             conn.send(&ServerMsg::game_error(id, e.to_string()));
             return;
         }
-        let after = st.game.board();
-        let captured: Vec<String> = cell
-            .size
-            .points()
-            .filter(|&p| before.get(p) == Some(color.other()) && after.get(p).is_none())
+        let captured: Vec<String> = st
+            .game
+            .last_captures()
+            .into_iter()
             .map(|p| p.to_gtp())
             .collect();
         st.deadline = Instant::now() + self.move_time;
@@ -563,7 +554,7 @@ impl Hub {
             color: color_name(color),
             mv: spelled,
             captured,
-            clock_ms: if over { 0 } else { millis(self.move_time) },
+            clock_ms: Some(if over { 0 } else { millis(self.move_time) }),
         };
         cell.broadcast(&mut st, &msg);
         if over {
@@ -572,7 +563,7 @@ impl Hub {
     }
 
     /// `resign`: the opponent wins at once.
-    pub fn resign(&self, conn: &Conn, me: &Seat, id: i64) {
+    pub fn resign(&self, conn: &Conn, me: &Seat, id: GameId) {
         let Some((cell, color)) = self.my_seat(conn, me, id) else {
             return;
         };
@@ -655,7 +646,7 @@ impl Hub {
     }
 
     /// The SGF record of a game, in play or over.
-    pub fn sgf(&self, id: i64) -> Result<Option<String>, DbError> {
+    pub fn sgf(&self, id: GameId) -> Result<Option<String>, DbError> {
         if let Some(cell) = self.cell(id) {
             let st = cell.lock();
             let info = GameInfo {
@@ -680,7 +671,7 @@ fn snapshot_moves(game: &Game) -> usize {
 }
 
 fn sgf_of_row(row: &GameRow) -> String {
-    let (game, _) = replay(row.size, &row.moves);
+    let (game, _) = rebuild(row);
     let info = GameInfo {
         black: Some(row.black.1.clone()),
         white: Some(row.white.1.clone()),

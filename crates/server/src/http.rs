@@ -8,8 +8,7 @@ use axum::http::{header, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use gridarena_engine::go::online::{ApiError, NewPlayer, PlayerRecord, Registered, WinLoss};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -46,7 +45,10 @@ pub fn router(hub: Arc<Hub>, dist: PathBuf, heartbeat: Duration) -> Router {
 }
 
 fn error(status: StatusCode, message: impl Into<String>) -> Response {
-    (status, Json(json!({ "error": message.into() }))).into_response()
+    let body = ApiError {
+        error: message.into(),
+    };
+    (status, Json(body)).into_response()
 }
 
 /// `/`: the app's page, or how to build it.
@@ -99,22 +101,20 @@ async fn api_not_found() -> Response {
     )
 }
 
-#[derive(Deserialize)]
-struct NewPlayer {
-    name: String,
-}
-
 async fn register(State(hub): State<Arc<Hub>>, body: Bytes) -> Response {
     let Ok(req) = serde_json::from_slice::<NewPlayer>(&body) else {
         return error(StatusCode::BAD_REQUEST, r#"send {"name": "..."} as JSON"#);
     };
     let result = tokio::task::spawn_blocking(move || hub.register(&req.name)).await;
     match result {
-        Ok(Ok((id, name, token))) => (
-            StatusCode::CREATED,
-            Json(json!({ "id": id, "name": name, "token": token })),
-        )
-            .into_response(),
+        Ok(Ok((id, name, token))) => match u64::try_from(id) {
+            Ok(id) => (StatusCode::CREATED, Json(Registered { id, name, token })).into_response(),
+            // SQLite numbers rows from 1 up; a negative id means a database edited by hand.
+            Err(_) => error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("internal error: player id {id} is negative"),
+            ),
+        },
         Ok(Err(e @ RegisterError::Name(_))) => error(StatusCode::BAD_REQUEST, e.to_string()),
         Ok(Err(e @ RegisterError::Taken(_))) => error(StatusCode::CONFLICT, e.to_string()),
         Ok(Err(e @ RegisterError::Internal(_))) => {
@@ -128,20 +128,17 @@ async fn player(State(hub): State<Arc<Hub>>, Path(name): Path<String>) -> Respon
     let key = crate::names::name_key(&name);
     let result = tokio::task::spawn_blocking(move || hub.db().record(&key)).await;
     match result {
-        Ok(Ok(Some(r))) => {
-            let by_size: serde_json::Map<String, Value> = r
+        Ok(Ok(Some(r))) => Json(PlayerRecord {
+            name: r.name,
+            wins: r.wins,
+            losses: r.losses,
+            by_size: r
                 .by_size
                 .iter()
-                .map(|&(size, w, l)| (size.to_string(), json!({ "wins": w, "losses": l })))
-                .collect();
-            Json(json!({
-                "name": r.name,
-                "wins": r.wins,
-                "losses": r.losses,
-                "by_size": by_size,
-            }))
-            .into_response()
-        }
+                .map(|&(size, wins, losses)| (size, WinLoss { wins, losses }))
+                .collect(),
+        })
+        .into_response(),
         Ok(Ok(None)) => error(StatusCode::NOT_FOUND, "no player by that name"),
         Ok(Err(e)) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
@@ -153,7 +150,12 @@ async fn leaderboard(State(hub): State<Arc<Hub>>) -> Response {
     match result {
         Ok(Ok(rows)) => Json(
             rows.into_iter()
-                .map(|(name, wins, losses)| json!({ "name": name, "wins": wins, "losses": losses }))
+                .map(|(name, wins, losses)| PlayerRecord {
+                    name,
+                    wins,
+                    losses,
+                    by_size: Default::default(),
+                })
                 .collect::<Vec<_>>(),
         )
         .into_response(),
@@ -163,7 +165,7 @@ async fn leaderboard(State(hub): State<Arc<Hub>>) -> Response {
 }
 
 async fn game_sgf(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
-    let Ok(id) = id.parse::<i64>() else {
+    let Ok(id) = id.parse::<u64>() else {
         return error(StatusCode::NOT_FOUND, "no such game");
     };
     let result = tokio::task::spawn_blocking(move || hub.sgf(id)).await;

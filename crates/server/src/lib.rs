@@ -3,7 +3,8 @@
 //! win/loss records in SQLite. The protocol is docs/online.md.
 //!
 //! Modules: [`names`] (names and tokens), [`db`] (SQLite), [`matchmaking`] (the queue), [`games`] (live
-//! games, clocks and the hub), [`protocol`] (the messages), [`ws`] (one connection), [`http`] (routes).
+//! games, clocks and the hub), [`ws`] (one connection), [`http`] (routes). The messages are the
+//! engine's [`gridarena_engine::go::online`], shared with the browser page.
 //!
 //! ```no_run
 //! # async fn run() -> std::io::Result<()> {
@@ -18,7 +19,6 @@ pub mod games;
 pub mod http;
 pub mod matchmaking;
 pub mod names;
-pub mod protocol;
 pub mod ws;
 
 use std::path::PathBuf;

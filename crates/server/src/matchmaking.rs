@@ -4,7 +4,7 @@
 //! white or any, white with black or any, any with any (colours at random). A player waits in one queue
 //! at a time, so a new request replaces the old one; a player is never paired with themself.
 
-use crate::protocol::ColorPref;
+use gridarena_engine::go::online::ColorPref;
 use std::collections::VecDeque;
 
 /// One player's request for a game; `data` is what the server needs to reach them.

@@ -8,9 +8,9 @@
 //! whose network vanished (no TCP close) would stay in the queue and be paired as a ghost.
 
 use crate::games::{Conn, Hub, Out, Seat};
-use crate::protocol::{ClientMsg, ServerMsg};
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
+use gridarena_engine::go::online::{ClientMsg, ServerMsg};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
@@ -42,7 +42,7 @@ pub struct RateLimit {
 }
 
 /// What the rate limit says about one message.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
     Allow,
     Refuse,
@@ -138,9 +138,9 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>, heartbeat: Duration) {
             break;
         }
         match gate(&mut limit, &conn) {
-            (true, _) => {}
-            (false, true) => continue,
-            (false, false) => break,
+            Verdict::Allow => {}
+            Verdict::Refuse => continue,
+            Verdict::Disconnect => break,
         }
         let Message::Text(text) = msg else {
             conn.send(&ServerMsg::error(
@@ -155,7 +155,7 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>, heartbeat: Duration) {
             )));
             continue;
         }
-        let msg: ClientMsg = match serde_json::from_str(text.as_str()) {
+        let msg = match ClientMsg::parse(text.as_str()) {
             Ok(m) => m,
             Err(e) => {
                 conn.send(&ServerMsg::error(format!("malformed message: {e}")));
@@ -177,22 +177,23 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>, heartbeat: Duration) {
     }
 }
 
-/// Applies the rate limit to one message: whether to handle it, and whether to go on reading.
-fn gate(limit: &mut RateLimit, conn: &Conn) -> (bool, bool) {
-    match limit.check(Instant::now()) {
-        Verdict::Allow => (true, true),
+/// Applies the rate limit to one message and tells the client about a refusal (and closes on a flood);
+/// the verdict says whether to handle the message, skip it, or stop reading.
+fn gate(limit: &mut RateLimit, conn: &Conn) -> Verdict {
+    let verdict = limit.check(Instant::now());
+    match verdict {
+        Verdict::Allow => {}
         Verdict::Refuse => {
             conn.send(&ServerMsg::error(format!(
                 "too many messages: at most {RATE_PER_SECOND} a second (bursts of {BURST})"
             )));
-            (false, true)
         }
         Verdict::Disconnect => {
             conn.send(&ServerMsg::error("disconnected for flooding"));
             let _ = conn.tx.send(Out::Close("flooding".into()));
-            (false, false)
         }
     }
+    verdict
 }
 
 fn handle(hub: &Arc<Hub>, conn: &Conn, me: &mut Option<Seat>, msg: ClientMsg) {

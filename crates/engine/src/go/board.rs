@@ -10,7 +10,7 @@
 
 use super::point::{BoardSize, Point, CELLS, MAX_POINTS, STRIDE};
 use super::zobrist::KEYS;
-use super::{Color, MoveError};
+use super::{Color, MoveError, SetupError};
 use std::fmt;
 
 /// Cell contents.
@@ -83,6 +83,11 @@ pub struct Board {
     hash: u64,
     /// The point the given colour may not play at once: the last move took a ko there.
     ko: Option<(Point, Color)>,
+    /// The head cells of the chains the last stone captured (a stone touches at most four chains).
+    /// Recording heads, not stones, keeps playouts at four stores per capture at most: a taken chain's
+    /// ring of `next` links stays intact until stones land there again, so its stones can be read back.
+    taken: [u16; 4],
+    taken_chains: u8,
 }
 
 impl Board {
@@ -103,6 +108,8 @@ impl Board {
             stones: [0; 2],
             hash: 0,
             ko: None,
+            taken: [0; 4],
+            taken_chains: 0,
         };
         for p in size.points() {
             b.cell[p.cell()] = EMPTY;
@@ -304,6 +311,27 @@ impl Board {
     /// A pass: the board stays, and the ko point is lifted (the ko is no longer "at once").
     pub fn pass(&mut self) {
         self.ko = None;
+        self.taken_chains = 0;
+    }
+
+    /// The stones the last stone placed took off the board, row by row from A1; none after a pass.
+    /// Asked for by a server announcing a move, never by a playout, so only asking allocates.
+    pub fn last_captures(&self) -> Vec<Point> {
+        let mut out = Vec::new();
+        for &h in self.taken.iter().take(self.taken_chains as usize) {
+            let h = h as usize;
+            let mut s = h;
+            // A ring has at most a board's worth of stones; the bound only guards the loop's end.
+            for _ in 0..MAX_POINTS {
+                out.push(Point::from_cell(s));
+                s = self.next[s] as usize;
+                if s == h {
+                    break;
+                }
+            }
+        }
+        out.sort_unstable();
+        out
     }
 
     /// Whether `p` is an empty point `c` should never fill: every orthogonal neighbour is `c`'s stone (or
@@ -430,10 +458,16 @@ impl Board {
         }
         let mut captured = 0;
         let mut last = 0;
+        self.taken_chains = 0;
         for q in neighbours(cell) {
             if self.cell[q] == opp && self.libs[self.head[q] as usize] == 0 {
-                captured += self.remove_chain(self.head[q] as usize);
+                let h = self.head[q];
+                captured += self.remove_chain(h as usize);
                 last = q;
+                if let Some(slot) = self.taken.get_mut(self.taken_chains as usize) {
+                    *slot = h;
+                    self.taken_chains += 1;
+                }
             }
         }
         let h = self.head[cell] as usize;
@@ -667,53 +701,6 @@ impl fmt::Debug for Board {
     }
 }
 
-/// Why a board cannot be set up as given.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SetupError {
-    /// The side is not from 2 to 19.
-    Size { size: u32 },
-    /// A diagram row (counted from the top, from 1) does not have one point per column.
-    RowLength {
-        row: usize,
-        len: usize,
-        size: BoardSize,
-    },
-    /// A diagram character that is neither a stone nor an empty point.
-    Character { row: usize, ch: char },
-    /// A stone off the board.
-    OffBoard { point: Point, size: BoardSize },
-    /// Two stones on one point.
-    Twice { point: Point },
-    /// A chain without liberties: it would have been captured.
-    NoLiberties { point: Point },
-}
-
-impl fmt::Display for SetupError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SetupError::Size { size } => {
-                write!(f, "board size {size} is not supported: boards are 2x2 to 19x19")
-            }
-            SetupError::RowLength { row, len, size } => write!(
-                f,
-                "diagram row {row} from the top has {len} points: a {size} board needs {} per row",
-                size.get()
-            ),
-            SetupError::Character { row, ch } => write!(
-                f,
-                "diagram row {row} from the top has {ch:?}: expected X or B (black), O or W (white), . or + (empty)"
-            ),
-            SetupError::OffBoard { point, size } => write!(f, "stone at {point} is off the {size} board"),
-            SetupError::Twice { point } => write!(f, "two stones on {point}"),
-            SetupError::NoLiberties { point } => {
-                write!(f, "the chain at {point} has no liberty: it would have been captured")
-            }
-        }
-    }
-}
-
-impl std::error::Error for SetupError {}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -843,6 +830,7 @@ mod tests {
              . . . . .",
         );
         assert_eq!(b.play(pt("C3", &b), Color::Black), Ok(2));
+        assert_eq!(b.last_captures(), [pt("B3", &b), pt("D3", &b)]);
         assert_eq!(b.stones(Color::White), 0);
         assert_eq!(b.ko(), None, "two stones taken: no ko");
         b.assert_consistent();
@@ -1025,11 +1013,17 @@ mod tests {
                 let legal: Vec<Point> = size.points().filter(|&p| b.check(p, c).is_ok()).collect();
                 if legal.is_empty() || rng.below(20) == 0 {
                     b.pass();
+                    assert!(b.last_captures().is_empty());
                 } else {
                     let p = legal[rng.below(legal.len() as u64) as usize];
-                    let before = b.stones(c.other());
+                    let before = b.clone();
                     let taken = b.play(p, c).unwrap();
-                    assert_eq!(b.stones(c.other()), before - taken);
+                    assert_eq!(b.stones(c.other()), before.stones(c.other()) - taken);
+                    let gone: Vec<Point> = size
+                        .points()
+                        .filter(|&q| before.get(q) == Some(c.other()) && b.get(q).is_none())
+                        .collect();
+                    assert_eq!(b.last_captures(), gone, "the captures of {p}");
                     assert!(b.liberties(p) > 0);
                 }
                 b.assert_consistent();

@@ -2,7 +2,9 @@
 //! passes and the result.
 
 use super::board::{Board, Packed};
-use super::{BoardSize, Color, GameResult, Komi, Move, MoveError, Point, Score, UndoError};
+use super::{
+    BoardSize, Color, GameResult, Komi, Move, MoveError, Point, ReplayError, Score, UndoError,
+};
 use crate::SplitMix64;
 
 /// A game of Go under the rules in docs/go.md: Black first, capture, no suicide, positional superko,
@@ -173,8 +175,80 @@ impl Game {
     }
 
     /// Plays `mv` for the colour to move, or refuses it and changes nothing.
+    ///
+    /// ```
+    /// use gridarena_engine::go::{BoardSize, Color, Game, Move, MoveError, Point};
+    ///
+    /// let mut game = Game::replay(BoardSize::NINE, Default::default(), &["B1", "A1"]).unwrap();
+    /// // Black's A2 takes White's stone in the corner: the game says which stones went.
+    /// game.play(Move::from_gtp("A2", game.size()).unwrap()).unwrap();
+    /// assert_eq!(game.last_captures(), [Point::from_gtp("A1", game.size()).unwrap()]);
+    /// assert_eq!(game.captures(Color::Black), 1);
+    ///
+    /// // A refused move says why and changes nothing.
+    /// let a1 = Move::from_gtp("A1", game.size()).unwrap();
+    /// game.play(Move::Pass).unwrap();
+    /// game.play(Move::Pass).unwrap();
+    /// assert!(matches!(game.play(a1), Err(MoveError::GameOver { .. })));
+    /// assert_eq!(game.moves().len(), 5);
+    /// ```
     pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
         self.play_as(self.to_move, mv)
+    }
+
+    /// The stones the last move took off the board, row by row from A1: none after a pass, a
+    /// resignation, or before the first move. A server announces them with the move, so that a client
+    /// need not compare boards.
+    pub fn last_captures(&self) -> Vec<Point> {
+        match self.moves.last() {
+            Some((_, Move::Play(_))) => self.board.last_captures(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// A new game of `size` and `komi` with `moves`, in GTP spelling ("D4", "pass"), played in turn from
+    /// Black: how the online server rebuilds a stored game and a page rebuilds a snapshot.
+    ///
+    /// ```
+    /// use gridarena_engine::go::{BoardSize, Color, Game, Komi, ReplayError};
+    ///
+    /// let game = Game::replay(BoardSize::NINE, Komi::DEFAULT, &["D4", "pass", "E5"]).unwrap();
+    /// assert_eq!(game.to_move(), Color::White);
+    ///
+    /// let err = Game::replay(BoardSize::NINE, Komi::DEFAULT, &["D4", "D4"]).unwrap_err();
+    /// assert!(matches!(err, ReplayError::Refused { number: 2, .. }));
+    /// assert_eq!(err.to_string(), "move 2 (D4): D4 is occupied by a black stone");
+    /// ```
+    pub fn replay<S: AsRef<str>>(
+        size: BoardSize,
+        komi: Komi,
+        moves: &[S],
+    ) -> Result<Game, ReplayError> {
+        let mut game = Game::with_komi(size, komi);
+        game.play_gtp(moves)?;
+        Ok(game)
+    }
+
+    /// Plays `moves`, in GTP spelling, each for the colour to move. Stops at the first one that is not a
+    /// move or that the rules refuse, numbered from 1 in `moves`; the moves before it stay played, so a
+    /// caller that must go on (a server resuming a stored game) can go on from there.
+    pub fn play_gtp<S: AsRef<str>>(&mut self, moves: &[S]) -> Result<(), ReplayError> {
+        for (i, text) in moves.iter().enumerate() {
+            let text = text.as_ref();
+            let number = i + 1;
+            let mv =
+                Move::from_gtp(text, self.size()).map_err(|error| ReplayError::Unreadable {
+                    number,
+                    text: text.to_string(),
+                    error,
+                })?;
+            self.play(mv).map_err(|error| ReplayError::Refused {
+                number,
+                text: text.to_string(),
+                error,
+            })?;
+        }
+        Ok(())
     }
 
     /// Plays `mv` for `color`, whoever's turn it is; then the other colour is to move.
@@ -482,16 +556,16 @@ mod tests {
         assert_eq!(g.result().unwrap().to_string(), "0");
     }
 
+    /// A ko on a 5x5 board: Black's C3 takes White's B3 stone.
+    const TAKE_B3: &str = ". . . . .
+                           . X O . .
+                           X O . O .
+                           . X O . .
+                           . . . . .";
+
     #[test]
     fn undo_restores_the_previous_state() {
-        let mut g = game(
-            ". . . . .
-             . X O . .
-             X O . O .
-             . X O . .
-             . . . . .",
-            Color::Black,
-        );
+        let mut g = game(TAKE_B3, Color::Black);
         let before = g.clone();
         play_all(&mut g, &["C3"]);
         assert_eq!(g.captures(Color::Black), 1);
@@ -524,5 +598,58 @@ mod tests {
             g.play(off).unwrap_err().to_string(),
             "M1 is off the 9x9 board"
         );
+    }
+
+    #[test]
+    fn the_last_move_says_which_stones_it_captured() {
+        let mut g = game(TAKE_B3, Color::Black);
+        assert!(g.last_captures().is_empty(), "no move yet");
+        play_all(&mut g, &["C3"]);
+        assert_eq!(g.last_captures(), [pt("B3", &g).point().unwrap()]);
+        play_all(&mut g, &["E1"]);
+        assert!(g.last_captures().is_empty(), "a quiet move");
+        g.play(Move::Pass).unwrap();
+        assert!(g.last_captures().is_empty(), "a pass");
+        g.undo().unwrap();
+        g.undo().unwrap();
+        assert_eq!(
+            g.last_captures(),
+            [pt("B3", &g).point().unwrap()],
+            "undo rebuilds them"
+        );
+        g.play(Move::Resign).unwrap();
+        assert!(g.last_captures().is_empty(), "a resignation");
+    }
+
+    #[test]
+    fn replay_names_the_first_move_it_cannot_play_and_keeps_those_before() {
+        let size = BoardSize::NINE;
+        let g = Game::replay(size, Komi::DEFAULT, &["D4", "pass", "e5", "PASS"]).unwrap();
+        assert_eq!(g.moves().len(), 4);
+        assert_eq!(g.to_move(), Color::Black);
+        let none: [&str; 0] = [];
+        assert_eq!(
+            Game::replay(size, Komi::ZERO, &none).unwrap().komi(),
+            Komi::ZERO
+        );
+
+        let err = Game::replay(size, Komi::DEFAULT, &["D4", "Z9"]).unwrap_err();
+        assert!(
+            matches!(err, ReplayError::Unreadable { number: 2, .. }),
+            "{err:?}"
+        );
+        assert_eq!(err.number(), 2);
+        assert!(err.to_string().starts_with("move 2 (Z9): "), "{err}");
+        let moves = vec!["pass".to_string(), "pass".to_string(), "D4".to_string()];
+        let err = Game::replay(size, Komi::DEFAULT, &moves).unwrap_err();
+        assert_eq!(err.to_string(), "move 3 (D4): the game is over (W+0.5)");
+
+        let mut g = Game::new(size);
+        let err = g.play_gtp(&["D4", "E5", "D4", "F6"]).unwrap_err();
+        assert!(
+            matches!(err, ReplayError::Refused { number: 3, .. }),
+            "{err:?}"
+        );
+        assert_eq!(g.moves().len(), 2, "the moves before the refused one stay");
     }
 }

@@ -4,7 +4,7 @@
 //! The fixed stride makes a [`Point`] mean the same intersection on every board and the four neighbour
 //! offsets compile-time constants; the border means a neighbour never needs a bounds check: it is a wall.
 
-use super::board::SetupError;
+use super::error::SetupError;
 use std::fmt;
 
 /// The largest board side: 19x19.
