@@ -2,6 +2,7 @@
 //! looks and behaves alike on every page (style/main.css styles them by these classes).
 
 use crate::files;
+use gridarena_engine::go::BoardSize;
 use leptos::prelude::*;
 
 /// A form whose submit (its button, or Enter in a field) runs `on_submit` instead of loading a page.
@@ -26,6 +27,37 @@ pub fn SubmitForm(
         >
             {children()}
         </form>
+    }
+}
+
+/// The Go board-size select ("Board": 9x9, 13x13, 19x19), handing each chosen side to `on_change`.
+#[component]
+pub fn BoardSizeSelect(
+    testid: &'static str,
+    /// The side the select shows, followed as it changes; without it the select keeps its own choice.
+    #[prop(optional, into)]
+    value: Option<Signal<u32>>,
+    on_change: Callback<u32>,
+) -> impl IntoView {
+    view! {
+        <label>
+            <span>"Board"</span>
+            <select
+                data-testid=testid
+                // None sets nothing (and, tracking no signal, never runs again).
+                prop:value=move || value.map(|v| v.get().to_string())
+                on:change=move |ev| {
+                    if let Ok(n) = event_target_value(&ev).parse::<u32>() {
+                        on_change.run(n);
+                    }
+                }
+            >
+                {BoardSize::PRESETS
+                    .into_iter()
+                    .map(|s| view! { <option value=s.get().to_string()>{s.to_string()}</option> })
+                    .collect_view()}
+            </select>
+        </label>
     }
 }
 

@@ -2,7 +2,7 @@
 //! and the colour the person plays against the AI.
 
 use super::session::{Opponent, Setup, STRENGTHS};
-use crate::widgets::SubmitForm;
+use crate::widgets::{BoardSizeSelect, SubmitForm};
 use gridarena_engine::go::{BoardSize, Color};
 use leptos::prelude::*;
 
@@ -69,24 +69,15 @@ pub fn SetupForm(current: RwSignal<Setup>, on_start: Callback<Setup>) -> impl In
         .collect_view();
     view! {
         <SubmitForm class="setup go-setup" label="New Go game" on_submit=start>
-            <label>
-                <span>"Board"</span>
-                <select
-                    data-testid="go-size"
-                    prop:value=move || size.get().get().to_string()
-                    on:change=move |ev| {
-                        let chosen = event_target_value(&ev).parse::<u32>().ok();
-                        if let Some(s) = chosen.and_then(|n| BoardSize::new(n).ok()) {
-                            size.set(s);
-                        }
+            <BoardSizeSelect
+                testid="go-size"
+                value=Signal::derive(move || u32::from(size.get().get()))
+                on_change=Callback::new(move |n| {
+                    if let Ok(s) = BoardSize::new(n) {
+                        size.set(s);
                     }
-                >
-                    {BoardSize::PRESETS
-                        .into_iter()
-                        .map(|s| view! { <option value=s.get().to_string()>{s.to_string()}</option> })
-                        .collect_view()}
-                </select>
-            </label>
+                })
+            />
             <label>
                 <span>"Opponent"</span>
                 <select

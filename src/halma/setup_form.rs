@@ -6,6 +6,7 @@ use super::messages::Line;
 use super::player::Player;
 use super::player_picker::PlayerPicker;
 use super::session::Session;
+use crate::widgets::SubmitForm;
 use gridarena_engine::halma::{Preset, Team, Teams};
 use leptos::prelude::*;
 
@@ -35,13 +36,10 @@ pub fn SetupForm(
         }
     };
     view! {
-        <form
+        <SubmitForm
             class="setup"
-            aria-label="New game"
-            on:submit=move |ev| {
-                ev.prevent_default();
-                on_new_game.run(seed_text.get_untracked());
-            }
+            label="New game"
+            on_submit=Callback::new(move |()| on_new_game.run(seed_text.get_untracked()))
         >
             {player_picker(Team::Red)}
             {player_picker(Team::Blue)}
@@ -79,6 +77,6 @@ pub fn SetupForm(
             <span class="game-info" data-testid="game-info">
                 {move || session.with(game_info)}
             </span>
-        </form>
+        </SubmitForm>
     }
 }

@@ -2,6 +2,7 @@
 //! pairs the seek.
 
 use super::lobby::color_pref;
+use crate::widgets::{BoardSizeSelect, SubmitForm};
 use gridarena_engine::go::online::{ClientMsg, ColorPref};
 use gridarena_engine::go::BoardSize;
 use leptos::prelude::*;
@@ -17,30 +18,14 @@ pub fn SeekForm(
     let color = RwSignal::new(ColorPref::Any);
     let form = move || {
         view! {
-            <form
+            <SubmitForm
                 class="setup"
-                aria-label="Find a game"
-                on:submit=move |ev| {
-                    ev.prevent_default();
+                label="Find a game"
+                on_submit=Callback::new(move |()| {
                     send.run(ClientMsg::Seek { size: size.get_untracked(), color: color.get_untracked() });
-                }
+                })
             >
-                <label>
-                    <span>"Board"</span>
-                    <select
-                        data-testid="online-size"
-                        on:change=move |ev| {
-                            if let Ok(n) = event_target_value(&ev).parse::<u32>() {
-                                size.set(n);
-                            }
-                        }
-                    >
-                        {BoardSize::PRESETS
-                            .into_iter()
-                            .map(|s| view! { <option value=s.get().to_string()>{s.to_string()}</option> })
-                            .collect_view()}
-                    </select>
-                </label>
+                <BoardSizeSelect testid="online-size" on_change=Callback::new(move |n| size.set(n)) />
                 <label>
                     <span>"Colour"</span>
                     <select
@@ -53,7 +38,7 @@ pub fn SeekForm(
                     </select>
                 </label>
                 <button type="submit" data-testid="online-seek">"Find a game"</button>
-            </form>
+            </SubmitForm>
         }
     };
     view! {

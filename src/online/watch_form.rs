@@ -1,5 +1,6 @@
 //! Watching a game by its number.
 
+use crate::widgets::SubmitForm;
 use leptos::prelude::*;
 
 #[component]
@@ -10,13 +11,10 @@ pub fn WatchForm(
     on_watch: Callback<String>,
 ) -> impl IntoView {
     view! {
-        <form
+        <SubmitForm
             class="setup"
-            aria-label="Watch a game"
-            on:submit=move |ev| {
-                ev.prevent_default();
-                on_watch.run(typed.get_untracked());
-            }
+            label="Watch a game"
+            on_submit=Callback::new(move |()| on_watch.run(typed.get_untracked()))
         >
             <label>
                 <span>"Watch game number"</span>
@@ -29,6 +27,6 @@ pub fn WatchForm(
                 />
             </label>
             <button type="submit">"Watch"</button>
-        </form>
+        </SubmitForm>
     }
 }

@@ -4,9 +4,11 @@
 //! stream), not the rules themselves: those are the engine's tests.
 
 use serde_json::{json, Value};
-use std::io::Write;
-use std::process::{Command, Stdio};
-use std::thread;
+
+#[path = "support/run.rs"]
+mod run;
+
+use run::{run, Run};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/halma/");
 
@@ -15,46 +17,9 @@ fn fixture(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
 }
 
-#[derive(Debug)]
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `gridarena args...` with `stdin`, checking what every run must satisfy: it exits with a status
-/// (no signal, no panic).
+/// Runs `gridarena args...` with `stdin` in the test's working directory.
 fn gridarena(args: &[&str], stdin: impl Into<Vec<u8>>) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gridarena"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut pipe = child.stdin.take().expect("stdin is piped");
-    let input = stdin.into();
-    // A writer thread: large inputs would otherwise deadlock against a full stdout pipe. The binary may
-    // stop reading early (size cap), so a failed write is expected, not an error.
-    let writer = thread::spawn(move || {
-        let _ = pipe.write_all(&input);
-    });
-    let out = child.wait_with_output().expect("the binary runs");
-    writer.join().expect("the writer thread finishes");
-    let run = Run {
-        code: out
-            .status
-            .code()
-            .expect("the binary exits with a status, not a signal"),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    };
-    assert!(
-        !run.stderr.contains("panicked"),
-        "gridarena {args:?} panicked: {}",
-        run.stderr
-    );
-    run
+    run(args, stdin, None)
 }
 
 /// Runs a command expected to succeed and returns its stdout.

@@ -4,37 +4,19 @@
 //! GNU Go is Debian's `gnugo` package, installed by `scripts/setup.sh --browser`; without it the GNU Go
 //! tests fail with a message saying so (a skipped test would hide a lost check).
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-use std::thread;
-
 #[path = "support/gtp_engine.rs"]
 mod gtp_engine;
+#[path = "support/run.rs"]
+mod run;
 
 use gtp_engine::Engine;
+use run::run;
 
 /// Runs `gridarena go gtp args...` on `input` and returns (exit status, stdout, stderr).
 fn session(args: &[&str], input: impl Into<Vec<u8>>) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gridarena"))
-        .args(["go", "gtp"])
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut pipe = child.stdin.take().expect("stdin is piped");
-    let input = input.into();
-    // quit stops reading early, so a failed write is expected.
-    let writer = thread::spawn(move || {
-        let _ = pipe.write_all(&input);
-    });
-    let out = child.wait_with_output().expect("the binary runs");
-    writer.join().expect("the writer finishes");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "panic: {stderr}");
-    let code = out.status.code().expect("an exit status, not a signal");
-    (code, String::from_utf8(out.stdout).expect("UTF-8"), stderr)
+    let args: Vec<&str> = ["go", "gtp"].iter().chain(args).copied().collect();
+    let run = run(&args, input, None);
+    (run.code, run.stdout, run.stderr)
 }
 
 /// The responses of a session, each without its terminating blank line.
@@ -59,6 +41,9 @@ fn required_commands_ids_and_framing() {
     assert_eq!(r[3], "=10 true");
     assert_eq!(r[4], "= false");
     let commands: Vec<&str> = r[5].trim_start_matches("= ").lines().collect();
+    // Written out here on purpose, not taken from the binary's `go::COMMANDS`: `list_commands` prints
+    // that list, so checking against it could never fail. These are the commands controllers need (the
+    // GTP spec's required ones and those GNU Go, twogtp and Sabaki send).
     for required in [
         "protocol_version",
         "name",
@@ -284,12 +269,8 @@ fn random_bytes_get_well_formed_answers_and_a_clean_exit() {
 
 #[test]
 fn help_describes_the_command() {
-    let out = Command::new(env!("CARGO_BIN_EXE_gridarena"))
-        .args(["go", "gtp", "--help"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let text = String::from_utf8_lossy(&out.stdout);
+    let (code, text, _) = session(&["--help"], "");
+    assert_eq!(code, 0);
     assert!(
         text.contains("--playouts") && text.contains("genmove answers \"pass\""),
         "{text}"

@@ -2,11 +2,13 @@
 //! stdin as a script or a person would, with its files and exit statuses checked.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::thread;
+
+#[path = "support/run.rs"]
+mod run;
+
+use run::{run, Run};
 
 const MAPS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../maps/hyperchess/");
 
@@ -45,39 +47,10 @@ impl Drop for Dir {
     }
 }
 
-#[derive(Debug)]
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `gridarena hyperchess args...` in `dir` with `stdin`; it must exit with a status, never panic.
+/// Runs `gridarena hyperchess args...` in `dir` with `stdin`.
 fn hyperchess(dir: &Dir, args: &[&str], stdin: impl Into<Vec<u8>>) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gridarena"))
-        .arg("hyperchess")
-        .args(args)
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut pipe = child.stdin.take().expect("stdin is piped");
-    let input = stdin.into();
-    // The game may stop reading early (quit, a win), so a failed write is expected.
-    let writer = thread::spawn(move || {
-        let _ = pipe.write_all(&input);
-    });
-    let out = child.wait_with_output().expect("the binary runs");
-    writer.join().expect("the writer thread finishes");
-    let run = Run {
-        code: out.status.code().expect("an exit status, not a signal"),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    };
-    assert!(!run.stderr.contains("panicked"), "{run:?}");
-    run
+    let args: Vec<&str> = ["hyperchess"].iter().chain(args).copied().collect();
+    run(&args, stdin, Some(dir.path()))
 }
 
 /// The piece on `x y z` in a currentstate text.
