@@ -10,5 +10,6 @@ pub mod halma;
 pub mod hyperchess;
 mod rng;
 mod sort;
+pub mod tournament;
 
 pub use rng::SplitMix64;

@@ -1,0 +1,31 @@
+//! Tournaments between Halma AIs: who meets whom in each round, and how the finished games rank the
+//! entries.
+//!
+//! Plain rules with no clock and no I/O, so the page and `gridarena halma tournament` pair and rank a
+//! tournament identically: the front-ends only play the games (each through [`crate::halma::GameLoop`])
+//! and hand the results back.
+
+/// An entry's place in the roster: entries are numbered from 0 in roster order.
+pub type EntryId = usize;
+
+/// One game of a round: who plays red (the first team) and who plays blue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Pairing {
+    pub red: EntryId,
+    pub blue: EntryId,
+}
+
+/// How a finished game counts for the standings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Score {
+    RedWins,
+    BlueWins,
+    Draw,
+}
+
+/// A finished game: its pairing and how it counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Finished {
+    pub pairing: Pairing,
+    pub score: Score,
+}
