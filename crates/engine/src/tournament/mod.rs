@@ -5,6 +5,7 @@
 //! tournament identically: the front-ends only play the games (each through [`crate::halma::GameLoop`])
 //! and hand the results back.
 
+pub mod pairing;
 pub mod standings;
 
 /// An entry's place in the roster: entries are numbered from 0 in roster order.
