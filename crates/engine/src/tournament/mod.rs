@@ -8,6 +8,11 @@
 pub mod pairing;
 pub mod standings;
 
+/// The most entries a tournament takes, for its schedule and its table alike. A classroom has 5 to 40;
+/// the bound keeps every table small (the Swiss search keeps an entries-by-entries table of meetings),
+/// so a hostile entry count cannot make either allocate without bound.
+pub const MAX_ENTRIES: usize = 512;
+
 /// An entry's place in the roster: entries are numbered from 0 in roster order.
 pub type EntryId = usize;
 

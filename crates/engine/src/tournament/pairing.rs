@@ -9,12 +9,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{EntryId, Pairing};
+use super::{EntryId, Pairing, MAX_ENTRIES};
 use crate::SplitMix64;
-
-/// The most entries a schedule accepts. A classroom has 5 to 40; the bound keeps every table small
-/// (the Swiss search keeps an entries-by-entries table of meetings).
-pub const MAX_ENTRIES: usize = 512;
 
 /// Rounds a bare `swiss` gets: enough to separate 40 entries (about log2(40) + 2).
 pub const DEFAULT_SWISS_ROUNDS: u32 = 7;

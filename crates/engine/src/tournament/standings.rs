@@ -17,11 +17,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::{EntryId, Finished, Pairing, Score};
-
-/// The most entries a table accepts: far above a classroom's 40, low enough that a hostile entry count
-/// cannot make the table allocate without bound.
-pub const MAX_ENTRIES: usize = 1024;
+use super::{EntryId, Finished, Pairing, Score, MAX_ENTRIES};
 
 /// How one game went for one side: the crosstable's cell contents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
