@@ -255,8 +255,8 @@ mod tests {
         assert_eq!(waiting_text(&s), None);
         let asks = s.begin_tick(1000).unwrap();
         assert_eq!(asks.len(), 1);
-        let blue = builtin::answer(BuiltIn::Greedy, s.game(), Team::Blue, asks[0].seed);
-        assert!(s.deliver(asks[0].round, Team::Blue, blue, 12.4));
+        let blue = builtin::answer(BuiltIn::Greedy, s.game(), Team::Blue, asks[0].request.seed);
+        assert!(s.deliver(asks[0].request.turn, Team::Blue, blue, 12.4));
         s.finish_tick(1000).unwrap();
         assert_eq!(
             latency_text(&s).as_deref(),

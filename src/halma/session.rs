@@ -7,6 +7,7 @@
 
 use super::builtin;
 use super::player::Player;
+use gridarena_engine::halma;
 use gridarena_engine::halma::record::Recorder;
 use gridarena_engine::halma::{
     Answer, Game, GameLoop, LoopError, NoMove, Path, Position, Preset, Square, Team, Teams,
@@ -54,14 +55,11 @@ pub struct Session {
 /// A request the page must send for the tick in progress.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ask {
-    /// The tick it belongs to ([`Session::round`]).
-    pub round: u32,
-    pub team: Team,
+    /// The engine's request: the tick it belongs to ([`Session::round`]), the team, a built-in AI's seed.
+    pub request: halma::Ask,
     pub player: Player,
     /// How long the page waits for the answer.
     pub time_limit_ms: u64,
-    /// The seed a built-in AI plays this tick with.
-    pub seed: u64,
 }
 
 /// How long a team's player takes to answer.
@@ -190,12 +188,10 @@ impl Session {
             .map_err(|e| e.to_string())?;
         Ok(asks
             .into_iter()
-            .map(|a| Ask {
-                round: a.turn,
-                team: a.team,
-                player: self.players[a.team].clone(),
+            .map(|request| Ask {
+                player: self.players[request.team].clone(),
+                request,
                 time_limit_ms,
-                seed: a.seed,
             })
             .collect())
     }
@@ -254,11 +250,13 @@ impl Session {
     pub fn tick(&mut self) -> Result<&TickOutcome, String> {
         for ask in self.begin_tick(0)? {
             let answer = match ask.player {
-                Player::BuiltIn(ai) => builtin::answer(ai, self.game(), ask.team, ask.seed),
+                Player::BuiltIn(ai) => {
+                    builtin::answer(ai, self.game(), ask.request.team, ask.request.seed)
+                }
                 // A web AI needs the page's event loop; here it simply has not answered.
                 Player::Web(_) | Player::Human => Answer::NoMove(NoMove::Missing),
             };
-            self.deliver(ask.round, ask.team, answer, 0.0);
+            self.deliver(ask.request.turn, ask.request.team, answer, 0.0);
         }
         self.finish_tick(0)
     }
@@ -490,7 +488,7 @@ mod tests {
         assert!(s.begin_tick(1000).is_err(), "one tick at a time");
         assert!(!s.ready());
         let round = s.round().unwrap();
-        let red = builtin::answer(BuiltIn::Greedy, s.game(), Team::Red, asks[0].seed);
+        let red = builtin::answer(BuiltIn::Greedy, s.game(), Team::Red, asks[0].request.seed);
         assert!(
             !s.deliver(round + 1, Team::Red, red.clone(), 1.0),
             "another tick's answer"
@@ -528,11 +526,13 @@ mod tests {
         let asks = s.begin_tick(50).unwrap();
         let round = s.round().unwrap();
         for ask in asks {
-            let answer = match ask.team {
+            let answer = match ask.request.team {
                 Team::Red => builtin::read_reply("error: the worker crashed"),
-                Team::Blue => builtin::answer(BuiltIn::Greedy, s.game(), Team::Blue, ask.seed),
+                Team::Blue => {
+                    builtin::answer(BuiltIn::Greedy, s.game(), Team::Blue, ask.request.seed)
+                }
             };
-            s.deliver(round, ask.team, answer, 1.0);
+            s.deliver(round, ask.request.team, answer, 1.0);
         }
         let outcome = s.finish_tick(50).unwrap();
         assert_eq!(outcome.errors.len(), 1);

@@ -185,15 +185,18 @@ impl Ticker {
     fn send(self, ask: Ask) {
         match ask.player {
             Player::BuiltIn(ai) => {
-                let job = self
-                    .session
-                    .with_untracked(|s| builtin::job(ai, s.game(), ask.team, ask.seed));
-                if !self.post(ask.team, ask.round, &job) {
+                let job = self.session.with_untracked(|s| {
+                    builtin::job(ai, s.game(), ask.request.team, ask.request.seed)
+                });
+                let request = ask.request;
+                if !self.post(request.team, request.turn, &job) {
                     let answer = builtin::read_reply(&builtin::halma_builtin_answer(&job));
-                    self.deliver(ask.round, ask.team, answer);
+                    self.deliver(request.turn, request.team, answer);
                 }
             }
-            Player::Web(url) => self.fetch(ask.team, ask.round, url, ask.time_limit_ms),
+            Player::Web(url) => {
+                self.fetch(ask.request.team, ask.request.turn, url, ask.time_limit_ms)
+            }
             Player::Human => {}
         }
     }

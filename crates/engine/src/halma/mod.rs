@@ -53,7 +53,7 @@ pub use game::{
     Answer, DamagedPiece, EnactedMove, ErrorKind, Game, GameResult, NoMove, TeamError, TickOutcome,
     TickRefused,
 };
-pub use game_loop::{GameLoop, LoopError};
+pub use game_loop::{Ask, GameLoop, LoopError};
 pub use perft::perft;
 pub use player::{AiPlayer, PlayerError};
 pub use position::{Piece, Position, SetupError};
