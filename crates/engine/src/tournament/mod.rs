@@ -5,7 +5,11 @@
 //! tournament identically: the front-ends only play the games (each through [`crate::halma::GameLoop`])
 //! and hand the results back.
 
+pub mod event;
+pub mod game;
 pub mod pairing;
+pub mod roster;
+pub mod settings;
 pub mod standings;
 
 /// The most entries a tournament takes, for its schedule and its table alike. A classroom has 5 to 40;

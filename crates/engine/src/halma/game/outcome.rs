@@ -52,16 +52,20 @@ pub enum NoMove {
     Unreadable(ResponseError),
     /// The request failed: refused connection, HTTP error status, blocked by CORS, ...
     Failed(String),
+    /// A no-move read back from a tournament's game log: the code and message it had when it was played,
+    /// so a replay shows exactly what the live game showed.
+    Replayed { code: String, message: String },
 }
 
 impl NoMove {
     /// A stable identifier for programs.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> &str {
         match self {
             NoMove::Missing => "missing",
             NoMove::TimedOut { .. } => "timed_out",
             NoMove::Unreadable(e) => e.code(),
             NoMove::Failed(_) => "request_failed",
+            NoMove::Replayed { code, .. } => code,
         }
     }
 }
@@ -73,6 +77,7 @@ impl fmt::Display for NoMove {
             NoMove::TimedOut { after_ms } => write!(f, "no answer: timed out after {after_ms} ms"),
             NoMove::Unreadable(e) => write!(f, "unreadable answer: {e}"),
             NoMove::Failed(why) => write!(f, "request failed: {why}"),
+            NoMove::Replayed { message, .. } => f.write_str(message),
         }
     }
 }

@@ -1,0 +1,350 @@
+//! The roster: who plays, as the JSON a teacher imports and exports and the lines a teacher pastes.
+//!
+//! ```json
+//! {"entries": [{"name": "Ada", "player": "http://127.0.0.1:8001/"}, {"name": "House", "player": "builtin:greedy"}]}
+//! ```
+//!
+//! A player is the label every other part of GridArena reads ([`AiPlayer`]): `builtin:NAME` or a web AI's
+//! URL. A roster is read from files, links and pasted text, so every field is checked before anything
+//! uses it: names are what the standings, the crosstable and the CSV show, so they must be present, short,
+//! printable and distinct (ignoring case, so "Ada" and "ada" never share a table).
+
+use super::MAX_ENTRIES;
+use crate::halma::{AiPlayer, PlayerError};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The longest name, in characters: a table column on a projector, not an essay.
+pub const MAX_NAME_CHARS: usize = 40;
+
+/// The largest roster text read: 512 entries with long URLs fit many times over.
+pub const MAX_ROSTER_BYTES: usize = 1024 * 1024;
+
+/// One entry as written: a name and a player label.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    pub name: String,
+    pub player: String,
+}
+
+/// Everyone in a tournament, in roster order (an entry's [`super::EntryId`] is its place here).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Roster {
+    pub entries: Vec<Entry>,
+}
+
+/// Why a roster, or one of its entries, was refused. Entries are numbered from 1, as a person counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RosterError {
+    /// The text is over [`MAX_ROSTER_BYTES`].
+    TooLarge { bytes: usize },
+    /// The text is not a roster JSON object.
+    NotRoster(String),
+    /// More entries than [`super::MAX_ENTRIES`].
+    TooMany { entries: usize },
+    /// A name that is empty, too long or holds control characters.
+    BadName { entry: usize, why: String },
+    /// Two entries with the same name (ignoring case).
+    DuplicateName {
+        first: usize,
+        second: usize,
+        name: String,
+    },
+    /// A player label that names no AI.
+    BadPlayer {
+        entry: usize,
+        name: String,
+        error: PlayerError,
+    },
+    /// A pasted line that is not `name player`.
+    BadLine { line: usize, text: String },
+}
+
+impl fmt::Display for RosterError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RosterError::TooLarge { bytes } => write!(
+                f,
+                "The roster is {bytes} bytes; at most {MAX_ROSTER_BYTES} are read."
+            ),
+            RosterError::NotRoster(why) => write!(
+                f,
+                "This is not a roster: {why}. Expected {{\"entries\": [{{\"name\": \"Ada\", \"player\": \"http://...\"}}, ...]}}."
+            ),
+            RosterError::TooMany { entries } => write!(
+                f,
+                "The roster has {entries} entries; a tournament takes at most {MAX_ENTRIES}."
+            ),
+            RosterError::BadName { entry, why } => write!(f, "Entry {entry}: {why}"),
+            RosterError::DuplicateName {
+                first,
+                second,
+                name,
+            } => write!(
+                f,
+                "Entries {first} and {second} are both called {name:?}; give every entry its own name."
+            ),
+            RosterError::BadPlayer { entry, name, error } => {
+                write!(f, "Entry {entry} ({name}): {error}")
+            }
+            RosterError::BadLine { line, text } => write!(
+                f,
+                "Line {line} ({text:?}) is not \"name player\": write a name, a space, then a URL or builtin:NAME."
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RosterError {}
+
+/// The first `n` characters of `text`, for quoting it in a message.
+fn quote(text: &str) -> String {
+    const QUOTE_CHARS: usize = 60;
+    let mut q: String = text.chars().take(QUOTE_CHARS).collect();
+    if text.chars().nth(QUOTE_CHARS).is_some() {
+        q.push('…');
+    }
+    q
+}
+
+/// A name as it is kept: trimmed, then checked.
+pub fn check_name(name: &str) -> Result<String, String> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Err("the name is empty; every entry needs one.".to_string());
+    }
+    if name.chars().count() > MAX_NAME_CHARS {
+        return Err(format!(
+            "the name {:?} is longer than {MAX_NAME_CHARS} characters.",
+            quote(name)
+        ));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(format!(
+            "the name {:?} holds a control character (a tab or a line break, say).",
+            quote(name)
+        ));
+    }
+    Ok(name.to_string())
+}
+
+impl Entry {
+    /// An entry with its name trimmed and checked and its player read; `entry` numbers it in messages.
+    fn checked(&self, entry: usize) -> Result<(Entry, AiPlayer), RosterError> {
+        let name = check_name(&self.name).map_err(|why| RosterError::BadName { entry, why })?;
+        let player =
+            self.player
+                .trim()
+                .parse::<AiPlayer>()
+                .map_err(|error| RosterError::BadPlayer {
+                    entry,
+                    name: name.clone(),
+                    error,
+                })?;
+        let entry = Entry {
+            name,
+            player: player.to_string(),
+        };
+        Ok((entry, player))
+    }
+}
+
+impl Roster {
+    /// Reads a roster's JSON and checks it ([`Roster::check`]); unknown members are ignored.
+    ///
+    /// ```
+    /// use gridarena_engine::tournament::roster::Roster;
+    ///
+    /// let text = r#"{"entries": [{"name": " Ada ", "player": "http://127.0.0.1:8001/"},
+    ///                             {"name": "House", "player": "builtin:greedy"}]}"#;
+    /// let roster = Roster::parse(text).unwrap();
+    /// assert_eq!(roster.entries[0].name, "Ada");
+    /// assert!(Roster::parse(r#"{"entries": [{"name": "Bo", "player": "greedy"}]}"#)
+    ///     .unwrap_err()
+    ///     .to_string()
+    ///     .starts_with("Entry 1 (Bo): unknown player"));
+    /// ```
+    pub fn parse(text: &str) -> Result<Roster, RosterError> {
+        if text.len() > MAX_ROSTER_BYTES {
+            return Err(RosterError::TooLarge { bytes: text.len() });
+        }
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let roster: Roster =
+            serde_json::from_str(text).map_err(|e| RosterError::NotRoster(e.to_string()))?;
+        let players = roster.check()?;
+        Ok(Roster {
+            entries: players.into_iter().map(|(entry, _)| entry).collect(),
+        })
+    }
+
+    /// Every entry, trimmed and with its player read, or the first problem: too many entries, a bad
+    /// name or player, or a repeated name.
+    pub fn check(&self) -> Result<Vec<(Entry, AiPlayer)>, RosterError> {
+        if self.entries.len() > MAX_ENTRIES {
+            return Err(RosterError::TooMany {
+                entries: self.entries.len(),
+            });
+        }
+        let mut checked: Vec<(Entry, AiPlayer)> = Vec::with_capacity(self.entries.len());
+        for (i, entry) in self.entries.iter().enumerate() {
+            let (entry, player) = entry.checked(i + 1)?;
+            let folded = entry.name.to_lowercase();
+            if let Some(first) = checked
+                .iter()
+                .position(|(e, _)| e.name.to_lowercase() == folded)
+            {
+                return Err(RosterError::DuplicateName {
+                    first: first + 1,
+                    second: i + 1,
+                    name: entry.name,
+                });
+            }
+            checked.push((entry, player));
+        }
+        Ok(checked)
+    }
+
+    /// The players, in roster order; the roster must have been checked.
+    pub fn players(&self) -> Result<Vec<AiPlayer>, RosterError> {
+        Ok(self.check()?.into_iter().map(|(_, p)| p).collect())
+    }
+
+    /// The names, in roster order.
+    pub fn names(&self) -> Vec<String> {
+        self.entries.iter().map(|e| e.name.clone()).collect()
+    }
+
+    /// The roster as pretty JSON, the form it is exported in.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}
+
+/// Entries from pasted lines, one `name player` a line: the player is the last word, the name all
+/// before it (so names may hold spaces); a comma or tab between them is accepted, blank lines and lines
+/// starting with `#` are skipped. Only the lines' shape is checked here; [`Roster::check`] checks the
+/// entries once they are added.
+///
+/// ```
+/// use gridarena_engine::tournament::roster::entries_from_lines;
+///
+/// let entries = entries_from_lines("Ada Lovelace http://127.0.0.1:8001/\n\n# the house\nHouse, builtin:greedy\r\n").unwrap();
+/// assert_eq!(entries.len(), 2);
+/// assert_eq!((entries[0].name.as_str(), entries[1].name.as_str()), ("Ada Lovelace", "House"));
+/// assert!(entries_from_lines("http://127.0.0.1:8001/").is_err(), "a line needs a name");
+/// ```
+pub fn entries_from_lines(text: &str) -> Result<Vec<Entry>, RosterError> {
+    if text.len() > MAX_ROSTER_BYTES {
+        return Err(RosterError::TooLarge { bytes: text.len() });
+    }
+    let mut entries = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = || RosterError::BadLine {
+            line: i + 1,
+            text: quote(line),
+        };
+        let (name, player) = line
+            .rsplit_once(|c: char| c.is_whitespace() || c == ',')
+            .ok_or_else(bad)?;
+        let name = name.trim().trim_end_matches(',').trim();
+        if name.is_empty() || player.is_empty() {
+            return Err(bad());
+        }
+        if entries.len() >= MAX_ENTRIES {
+            return Err(RosterError::TooMany {
+                entries: entries.len() + 1,
+            });
+        }
+        entries.push(Entry {
+            name: name.to_string(),
+            player: player.to_string(),
+        });
+    }
+    Ok(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(name: &str, player: &str) -> Entry {
+        Entry {
+            name: name.to_string(),
+            player: player.to_string(),
+        }
+    }
+
+    #[test]
+    fn names_must_be_present_printable_short_and_distinct() {
+        let cases: [(&str, &str); 4] = [
+            ("  ", "Entry 2: the name is empty"),
+            (
+                "Bo\tJr",
+                "Entry 2: the name \"Bo\\tJr\" holds a control character",
+            ),
+            (&"x".repeat(41), "is longer than 40 characters"),
+            ("ADA", "Entries 1 and 2 are both called \"ADA\""),
+        ];
+        for (name, message) in cases {
+            let roster = Roster {
+                entries: vec![
+                    entry("Ada", "builtin:greedy"),
+                    entry(name, "builtin:search"),
+                ],
+            };
+            let e = roster.check().unwrap_err().to_string();
+            assert!(e.contains(message), "{name:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn players_are_read_with_the_engines_labels() {
+        let roster = Roster {
+            entries: vec![entry("Ada", " builtin:search "), entry("Bo", "ftp://x/")],
+        };
+        let e = roster.check().unwrap_err();
+        assert!(matches!(e, RosterError::BadPlayer { entry: 2, .. }), "{e}");
+        let ok = Roster {
+            entries: vec![entry("Ada", " builtin:search ")],
+        };
+        assert_eq!(ok.check().unwrap()[0].0.player, "builtin:search");
+    }
+
+    #[test]
+    fn hostile_texts_are_refused_with_a_reason() {
+        assert!(matches!(
+            Roster::parse("[1,2]"),
+            Err(RosterError::NotRoster(_))
+        ));
+        assert!(matches!(
+            Roster::parse(&" ".repeat(MAX_ROSTER_BYTES + 1)),
+            Err(RosterError::TooLarge { .. })
+        ));
+        let many = Roster {
+            entries: (0..=MAX_ENTRIES)
+                .map(|i| entry(&format!("e{i}"), "builtin:greedy"))
+                .collect(),
+        };
+        assert!(matches!(many.check(), Err(RosterError::TooMany { .. })));
+        let lines = "a builtin:greedy\n".repeat(MAX_ENTRIES + 1);
+        assert!(matches!(
+            entries_from_lines(&lines),
+            Err(RosterError::TooMany { .. })
+        ));
+    }
+
+    #[test]
+    fn a_roster_round_trips_through_its_json() {
+        let roster = Roster {
+            entries: vec![
+                entry("Ada", "http://127.0.0.1:8001/"),
+                entry("House", "builtin:greedy"),
+            ],
+        };
+        assert_eq!(Roster::parse(&roster.to_json()).unwrap(), roster);
+    }
+}

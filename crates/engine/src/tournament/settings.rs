@@ -1,0 +1,217 @@
+//! A tournament's settings: the format, the game, the pace and what an entry's errors cost.
+//!
+//! The page's form and the CLI's flags fill the same [`Settings`], and the bundle stores it, so a
+//! tournament resumed anywhere is played under the settings it started with. Every value is checked by
+//! [`Settings::check`], since a bundle or a link can carry anything.
+
+use super::pairing::Format;
+use crate::halma::Preset;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+use std::str::FromStr;
+
+/// The shortest tick: a built-in AI answers in well under it; a web AI on loopback takes about 1 ms.
+pub const MIN_TICK_MS: u64 = 1;
+/// The longest tick: ten minutes, as for `gridarena halma match`.
+pub const MAX_TICK_MS: u64 = 600_000;
+/// The most games at once.
+pub const MAX_CONCURRENCY: u32 = 64;
+/// The most games one entry plays at once.
+pub const MAX_PER_ENTRY: u32 = 16;
+/// The longest game allowed, in ticks.
+pub const MAX_TURNS: u32 = 100_000;
+/// Games in a row without an answer after which an entry is withdrawn, unless the settings say otherwise.
+pub const DEFAULT_WITHDRAW_AFTER: u32 = 3;
+
+/// What an entry's errors (no move, an unreadable answer, an illegal move) cost it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Policy {
+    /// The arena's rule: a bad answer is no move that tick, and the game goes on.
+    #[default]
+    Lenient,
+    /// The `errors`-th error in one game forfeits that game.
+    Strict { errors: u32 },
+}
+
+impl fmt::Display for Policy {
+    /// `lenient` or `strict:N`, the CLI's spelling, which parses back.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Policy::Lenient => f.write_str("lenient"),
+            Policy::Strict { errors } => write!(f, "strict:{errors}"),
+        }
+    }
+}
+
+impl FromStr for Policy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Policy, String> {
+        match s.trim() {
+            "lenient" => Ok(Policy::Lenient),
+            other => match other.strip_prefix("strict:").map(str::parse::<u32>) {
+                Some(Ok(errors)) if errors >= 1 => Ok(Policy::Strict { errors }),
+                _ => Err(format!(
+                    "\"{other}\" is not an error policy; use lenient or strict:N (N errors in one game forfeit it, N from 1)."
+                )),
+            },
+        }
+    }
+}
+
+/// Everything that decides how a tournament is played, besides who plays.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Settings {
+    #[serde(with = "as_text")]
+    pub format: Format,
+    pub preset: Preset,
+    /// How long each answer is waited for.
+    pub tick_ms: u64,
+    /// Ticks after which a game is a draw; `None` keeps the preset's limit.
+    #[serde(default)]
+    pub max_turns: Option<u32>,
+    /// Games played at once.
+    pub concurrency: u32,
+    /// Games one entry plays at once: 1 keeps a single-threaded AI server from being asked twice in a tick.
+    pub per_entry: u32,
+    #[serde(with = "as_text")]
+    pub policy: Policy,
+    /// Games in a row without a single answer after which an entry is withdrawn; `None` never withdraws.
+    #[serde(default)]
+    pub withdraw_after: Option<u32>,
+    /// The tournament's seed: every game's seed comes from it ([`super::pairing::game_seed`]).
+    pub seed: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            format: Format::RoundRobin,
+            preset: Preset::Arena,
+            tick_ms: 1000,
+            max_turns: None,
+            concurrency: 4,
+            per_entry: 1,
+            policy: Policy::Lenient,
+            withdraw_after: Some(DEFAULT_WITHDRAW_AFTER),
+            seed: 1,
+        }
+    }
+}
+
+impl Settings {
+    /// The first value out of range, said for a person.
+    pub fn check(&self) -> Result<(), String> {
+        let range = |what: &str, value: u64, low: u64, high: u64| {
+            if (low..=high).contains(&value) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{what} is {value}; it must be from {low} to {high}."
+                ))
+            }
+        };
+        range(
+            "The tick length (ms)",
+            self.tick_ms,
+            MIN_TICK_MS,
+            MAX_TICK_MS,
+        )?;
+        if let Some(turns) = self.max_turns {
+            range("The turn limit", turns.into(), 1, MAX_TURNS.into())?;
+        }
+        range(
+            "The number of games at once",
+            self.concurrency.into(),
+            1,
+            MAX_CONCURRENCY.into(),
+        )?;
+        range(
+            "The number of games one entry plays at once",
+            self.per_entry.into(),
+            1,
+            MAX_PER_ENTRY.into(),
+        )?;
+        if let Format::Swiss { rounds } = self.format {
+            range("The number of Swiss rounds", rounds.into(), 1, 1000)?;
+        }
+        if let Policy::Strict { errors } = self.policy {
+            range(
+                "The strict policy's error count",
+                errors.into(),
+                1,
+                MAX_TURNS.into(),
+            )?;
+        }
+        if let Some(k) = self.withdraw_after {
+            range("Withdraw after (games)", k.into(), 1, 1000)?;
+        }
+        Ok(())
+    }
+
+    /// The rules every game of the tournament starts from.
+    pub fn rules(&self) -> crate::halma::Rules {
+        let mut rules = self.preset.rules();
+        if let Some(turns) = self.max_turns {
+            rules.turn_limit = turns;
+        }
+        rules
+    }
+}
+
+/// Serde through `Display` and `FromStr`, so the bundle spells formats and policies as the CLI does.
+mod as_text {
+    use super::*;
+
+    pub fn serialize<T: fmt::Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(value)
+    }
+
+    pub fn deserialize<'de, T, D>(d: D) -> Result<T, D::Error>
+    where
+        T: FromStr,
+        T::Err: fmt::Display,
+        D: Deserializer<'de>,
+    {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn policies_parse_as_they_print() {
+        for policy in [Policy::Lenient, Policy::Strict { errors: 3 }] {
+            assert_eq!(policy.to_string().parse::<Policy>(), Ok(policy));
+        }
+        for bad in ["strict", "strict:0", "strict:x", "harsh"] {
+            assert!(bad.parse::<Policy>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn settings_round_trip_through_json_and_are_checked() {
+        let settings = Settings {
+            format: Format::Swiss { rounds: 5 },
+            policy: Policy::Strict { errors: 2 },
+            max_turns: Some(300),
+            ..Settings::default()
+        };
+        let json = serde_json::to_string(&settings).unwrap();
+        assert!(json.contains(r#""format":"swiss:5""#) && json.contains(r#""policy":"strict:2""#));
+        assert_eq!(serde_json::from_str::<Settings>(&json).unwrap(), settings);
+        assert_eq!(settings.rules().turn_limit, 300);
+        assert!(settings.check().is_ok());
+        let bad = Settings {
+            concurrency: 0,
+            ..Settings::default()
+        };
+        assert_eq!(
+            bad.check().unwrap_err(),
+            "The number of games at once is 0; it must be from 1 to 64."
+        );
+    }
+}

@@ -1,0 +1,282 @@
+//! A whole tournament driven as the front-ends drive it: built-in players answering at once, a dead
+//! entry never answering, the bundle saved mid-way and resumed.
+
+use gridarena_engine::halma::ai::BuiltIn;
+use gridarena_engine::halma::record::Record;
+use gridarena_engine::halma::{AiPlayer, Answer, NoMove, Preset, Team, Teams};
+use gridarena_engine::tournament::event::Tournament;
+use gridarena_engine::tournament::game::{Ending, GameReport, TournamentGame};
+use gridarena_engine::tournament::pairing::Format;
+use gridarena_engine::tournament::roster::{Entry, Roster};
+use gridarena_engine::tournament::settings::{Policy, Settings};
+
+fn roster(players: &[(&str, &str)]) -> Roster {
+    Roster {
+        entries: players
+            .iter()
+            .map(|(name, player)| Entry {
+                name: name.to_string(),
+                player: player.to_string(),
+            })
+            .collect(),
+    }
+}
+
+fn settings(format: Format) -> Settings {
+    Settings {
+        format,
+        preset: Preset::Mini,
+        max_turns: Some(60),
+        concurrency: 3,
+        seed: 11,
+        ..Settings::default()
+    }
+}
+
+/// Plays one game: built-ins answer with their seed, web players "never answer" (a refused connection).
+fn play(t: &Tournament, fixture: gridarena_engine::tournament::game::Fixture) -> GameReport {
+    let mut game = TournamentGame::new(fixture, t.settings()).unwrap();
+    let players = Teams::from_fn(|team| t.player(fixture.entry(team)).cloned().unwrap());
+    while game.ending().is_none() {
+        let asks = game.begin().unwrap();
+        for ask in asks {
+            let (answer, ms) = match &players[ask.team] {
+                AiPlayer::BuiltIn(ai) => (ai.answer(game.game(), ask.team, ask.seed), Some(1)),
+                AiPlayer::Web(_) => (
+                    Answer::NoMove(NoMove::Failed("connection refused".into())),
+                    None,
+                ),
+            };
+            assert!(game.deliver(ask.turn, ask.team, answer, ms));
+        }
+        game.finish(100).unwrap();
+    }
+    game.report().unwrap()
+}
+
+/// Runs `t` to the end, stopping after `stop_after` games if given; returns the order games started in.
+fn run(t: &mut Tournament, stop_after: Option<usize>) {
+    loop {
+        let start = t.next_games();
+        if start.is_empty() {
+            assert!(t.is_over(), "nothing to start, yet not over");
+            return;
+        }
+        for f in start {
+            if stop_after.is_some_and(|n| t.finished_count() >= n) {
+                return;
+            }
+            let report = play(t, f);
+            t.finish(report).unwrap();
+        }
+    }
+}
+
+const FOUR: [(&str, &str); 4] = [
+    ("Ada", "builtin:greedy"),
+    ("Bo", "builtin:search"),
+    ("Cy", "builtin:greedy"),
+    ("Dead", "http://127.0.0.1:9/"),
+];
+
+#[test]
+fn a_double_round_robin_plays_every_pair_twice_and_withdraws_the_dead_entry() {
+    let mut t = Tournament::new(roster(&FOUR), settings(Format::Double)).unwrap();
+    assert_eq!(t.total_games(), 12);
+    run(&mut t, None);
+    assert_eq!(t.finished_count(), 12);
+    let dead = t
+        .withdrawn(3)
+        .expect("the entry that never answers is withdrawn");
+    assert!(
+        dead.cause.starts_with(
+            "no answer in 3 games in a row (last: blue: request failed: connection refused"
+        ) || dead.cause.starts_with(
+            "no answer in 3 games in a row (last: red: request failed: connection refused"
+        ),
+        "{}",
+        dead.cause
+    );
+    let unplayed = t
+        .finished()
+        .filter(|r| matches!(r.ending, Ending::Withdrawn { .. }))
+        .count();
+    assert_eq!(
+        unplayed, 3,
+        "after 3 silent games its other 3 are lost unplayed"
+    );
+    let table = t.standings().unwrap();
+    let rows = table.ranked();
+    let dead_row = rows.iter().find(|r| r.entry == 3).unwrap();
+    // Its 3 silent games were draws at the turn limit (mini alternates: the other side still moves), the
+    // 3 it never played are losses.
+    assert_eq!(
+        (
+            dead_row.played,
+            dead_row.wins,
+            dead_row.draws,
+            dead_row.losses
+        ),
+        (6, 0, 3, 3)
+    );
+    assert_eq!(rows.iter().map(|r| r.played).sum::<u32>(), 24);
+}
+
+#[test]
+fn a_resumed_tournament_ends_with_the_same_table_as_an_uninterrupted_one() {
+    for format in [
+        Format::RoundRobin,
+        Format::Double,
+        Format::Swiss { rounds: 3 },
+    ] {
+        let mut whole = Tournament::new(roster(&FOUR), settings(format)).unwrap();
+        run(&mut whole, None);
+        let mut first = Tournament::new(roster(&FOUR), settings(format)).unwrap();
+        run(&mut first, Some(4));
+        let bundle = first.to_bundle();
+        let mut resumed = Tournament::from_bundle(&bundle).unwrap();
+        assert_eq!(resumed.finished_count(), first.finished_count(), "{format}");
+        run(&mut resumed, None);
+        assert_eq!(
+            resumed.standings().unwrap().ranked(),
+            whole.standings().unwrap().ranked(),
+            "{format}"
+        );
+        assert_eq!(
+            resumed.to_bundle().len(),
+            whole.to_bundle().len(),
+            "{format}"
+        );
+    }
+}
+
+#[test]
+fn concurrency_and_the_per_entry_limit_are_kept() {
+    let six: Vec<(String, String)> = (0..6)
+        .map(|i| (format!("e{i}"), "builtin:greedy".to_string()))
+        .collect();
+    let six: Vec<(&str, &str)> = six.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let mut t = Tournament::new(
+        roster(&six),
+        Settings {
+            concurrency: 2,
+            ..settings(Format::RoundRobin)
+        },
+    )
+    .unwrap();
+    let start = t.next_games();
+    assert_eq!(start.len(), 2);
+    assert!(t.next_games().is_empty(), "two running already");
+    let mut t = Tournament::new(
+        roster(&six),
+        Settings {
+            concurrency: 64,
+            ..settings(Format::RoundRobin)
+        },
+    )
+    .unwrap();
+    let start = t.next_games();
+    assert_eq!(
+        start.len(),
+        3,
+        "one game per entry at once: 6 entries, 3 games"
+    );
+    let mut seen = [0; 6];
+    for f in &start {
+        seen[f.red] += 1;
+        seen[f.blue] += 1;
+    }
+    assert_eq!(seen, [1; 6]);
+}
+
+#[test]
+fn the_strict_policy_forfeits_on_the_nth_error_and_names_the_cause() {
+    let players = [("Ada", "builtin:greedy"), ("Dead", "http://127.0.0.1:9/")];
+    let mut t = Tournament::new(
+        roster(&players),
+        Settings {
+            policy: Policy::Strict { errors: 2 },
+            ..settings(Format::RoundRobin)
+        },
+    )
+    .unwrap();
+    run(&mut t, None);
+    let report = t.finished().next().unwrap();
+    let Ending::Forfeit { team, cause } = &report.ending else {
+        panic!("{:?}", report.ending)
+    };
+    // Mini alternates, so the dead side's second error is on the third or fourth tick.
+    assert_eq!(report.sides[*team].errors, 2);
+    assert!(
+        report.ticks <= 4,
+        "the second error ends it: {}",
+        report.ticks
+    );
+    assert_eq!(report.fixture.entry(*team), 1);
+    assert!(
+        cause.contains("2 errors; the last:") && cause.contains("connection refused"),
+        "{cause}"
+    );
+    assert!(report.ending.to_string().contains("forfeited"));
+}
+
+#[test]
+fn a_finished_game_replays_into_a_record_the_arena_page_loads() {
+    let mut t = Tournament::new(roster(&FOUR), settings(Format::RoundRobin)).unwrap();
+    run(&mut t, Some(3));
+    for report in t.finished() {
+        let players = Teams::from_fn(|team: Team| {
+            t.roster().entries[report.fixture.entry(team)]
+                .player
+                .clone()
+        });
+        let text = report
+            .log
+            .record(&report.fixture, t.settings(), players)
+            .unwrap();
+        let record = Record::parse(&text).unwrap();
+        assert_eq!(record.ticks(), report.ticks as usize);
+        if let Ending::Played { result } = report.ending {
+            assert_eq!(record.result(), Some(result));
+        }
+    }
+}
+
+#[test]
+fn hostile_bundles_are_refused_with_a_reason() {
+    let cases = [
+        ("[]", "This is not a tournament bundle"),
+        (
+            r#"{"format":"x","version":1,"roster":{"entries":[]},"settings":{}}"#,
+            "missing field",
+        ),
+    ];
+    for (text, message) in cases {
+        let e = Tournament::from_bundle(text).unwrap_err().to_string();
+        assert!(e.contains(message), "{text}: {e}");
+    }
+    let mut t = Tournament::new(roster(&FOUR), settings(Format::RoundRobin)).unwrap();
+    run(&mut t, Some(2));
+    let bundle = t.to_bundle();
+    let newer = bundle.replacen("\"version\":1", "\"version\":9", 1);
+    assert!(Tournament::from_bundle(&newer)
+        .unwrap_err()
+        .to_string()
+        .contains("newer"));
+    let moved = bundle.replacen("\"seed\":", "\"seed\":1", 2);
+    assert!(
+        Tournament::from_bundle(&moved).is_err(),
+        "a game's seed changed"
+    );
+    let twice = {
+        let mut v: serde_json::Value = serde_json::from_str(&bundle).unwrap();
+        let game = v["games"][0].clone();
+        v["games"].as_array_mut().unwrap().push(game);
+        v.to_string()
+    };
+    assert!(Tournament::from_bundle(&twice)
+        .unwrap_err()
+        .to_string()
+        .contains("already finished"));
+    let _ = BuiltIn::Greedy;
+}
