@@ -6,6 +6,7 @@
 //! and hand the results back.
 
 pub mod pairing;
+pub mod rating;
 pub mod standings;
 
 /// The most entries a tournament takes, for its schedule and its table alike. A classroom has 5 to 40;
