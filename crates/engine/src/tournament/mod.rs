@@ -8,8 +8,10 @@
 pub mod event;
 pub mod game;
 pub mod pairing;
+pub mod rating;
 pub mod roster;
 pub mod settings;
+pub mod table;
 pub mod standings;
 
 /// The most entries a tournament takes, for its schedule and its table alike. A classroom has 5 to 40;
