@@ -92,6 +92,10 @@ the first mover, so a seed means the same game everywhere.")]
     /// Play whole games between built-in and web AIs, headless, as the browser page referees them.
     #[command(long_about = crate::match_cmd::ABOUT, after_help = crate::match_cmd::AFTER)]
     Match(crate::match_cmd::MatchArgs),
+
+    /// Play a tournament between the AIs of a roster: pairing, standings, rating; resumable
+    #[command(long_about = crate::tournament_cmd::ABOUT, after_help = crate::tournament_cmd::AFTER)]
+    Tournament(crate::tournament_cmd::TournamentArgs),
 }
 
 #[derive(Debug, Args)]
@@ -171,6 +175,7 @@ pub fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> 
         Command::New(args) => new_game(&args, out),
         Command::Request(args) => request(&args, out),
         Command::Match(args) => crate::match_cmd::run(&args, out),
+        Command::Tournament(args) => crate::tournament_cmd::run(&args, out),
     }
 }
 

@@ -7,4 +7,5 @@
 //!   clear reason.
 
 pub mod runner;
+pub mod tournament;
 pub mod web;

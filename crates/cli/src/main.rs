@@ -9,7 +9,9 @@ mod halma;
 mod hyperchess;
 mod io;
 mod match_cmd;
+mod progress;
 mod serve;
+mod tournament_cmd;
 
 use clap::{Parser, Subcommand};
 use std::io::{BufWriter, Write};

@@ -4,6 +4,7 @@
 //! writes the result lines, the summary, `--verbose` errors, the progress bar and `--record` files.
 
 use crate::io::Failure;
+use crate::progress::Progress;
 use clap::Args;
 use gridarena_cli::runner::{
     describe, parse_player, play_game, GameReport, Player, RunError, TeamStats, Watcher,
@@ -11,7 +12,7 @@ use gridarena_cli::runner::{
 use gridarena_engine::halma::record::Recorder;
 use gridarena_engine::halma::{AiPlayer, Game, GameResult, Preset, Team, Teams, TickOutcome};
 use std::fs::File;
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -115,7 +116,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
         );
         seed
     });
-    let mut progress = Progress::new(args.games);
+    let mut progress = Progress::new(args.games > 1);
     let mut totals = Totals::default();
     let clock = Instant::now();
     for k in 1..=args.games {
@@ -149,7 +150,14 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
         writeln!(out, "{}", game_line(k, args.games, &report))?;
         out.flush()?;
         totals.add(&report);
-        progress.draw(k, &totals);
+        progress.draw(
+            u64::from(k),
+            u64::from(args.games),
+            &format!(
+                "games  red {} blue {} draws {}",
+                totals.wins.red, totals.wins.blue, totals.draws
+            ),
+        );
     }
     progress.clear();
     write_summary(out, args, &labels, &totals, clock.elapsed())?;
@@ -157,7 +165,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
 }
 
 /// A seed nobody chose: the standard library's per-process random hash keys, mixed with the clock.
-fn random_seed() -> u64 {
+pub fn random_seed() -> u64 {
     use std::hash::{BuildHasher, Hasher};
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
     let now = std::time::SystemTime::now()
@@ -362,73 +370,6 @@ impl RecordFile {
         match self.file.take() {
             Some(mut file) => file.flush().map_err(|e| self.named(e)),
             None => Ok(()),
-        }
-    }
-}
-
-/// The progress bar on stderr: drawn only for several games on a terminal.
-struct Progress {
-    games: u32,
-    on: bool,
-    /// Whether result lines land on the same terminal, so the bar must make way for them.
-    stdout_terminal: bool,
-    drawn: bool,
-    last: Option<Instant>,
-}
-
-impl Progress {
-    const WIDTH: u32 = 30;
-    /// Redraws at most this often, so thousands of fast games do not flood the terminal.
-    const EVERY: Duration = Duration::from_millis(50);
-
-    fn new(games: u32) -> Progress {
-        Progress {
-            games,
-            on: games > 1 && io::stderr().is_terminal(),
-            stdout_terminal: io::stdout().is_terminal(),
-            drawn: false,
-            last: None,
-        }
-    }
-
-    fn draw(&mut self, done: u32, totals: &Totals) {
-        if !self.on || done >= self.games {
-            return;
-        }
-        let now = Instant::now();
-        if self.drawn && self.last.is_some_and(|t| now - t < Self::EVERY) {
-            return;
-        }
-        self.last = Some(now);
-        let filled = (u64::from(done) * u64::from(Self::WIDTH) / u64::from(self.games)) as usize;
-        let bar = format!(
-            "{}{}",
-            "#".repeat(filled),
-            ".".repeat(Self::WIDTH as usize - filled)
-        );
-        let _ = write!(
-            io::stderr(),
-            "\r[{bar}] {done}/{} games  red {} blue {} draws {}",
-            self.games,
-            totals.wins.red,
-            totals.wins.blue,
-            totals.draws
-        );
-        self.drawn = true;
-    }
-
-    /// Wipes the bar before a result line when both go to the same terminal.
-    fn clear_for_stdout(&mut self) {
-        if self.stdout_terminal {
-            self.clear();
-        }
-    }
-
-    /// Wipes the bar, so that other output starts on a clean line.
-    fn clear(&mut self) {
-        if self.drawn {
-            let _ = write!(io::stderr(), "\r\x1b[K");
-            self.drawn = false;
         }
     }
 }

@@ -20,6 +20,7 @@ use gridarena_engine::halma::{
     AiPlayer, Answer, Game, GameLoop, GameResult, LoopError, NoMove, Team, TeamError, Teams,
     TickOutcome,
 };
+use gridarena_engine::tournament::game::{GameReport as TournamentReport, TournamentGame};
 use std::collections::BTreeMap;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -192,6 +193,33 @@ pub fn play_game(
         ticks: game.game().turn() - start_turn,
         teams,
     })
+}
+
+/// Plays a tournament game to its end, asking and timing exactly as [`play_game`] does; each answer is
+/// delivered with its latency, so the tournament can tell an AI that never answers from one that
+/// answers badly.
+pub fn play_tournament_game(
+    mut game: TournamentGame,
+    players: &Teams<Player>,
+    tick_ms: u64,
+) -> Result<TournamentReport, RunError> {
+    let refused = |e: LoopError| RunError::Internal(format!("the referee refused a tick: {e}"));
+    loop {
+        if let Some(report) = game.report() {
+            return Ok(report);
+        }
+        let asks = game.begin().map_err(refused)?;
+        let mut replies = ask(game.game(), players, &asks, tick_ms);
+        for a in &asks {
+            if let Some(reply) = replies[a.team].take() {
+                let ms = reply
+                    .latency
+                    .map(|l| u32::try_from(l.as_millis()).unwrap_or(u32::MAX));
+                game.deliver(a.turn, a.team, reply.answer, ms);
+            }
+        }
+        game.finish(tick_ms).map_err(refused)?;
+    }
 }
 
 /// Sends every ask of a tick of `game` and waits for the replies, at most `tick_ms`.

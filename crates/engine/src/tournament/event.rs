@@ -476,6 +476,11 @@ impl Tournament {
         Standings::new(self.entries(), &self.results(), &byes).map_err(TournamentError::Standings)
     }
 
+    /// The table a teacher reads: the standings with ratings, ties, latency, errors and withdrawals.
+    pub fn table(&self) -> Result<super::table::Table, TournamentError> {
+        super::table::Table::of(self)
+    }
+
     /// The bundle: roster, settings, withdrawals and every finished game with its log, as JSON.
     pub fn to_bundle(&self) -> String {
         let bundle = BundleOut {

@@ -8,9 +8,11 @@
 pub mod event;
 pub mod game;
 pub mod pairing;
+pub mod rating;
 pub mod roster;
 pub mod settings;
 pub mod standings;
+pub mod table;
 
 /// The most entries a tournament takes, for its schedule and its table alike. A classroom has 5 to 40;
 /// the bound keeps every table small (the Swiss search keeps an entries-by-entries table of meetings),

@@ -1,0 +1,266 @@
+//! `gridarena halma tournament`: a whole tournament from a roster file, headless, resumable.
+//!
+//! The schedule, the referee, the error policy, the standings and the rating are the engine's
+//! ([`Tournament`]), exactly as on the tournament page; this module reads the command line and the
+//! roster, and writes the progress, the table and the files in `--out`.
+
+use crate::args::preset_parser;
+use crate::io::Failure;
+use crate::progress::Progress;
+use gridarena_cli::runner::parse_player;
+use gridarena_cli::tournament::{play, Finished};
+use gridarena_engine::halma::{Preset, Team, Teams};
+use gridarena_engine::tournament::event::Tournament;
+use gridarena_engine::tournament::pairing::Format;
+use gridarena_engine::tournament::roster::Roster;
+use gridarena_engine::tournament::settings::{Policy, Settings, DEFAULT_WITHDRAW_AFTER};
+use gridarena_engine::tournament::table::Table;
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+pub const ABOUT: &str = "\
+Play a tournament between the AIs of a roster, headless, with the tournament page's pairing, referee,
+error policy, standings and rating.
+
+The roster is JSON: {\"entries\": [{\"name\": \"Ada\", \"player\": \"http://127.0.0.1:8001/\"},
+{\"name\": \"House\", \"player\": \"builtin:greedy\"}]}. Every game is played as `gridarena halma match`
+plays one (the same requests, deadlines and seeds); --concurrency games run at once and no entry plays
+two games at once, so a single-threaded AI server is never asked twice in one tick.
+
+Formats: round-robin (every pair meets once), double (twice, sides swapped, the same seed for both
+games), swiss (--rounds N rounds, equal scores meet, no pair twice while avoidable). Ranking: points (a
+win 1, a draw 1/2), then head-to-head among the entries on equal points, then Sonneborn-Berger; the
+rating (Weng-Lin, mean and a 95% interval) shows which entries the games cannot tell apart.
+
+Errors: --policy lenient (a bad answer is no move and the game goes on) or strict:N (the N-th error in
+one game forfeits it); an entry that never answers in --withdraw-after K games in a row is withdrawn,
+and its games not yet played are lost. Each forfeit and withdrawal names its cause.
+
+Files in --out DIR: bundle.json (roster, settings, every result and every game's log; rewritten after
+each game), standings.csv (rank, name, played, wins, draws, losses, points, ...), games/game-N.jsonl
+(each game's record, which the arena page's Load record replays). Run the same command again with the
+same --out and the tournament resumes where it stopped, with the settings it started with; games that
+were in progress are played again from their seed.";
+
+pub const AFTER: &str = "\
+Exit status:
+  0  the tournament was played to its end (AI errors are part of a tournament, not failures)
+  2  usage: an unknown option or value, a roster that cannot be used, or --out holding another tournament
+  3  a file could not be written, or an internal error (a bug: please report it)
+
+Examples:
+  gridarena halma tournament class.json --format double --tick-ms 500 --out results/
+  gridarena halma tournament class.json --format swiss --rounds 5 --policy strict:5 --out results/";
+
+#[derive(Debug, clap::Args)]
+pub struct TournamentArgs {
+    /// The roster: {"entries": [{"name": ..., "player": URL or builtin:NAME}, ...]}
+    #[arg(value_name = "ROSTER.json")]
+    roster: PathBuf,
+    /// round-robin, double, or swiss (with --rounds)
+    #[arg(long, default_value = "round-robin", value_parser = ["round-robin", "double", "swiss"])]
+    format: String,
+    /// Rounds of a Swiss tournament [default: 7]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    rounds: Option<u32>,
+    /// The board and how turns go
+    #[arg(long, value_parser = preset_parser(), default_value = "arena")]
+    preset: Preset,
+    /// The tick length in milliseconds: how long each answer is waited for
+    #[arg(long, value_name = "N", default_value_t = 1000,
+        value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    tick_ms: u64,
+    /// Ticks after which a game is a draw [default: the preset's, 1000]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    max_turns: Option<u32>,
+    /// Games played at once
+    #[arg(long, value_name = "N", default_value_t = 4,
+        value_parser = clap::value_parser!(u32).range(1..=64))]
+    concurrency: u32,
+    /// Games one entry plays at once
+    #[arg(long, value_name = "N", default_value_t = 1,
+        value_parser = clap::value_parser!(u32).range(1..=16))]
+    per_entry: u32,
+    /// lenient, or strict:N (the N-th error in one game forfeits it)
+    #[arg(long, value_name = "lenient|strict:N", default_value = "lenient", value_parser = str::parse::<Policy>)]
+    policy: Policy,
+    /// Withdraw an entry after K games in a row without a single answer; 0 never withdraws
+    #[arg(long, value_name = "K", default_value_t = DEFAULT_WITHDRAW_AFTER,
+        value_parser = clap::value_parser!(u32).range(0..=1000))]
+    withdraw_after: u32,
+    /// The tournament's seed: every game's seed comes from it [default: random, printed on stderr]
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+    /// The folder for bundle.json, standings.csv and the game records; an existing bundle is resumed
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Print each finished game on stderr
+    #[arg(long, short)]
+    verbose: bool,
+}
+
+impl TournamentArgs {
+    fn settings(&self) -> Result<Settings, Failure> {
+        let format = match (self.format.as_str(), self.rounds) {
+            ("round-robin", None) => Format::RoundRobin,
+            ("double", None) => Format::Double,
+            ("swiss", rounds) => {
+                let text = rounds.map_or("swiss".to_string(), |n| format!("swiss:{n}"));
+                text.parse().map_err(|e| Failure::Input(format!("{e}")))?
+            }
+            (other, Some(_)) => {
+                return Err(Failure::Input(format!(
+                    "--rounds is for --format swiss; a {other} tournament's rounds follow from the roster"
+                )))
+            }
+            (other, None) => return Err(Failure::Input(format!("unknown format {other}"))),
+        };
+        Ok(Settings {
+            format,
+            preset: self.preset,
+            tick_ms: self.tick_ms,
+            max_turns: self.max_turns,
+            concurrency: self.concurrency,
+            per_entry: self.per_entry,
+            policy: self.policy,
+            withdraw_after: (self.withdraw_after > 0).then_some(self.withdraw_after),
+            seed: self.seed.unwrap_or_else(crate::match_cmd::random_seed),
+        })
+    }
+}
+
+/// Reads and checks the roster file, with the HTTP client's URL checks on top of the engine's.
+fn read_roster(path: &Path) -> Result<Roster, Failure> {
+    let named = |why: String| Failure::Input(format!("{}: {why}", path.display()));
+    let text = fs::read_to_string(path).map_err(|e| named(e.to_string()))?;
+    let roster = Roster::parse(&text).map_err(|e| named(e.to_string()))?;
+    for (i, entry) in roster.entries.iter().enumerate() {
+        parse_player(&entry.player)
+            .map_err(|why| named(format!("Entry {} ({}): {why}", i + 1, entry.name)))?;
+    }
+    Ok(roster)
+}
+
+/// The tournament to play: the one in `out` if there is one (it must be of this roster), else a new one.
+fn open(args: &TournamentArgs, roster: Roster) -> Result<Tournament, Failure> {
+    let bundle = args.out.join("bundle.json");
+    match fs::read_to_string(&bundle) {
+        Ok(text) => {
+            let t = Tournament::from_bundle(&text)
+                .map_err(|e| Failure::Input(format!("{}: {e}", bundle.display())))?;
+            if t.roster() != &roster {
+                return Err(Failure::Input(format!(
+                    "{} holds a tournament of another roster; choose another --out, or delete it to start again",
+                    bundle.display()
+                )));
+            }
+            let asked = args.settings()?;
+            let kept = t.settings();
+            if args.seed.is_some() && asked.seed != kept.seed || asked.format != kept.format {
+                eprintln!(
+                    "note: resuming {} with the settings it started with ({}, seed {})",
+                    bundle.display(),
+                    kept.format,
+                    kept.seed
+                );
+            }
+            eprintln!(
+                "resuming: {} of {} games already played",
+                t.finished_count(),
+                t.total_games()
+            );
+            Ok(t)
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let settings = args.settings()?;
+            if args.seed.is_none() {
+                eprintln!("seed: {}", settings.seed);
+            }
+            Tournament::new(roster, settings).map_err(|e| Failure::Input(e.to_string()))
+        }
+        Err(e) => Err(Failure::Input(format!("{}: {e}", bundle.display()))),
+    }
+}
+
+/// Writes `text` to `path` through a temporary file, so an interruption never leaves half a file.
+fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
+    let tmp = path.with_extension("tmp");
+    fs::write(&tmp, text)?;
+    fs::rename(&tmp, path)
+}
+
+/// Plays the tournament and prints its table on `out`.
+pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
+    let roster = read_roster(&args.roster)?;
+    let mut tournament = open(args, roster)?;
+    let games_dir = args.out.join("games");
+    let named = |path: &Path, e: io::Error| {
+        Failure::Output(io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+    };
+    fs::create_dir_all(&games_dir).map_err(|e| named(&games_dir, e))?;
+    let bundle = args.out.join("bundle.json");
+    write_atomically(&bundle, &tournament.to_bundle()).map_err(|e| named(&bundle, e))?;
+    let mut progress = Progress::new(true);
+    let names = tournament.names();
+    let verbose = args.verbose;
+    play(&mut tournament, |done: Finished<'_>| {
+        let t = done.tournament;
+        let r = done.report;
+        write_atomically(&bundle, &t.to_bundle())?;
+        let labels = Teams::from_fn(|team: Team| names[r.fixture.entry(team)].clone());
+        if let Ok(record) = r.log.record(&r.fixture, t.settings(), labels) {
+            let path = games_dir.join(format!("game-{}.jsonl", r.fixture.number + 1));
+            fs::write(&path, record)?;
+        }
+        let total = t.total_games() as u64;
+        if verbose {
+            progress.clear();
+            eprintln!(
+                "game {} (round {}): {} (red) vs {} (blue): {}, {} ticks",
+                r.fixture.number + 1,
+                r.fixture.round + 1,
+                names[r.fixture.red],
+                names[r.fixture.blue],
+                r.ending,
+                r.ticks
+            );
+        }
+        for w in done.withdrawals {
+            progress.clear();
+            eprintln!("withdrawn: {}: {}", names[w.entry], w.cause);
+        }
+        let running = t.running().len();
+        progress.draw(
+            t.finished_count() as u64,
+            total,
+            &format!(
+                "games  round {}  {running} playing",
+                t.current_round().map_or(0, |r| r + 1)
+            ),
+        );
+        Ok(())
+    })
+    .map_err(|e| match e {
+        gridarena_cli::runner::RunError::Output(e) => Failure::Output(e),
+        gridarena_cli::runner::RunError::Internal(why) => Failure::Internal(why),
+    })?;
+    progress.clear();
+    let table = Table::of(&tournament).map_err(|e| Failure::Internal(e.to_string()))?;
+    let csv = args.out.join("standings.csv");
+    write_atomically(&csv, &table.to_csv()).map_err(|e| named(&csv, e))?;
+    out.write_all(table.to_text().as_bytes())
+        .map_err(Failure::Output)?;
+    for w in tournament.withdrawals() {
+        writeln!(out, "withdrawn: {}: {}", names[w.entry], w.cause).map_err(Failure::Output)?;
+    }
+    writeln!(
+        out,
+        "{} games; files in {}",
+        tournament.finished_count(),
+        args.out.display()
+    )
+    .map_err(Failure::Output)?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,362 @@
+//! `gridarena halma tournament` end to end: real web AIs (the Python and PHP starters), built-ins, an
+//! endpoint that answers HTTP 500 and one that never answers; and a run killed half-way and resumed.
+
+#[path = "support/run.rs"]
+mod run;
+#[path = "support/starter.rs"]
+mod starter;
+
+use gridarena_engine::halma::record::Record;
+use gridarena_engine::tournament::event::Tournament;
+use gridarena_engine::tournament::game::Ending;
+use run::run;
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// A folder of its own under the system's temporary folder, emptied first.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "gridarena-tournament-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// An endpoint that reads each request and answers HTTP 500, with CORS, as a crashing AI server does.
+fn http_500() -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            thread::spawn(move || {
+                let mut reader = BufReader::new(stream);
+                loop {
+                    let mut length = 0usize;
+                    let mut line = String::new();
+                    loop {
+                        line.clear();
+                        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                            return;
+                        }
+                        if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                            length = v.trim().parse().unwrap_or(0);
+                        }
+                        if line == "\r\n" {
+                            break;
+                        }
+                    }
+                    let mut body = vec![0; length];
+                    if std::io::Read::read_exact(&mut reader, &mut body).is_err() {
+                        return;
+                    }
+                    let reply = "HTTP/1.1 500 Internal Server Error\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: 21\r\n\r\nTraceback: KeyError!";
+                    if reader.get_mut().write_all(reply.as_bytes()).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    port
+}
+
+/// An endpoint that accepts connections and never says a word.
+fn silent() -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming().flatten() {
+            held.push(stream);
+        }
+    });
+    port
+}
+
+fn roster_file(dir: &Path, entries: &[(&str, String)]) -> PathBuf {
+    let entries: Vec<serde_json::Value> = entries
+        .iter()
+        .map(|(name, player)| serde_json::json!({"name": name, "player": player}))
+        .collect();
+    let path = dir.join("roster.json");
+    std::fs::write(&path, serde_json::json!({ "entries": entries }).to_string()).unwrap();
+    path
+}
+
+/// The first seven columns of standings.csv: what must not depend on timing.
+fn table(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("standings.csv"))
+        .unwrap()
+        .lines()
+        .map(|l| l.split(',').take(7).collect::<Vec<_>>().join(","))
+        .collect()
+}
+
+#[test]
+fn six_entries_in_a_double_round_robin_with_a_dead_one_withdrawn() {
+    let starters = starter::start_all();
+    let dir = temp_dir("six");
+    let mut entries = vec![
+        ("Greedy", "builtin:greedy".to_string()),
+        ("Search", "builtin:search".to_string()),
+        ("Crash", format!("http://127.0.0.1:{}/", http_500())),
+        ("Dead", format!("http://127.0.0.1:{}/", silent())),
+    ];
+    for s in &starters {
+        let name = match s.kind {
+            starter::Kind::Python => "Python",
+            starter::Kind::Php => "PHP",
+        };
+        entries.push((name, format!("http://127.0.0.1:{}/", s.port)));
+    }
+    let n = entries.len();
+    let roster = roster_file(&dir, &entries);
+    let out = dir.join("out");
+    let args = [
+        "halma",
+        "tournament",
+        roster.to_str().unwrap(),
+        "--format",
+        "double",
+        "--preset",
+        "mini",
+        "--tick-ms",
+        "400",
+        "--max-turns",
+        "60",
+        "--policy",
+        "strict:3",
+        "--withdraw-after",
+        "2",
+        "--concurrency",
+        "4",
+        "--seed",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let done = run(&args, "", None);
+    assert_eq!(done.code, 0, "{done:?}");
+    let games = n * (n - 1);
+    assert!(
+        done.stdout.contains(&format!("{games} games; files in")),
+        "{}",
+        done.stdout
+    );
+    assert!(
+        done.stdout
+            .contains("withdrawn: Dead: no answer in 2 games in a row (last:")
+            && done.stdout.contains("timed out after 400 ms"),
+        "{}",
+        done.stdout
+    );
+
+    let bundle = std::fs::read_to_string(out.join("bundle.json")).unwrap();
+    let t = Tournament::from_bundle(&bundle).unwrap();
+    assert!(t.is_over());
+    assert_eq!(t.finished_count(), games);
+    let mut met = std::collections::BTreeSet::new();
+    for r in t.finished() {
+        assert!(
+            met.insert((r.fixture.red, r.fixture.blue)),
+            "each ordered pair once"
+        );
+        // Both games of a pair share a seed: the same start, only the seats differ.
+        let other = t
+            .finished()
+            .find(|o| o.fixture.red == r.fixture.blue && o.fixture.blue == r.fixture.red);
+        assert_eq!(other.map(|o| o.fixture.seed), Some(r.fixture.seed));
+        let crash = t.names().iter().position(|x| x == "Crash").unwrap();
+        let dead = t.names().iter().position(|x| x == "Dead").unwrap();
+        let sides = [r.fixture.red, r.fixture.blue];
+        if r.ending.was_played() && sides.contains(&crash) && !sides.contains(&dead) {
+            let Ending::Forfeit { team, cause } = &r.ending else {
+                panic!(
+                    "the crashing entry forfeits every game under strict:3: {:?}",
+                    r.ending
+                )
+            };
+            assert_eq!(r.fixture.entry(*team), crash);
+            assert!(cause.contains("HTTP 500"), "{cause}");
+        }
+        let record =
+            std::fs::read_to_string(out.join(format!("games/game-{}.jsonl", r.fixture.number + 1)));
+        if r.ending.was_played() {
+            let record = Record::parse(&record.unwrap()).unwrap();
+            assert_eq!(record.ticks(), r.ticks as usize);
+        }
+    }
+    let dead = t.names().iter().position(|x| x == "Dead").unwrap();
+    assert!(t.withdrawn(dead).is_some());
+    assert!(
+        t.withdrawn(t.names().iter().position(|x| x == "Crash").unwrap())
+            .is_none(),
+        "an entry that answers (badly) is not withdrawn"
+    );
+    let csv = table(&out);
+    assert_eq!(csv[0], "rank,name,played,wins,draws,losses,points");
+    assert_eq!(csv.len(), n + 1);
+    // Dead loses every game but those against Crash, which may forfeit first (both err every tick).
+    let dead_row: Vec<&str> = csv
+        .iter()
+        .find(|l| l.contains(",Dead,"))
+        .unwrap()
+        .split(',')
+        .collect();
+    let games_each = (2 * (n - 1)).to_string();
+    assert_eq!(dead_row[2], games_each, "{dead_row:?}");
+    let wins: usize = dead_row[3].parse().unwrap();
+    assert!(wins <= 2 && dead_row[4] == "0", "{dead_row:?}");
+}
+
+#[test]
+fn an_interrupted_tournament_resumes_to_the_same_table() {
+    let dir = temp_dir("resume");
+    let entries: Vec<(&str, String)> = ["Ada", "Bo", "Cy", "Di"]
+        .iter()
+        .zip([
+            "builtin:greedy",
+            "builtin:search",
+            "builtin:greedy",
+            "builtin:search",
+        ])
+        .map(|(n, p)| (*n, p.to_string()))
+        .collect();
+    let roster = roster_file(&dir, &entries);
+    let args = |out: &Path| -> Vec<String> {
+        [
+            "halma",
+            "tournament",
+            roster.to_str().unwrap(),
+            "--format",
+            "double",
+            "--preset",
+            "arena",
+            "--concurrency",
+            "1",
+            "--seed",
+            "9",
+            "--out",
+            out.to_str().unwrap(),
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let whole = dir.join("whole");
+    let a: Vec<String> = args(&whole);
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    assert_eq!(run(&a, "", None).code, 0);
+
+    // The same tournament, killed once two games are in its bundle.
+    let cut = dir.join("cut");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gridarena"))
+        .args(args(&cut))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let played = |dir: &Path| {
+        std::fs::read_to_string(dir.join("bundle.json"))
+            .ok()
+            .and_then(|b| Tournament::from_bundle(&b).ok())
+            .map_or(0, |t| t.finished_count())
+    };
+    while played(&cut) < 2 && Instant::now() < deadline {
+        thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let kept = played(&cut);
+    assert!((2..12).contains(&kept), "killed after {kept} of 12 games");
+    let a: Vec<String> = args(&cut);
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    let resumed = run(&a, "", None);
+    assert_eq!(resumed.code, 0, "{resumed:?}");
+    assert!(
+        resumed
+            .stderr
+            .contains(&format!("resuming: {kept} of 12 games already played")),
+        "{}",
+        resumed.stderr
+    );
+    assert_eq!(table(&cut), table(&whole));
+}
+
+#[test]
+fn another_roster_in_the_same_folder_is_refused() {
+    let dir = temp_dir("other");
+    let out = dir.join("out");
+    let first = roster_file(
+        &dir,
+        &[
+            ("Ada", "builtin:greedy".into()),
+            ("Bo", "builtin:greedy".into()),
+        ],
+    );
+    let go = |roster: &Path| {
+        run(
+            &[
+                "halma",
+                "tournament",
+                roster.to_str().unwrap(),
+                "--preset",
+                "mini",
+                "--seed",
+                "1",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            "",
+            None,
+        )
+    };
+    assert_eq!(go(&first).code, 0);
+    let second = roster_file(
+        &dir,
+        &[
+            ("Ada", "builtin:greedy".into()),
+            ("Cy", "builtin:greedy".into()),
+        ],
+    );
+    let refused = go(&second);
+    assert_eq!(refused.code, 2);
+    assert!(
+        refused
+            .stderr
+            .contains("holds a tournament of another roster"),
+        "{}",
+        refused.stderr
+    );
+    let bad = dir.join("bad.json");
+    std::fs::write(
+        &bad,
+        r#"{"entries": [{"name": "Ada", "player": "greedy"}]}"#,
+    )
+    .unwrap();
+    let refused = run(
+        &[
+            "halma",
+            "tournament",
+            bad.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "",
+        None,
+    );
+    assert_eq!(refused.code, 2);
+    assert!(
+        refused
+            .stderr
+            .contains("Entry 1 (Ada): unknown player \"greedy\""),
+        "{}",
+        refused.stderr
+    );
+}
