@@ -154,9 +154,7 @@ fn Running(ctl: Control) -> impl IntoView {
         let file = run.with_untracked(|r| {
             let t = &r.as_ref()?.tournament;
             Some(if csv {
-                t.standings()
-                    .map(|s| ("standings.csv", s.to_csv(&t.names()), "text/csv"))
-                    .map_err(|e| e.to_string())
+                table::csv(t).map(|text| ("standings.csv", text, "text/csv"))
             } else {
                 Ok(("tournament.json", t.to_bundle(), "application/json"))
             })

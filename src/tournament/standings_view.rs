@@ -17,11 +17,22 @@ pub fn StandingsTable(run: RwSignal<Option<Run>>) -> impl IntoView {
     });
     let body = move || {
         match rows.get() {
-        Err(why) => view! { <tr><td colspan="12">{why}</td></tr> }.into_any(),
+        Err(why) => view! { <tr><td colspan="13">{why}</td></tr> }.into_any(),
         Ok(rows) => rows
             .into_iter()
             .map(|r: TableRow| {
-                let class = if r.withdrawn.is_some() { "withdrawn" } else { "" };
+                // Neighbouring tie groups alternate their shading, so each group reads as one block.
+                let class = format!(
+                    "{}{}",
+                    if r.withdrawn.is_some() { "withdrawn " } else { "" },
+                    match r.tie {
+                        Some(g) if g % 2 == 0 => "tie-a",
+                        Some(_) => "tie-b",
+                        None => "",
+                    }
+                );
+                let tie = r.tie.map(|g| format!("tied group {}", g + 1));
+                let tied = tie.is_some();
                 view! {
                     <tr class=class data-testid="standings-row">
                         <td>{r.rank}</td>
@@ -33,6 +44,10 @@ pub fn StandingsTable(run: RwSignal<Option<Run>>) -> impl IntoView {
                         <td class="points">{r.points}</td>
                         <td>{r.head_to_head}</td>
                         <td>{r.sonneborn_berger}</td>
+                        <td class="rating" title=tie>
+                            {r.rating}
+                            {tied.then(|| view! { <span class="tie" aria-hidden="true">" ⁅"</span> })}
+                        </td>
                         <td>{r.median_ms.map_or_else(|| "–".to_string(), |ms| format!("{ms} ms"))}</td>
                         <td>{r.errors}</td>
                         <td class="why">{r.withdrawn.unwrap_or_default()}</td>
@@ -50,7 +65,10 @@ pub fn StandingsTable(run: RwSignal<Option<Run>>) -> impl IntoView {
                 <tr>
                     <th>"#"</th><th>"Name"</th><th>"Played"</th><th>"W"</th><th>"D"</th><th>"L"</th>
                     <th>"Points"</th><th title="head-to-head points among those level on points">"H2H"</th>
-                    <th title="Sonneborn-Berger">"SB"</th><th>"Median answer"</th><th>"Errors"</th>
+                    <th title="Sonneborn-Berger">"SB"</th>
+                    <th title="Weng-Lin rating ± two standard deviations; shaded rows with ⁅ are statistically tied">
+                        "Rating ± 2σ"
+                    </th><th>"Median answer"</th><th>"Errors"</th>
                     <th>"Withdrawn"</th>
                 </tr>
             </thead>

@@ -7,7 +7,7 @@ use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::standings::{Outcome, Standings};
 use gridarena_engine::tournament::EntryId;
 
-/// One line of the standings table.
+/// One line of the standings table, as text ready to show.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TableRow {
     pub entry: EntryId,
@@ -22,6 +22,11 @@ pub struct TableRow {
     pub head_to_head: String,
     /// Sonneborn-Berger points.
     pub sonneborn_berger: String,
+    /// The rating and its ~95% uncertainty, "27.1 ± 5.3".
+    pub rating: String,
+    /// The statistical tie group (from 0), when the entry shares it with another: such entries cannot
+    /// be told apart by the games so far, whatever their ranks.
+    pub tie: Option<usize>,
     /// The median time its answers took, over every game.
     pub median_ms: Option<u32>,
     pub errors: u32,
@@ -38,53 +43,38 @@ pub fn points(half: u64) -> String {
     }
 }
 
-fn median(mut ms: Vec<u32>) -> Option<u32> {
-    ms.sort_unstable();
-    ms.get(ms.len() / 2).copied()
-}
-
-/// The standings table, best first.
+/// The standings table, best first: the engine's [`Tournament::table`] as text.
 pub fn rows(t: &Tournament) -> Result<Vec<TableRow>, String> {
-    let table = t.standings().map_err(|e| e.to_string())?;
-    let names = t.names();
-    let mut latency: Vec<Vec<u32>> = vec![Vec::new(); t.entries()];
-    let mut errors = vec![0u32; t.entries()];
-    for report in t.finished() {
-        for team in Team::ALL {
-            let entry = report.fixture.entry(team);
-            if let Some(e) = errors.get_mut(entry) {
-                *e = e.saturating_add(report.sides[team].errors);
-            }
-            if let Some(l) = latency.get_mut(entry) {
-                l.extend(
-                    report
-                        .log
-                        .ticks
-                        .iter()
-                        .filter_map(|tick| tick[team as usize].as_ref()?.ms),
-                );
-            }
-        }
-    }
+    let table = t.table().map_err(|e| e.to_string())?;
+    let group_size = |g: usize| table.rows.iter().filter(|r| r.tie_group == g).count();
     Ok(table
-        .ranked()
-        .into_iter()
-        .map(|row| TableRow {
-            entry: row.entry,
-            rank: row.rank,
-            name: names.get(row.entry).cloned().unwrap_or_default(),
-            played: row.played,
-            wins: row.wins,
-            draws: row.draws,
-            losses: row.losses,
-            points: points(row.half_points.into()),
-            head_to_head: points(row.head_to_head.into()),
-            sonneborn_berger: points(row.sonneborn_berger_quarters / 2),
-            median_ms: median(std::mem::take(&mut latency[row.entry])),
-            errors: errors[row.entry],
-            withdrawn: t.withdrawn(row.entry).map(|w| w.cause.clone()),
+        .rows
+        .iter()
+        .map(|r| TableRow {
+            entry: r.row.entry,
+            rank: r.row.rank,
+            name: r.name.clone(),
+            played: r.row.played,
+            wins: r.row.wins,
+            draws: r.row.draws,
+            losses: r.row.losses,
+            points: points(r.row.half_points.into()),
+            head_to_head: points(r.row.head_to_head.into()),
+            sonneborn_berger: points(r.row.sonneborn_berger_quarters / 2),
+            rating: format!("{:.1} ± {:.1}", r.rating.mu, 2.0 * r.rating.sigma),
+            tie: (group_size(r.tie_group) > 1).then_some(r.tie_group),
+            median_ms: r.median_ms,
+            errors: r.errors,
+            withdrawn: r.withdrawn.clone(),
         })
         .collect())
+}
+
+/// The standings as CSV, with the ratings and tie groups: the engine's table file.
+pub fn csv(t: &Tournament) -> Result<String, String> {
+    t.table()
+        .map(|table| table.to_csv())
+        .map_err(|e| e.to_string())
 }
 
 /// A crosstable cell: the row entry's results against the column entry, "1 ½" (win, draw); "×" on the
@@ -202,6 +192,7 @@ mod tests {
             .starts_with("no answer in 3 games"));
         assert!(dead.errors > 0);
         assert_eq!(dead.median_ms, None);
+        assert!(dead.rating.contains(" ± "), "{}", dead.rating);
         let ada = rows.iter().find(|r| r.name == "Ada").unwrap();
         assert_eq!(ada.played, 4);
         assert!(ada.median_ms.is_some());

@@ -105,6 +105,7 @@ test('a classroom tournament: roster, roll call, run, reload, standings, replay 
   assert.match(standings, /Python/);
   assert.match(standings, /Greedy <b>bot<\/b>/);
   assert.doesNotMatch(standings, /Dead/);
+  assert.match(standings, /\d+\.\d ± \d+\.\d/, 'every rating with its uncertainty');
   assert.match(await text(page, 'crosstable'), /×/);
   assert.equal(await page.locator('[data-testid=game-line]').count(), 3);
 
@@ -124,7 +125,7 @@ test('a classroom tournament: roster, roll call, run, reload, standings, replay 
   // Exports: the standings CSV and the tournament bundle.
   const [, csv] = await saved(page, 'export-csv');
   const rows = csv.trim().split(/\r\n/);
-  assert.equal(rows[0], 'rank,name,played,wins,draws,losses,points');
+  assert.match(rows[0], /^rank,name,played,wins,draws,losses,points,.*rating,rating_low,rating_high,tie_group/);
   assert.equal(rows.length, 4);
   const [, bundle] = await saved(page, 'export-bundle');
   const parsed = JSON.parse(bundle);
