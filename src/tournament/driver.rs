@@ -7,16 +7,21 @@
 //! ends as soon as its answers are in (web AIs still get at most the tick length).
 
 use super::roll_call::{self, Check};
-use super::runner::{Run, TickEnd};
+use super::runner::{Run, Target, TickEnd};
 use super::store;
+use crate::ai_worker::{AiWorker, Reply};
+use crate::halma::builtin;
 use crate::halma::web_ai;
 use crate::notice::{Line, Tone};
 use crate::now_ms;
-use gridarena_engine::halma::{AiPlayer, Answer, NoMove};
+use gridarena_engine::halma::{AiPlayer, Answer, NoMove, Team, Teams};
 use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::settings::Settings;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
 
 /// The shortest tick of built-ins alone, in ms: quicker than that the wall is a blur.
 pub const PACE_MS: f64 = 80.0;
@@ -115,6 +120,8 @@ impl Control {
             return;
         };
         let tick = tick_ms as f64;
+        // This game's built-in AIs think in workers of their own, dropped (terminated) with the game.
+        let mut workers = Workers::default();
         loop {
             while self.paused.get_untracked() && self.current(epoch) {
                 sleep(50).await;
@@ -124,34 +131,34 @@ impl Control {
             }
             let fast = self.fast_round.get_untracked().is_some_and(|r| round <= r);
             let start = now_ms();
-            let clock = now_ms;
-            let Some(asks) = self
+            let Some(requests) = self
                 .run
-                .try_update(|r| r.as_mut().and_then(|r| r.begin(number, &clock)))
+                .try_update(|r| r.as_mut().and_then(|r| r.begin(number, None)))
                 .flatten()
             else {
                 return;
             };
-            let has_web = !asks.is_empty();
+            let has_web = requests.iter().any(|r| matches!(r.to, Target::Web { .. }));
             let mut aborts = Vec::new();
-            for ask in asks {
-                let Ok(abort) = web_sys::AbortController::new() else {
-                    continue;
-                };
-                let signal = abort.signal();
-                aborts.push(abort);
-                spawn_local(async move {
-                    let sent = now_ms();
-                    let answer = web_ai::ask(&ask.url, ask.body, &signal, tick_ms).await;
-                    let ms = answered_ms(&answer, now_ms() - sent);
-                    if self.current(epoch) {
-                        self.run.update(|r| {
-                            if let Some(r) = r {
-                                r.deliver(number, ask.turn, ask.team, answer, ms);
-                            }
-                        });
+            for request in requests {
+                match request.to {
+                    Target::Web { url, body } => {
+                        if let Some(abort) = self.ask_web(
+                            number,
+                            epoch,
+                            request.turn,
+                            request.team,
+                            url,
+                            body,
+                            tick_ms,
+                        ) {
+                            aborts.push(abort);
+                        }
                     }
-                });
+                    Target::BuiltIn { job } => {
+                        workers.ask(self, number, epoch, request.turn, request.team, &job);
+                    }
+                }
             }
             // A web tick waits out the tick (unless skipping); a built-in tick only the pace.
             let early = !has_web || fast;
@@ -201,6 +208,120 @@ impl Control {
     }
 }
 
+impl Control {
+    /// Asks a web AI, delivering its answer to game `number` when it comes; the returned controller
+    /// cancels the request at the tick's end.
+    #[allow(clippy::too_many_arguments)]
+    fn ask_web(
+        self,
+        number: usize,
+        epoch: u64,
+        turn: u32,
+        team: Team,
+        url: String,
+        body: String,
+        tick_ms: u64,
+    ) -> Option<web_sys::AbortController> {
+        let abort = web_sys::AbortController::new().ok()?;
+        let signal = abort.signal();
+        spawn_local(async move {
+            let sent = now_ms();
+            let answer = web_ai::ask(&url, body, &signal, tick_ms).await;
+            let ms = answered_ms(&answer, now_ms() - sent);
+            self.deliver(number, epoch, turn, team, answer, ms);
+        });
+        Some(abort)
+    }
+
+    fn deliver(
+        self,
+        number: usize,
+        epoch: u64,
+        turn: u32,
+        team: Team,
+        answer: Answer,
+        ms: Option<u32>,
+    ) {
+        if self.current(epoch) {
+            self.run.update(|r| {
+                if let Some(r) = r {
+                    r.deliver(number, turn, team, answer, ms);
+                }
+            });
+        }
+    }
+}
+
+/// A game's built-in AI workers, one per team, each with the jobs it has not answered yet (their turn
+/// and when they were sent): a worker answers in order, so a late answer is matched to its own tick
+/// (and then dropped by the engine as stale).
+#[derive(Default)]
+struct Workers {
+    teams: Teams<Option<(AiWorker, Jobs)>>,
+    /// Set once a worker could not start or stopped: the built-ins then answer on the page's thread.
+    failed: Rc<std::cell::Cell<bool>>,
+}
+
+/// A worker's jobs not answered yet: turn, when sent, and the job (to answer it here if the worker fails).
+type Jobs = Rc<RefCell<VecDeque<(u32, f64, String)>>>;
+
+/// Answers `job` on the page's thread and delivers it.
+fn answer_here(ctl: Control, number: usize, epoch: u64, turn: u32, team: Team, job: &str) {
+    let sent = now_ms();
+    let answer = builtin::read_reply(&builtin::halma_builtin_answer(job));
+    let ms = (now_ms() - sent).max(0.0).round() as u32;
+    ctl.deliver(number, epoch, turn, team, answer, Some(ms));
+}
+
+impl Workers {
+    /// Gives `job` to `team`'s worker, starting it if needed; without a worker, answers it here.
+    fn ask(&mut self, ctl: Control, number: usize, epoch: u64, turn: u32, team: Team, job: &str) {
+        if self.failed.get() {
+            self.teams = Teams::default();
+        } else if self.teams[team].is_none() {
+            let jobs: Jobs = Rc::default();
+            let (queue, failed) = (jobs.clone(), self.failed.clone());
+            let spawned = AiWorker::spawn(builtin::EXPORT, move |reply| match reply {
+                Reply::Answer(text) => {
+                    let Some((turn, sent, _)) = queue.borrow_mut().pop_front() else {
+                        return;
+                    };
+                    let ms = (now_ms() - sent).max(0.0).round() as u32;
+                    ctl.deliver(
+                        number,
+                        epoch,
+                        turn,
+                        team,
+                        builtin::read_reply(&text),
+                        Some(ms),
+                    );
+                }
+                // The worker cannot run: what it was given is answered here, and so is all that follows.
+                Reply::Failed(_) => {
+                    failed.set(true);
+                    let pending: Vec<_> = queue.borrow_mut().drain(..).collect();
+                    for (turn, _, job) in pending {
+                        answer_here(ctl, number, epoch, turn, team, &job);
+                    }
+                }
+            });
+            match spawned {
+                Ok(worker) => self.teams[team] = Some((worker, jobs)),
+                Err(_) => self.failed.set(true),
+            }
+        }
+        if let Some((worker, jobs)) = &self.teams[team] {
+            jobs.borrow_mut()
+                .push_back((turn, now_ms(), job.to_string()));
+            if worker.post(job).is_ok() {
+                return;
+            }
+            jobs.borrow_mut().pop_back();
+        }
+        answer_here(ctl, number, epoch, turn, team, job);
+    }
+}
+
 /// Waits `ms` milliseconds on the browser's timer, letting the page draw meanwhile.
 async fn sleep(ms: u32) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
@@ -220,7 +341,15 @@ fn answered_ms(answer: &Answer, ms: f64) -> Option<u32> {
 }
 
 /// Calls the roll: every entry's check in `checks` (in roster order), web entries as their answers come.
-pub fn roll_call(players: Vec<AiPlayer>, settings: Settings, checks: RwSignal<Vec<Check>>) {
+/// `calls` counts the roll calls, so an answer to an earlier one is not taken for this one's.
+pub fn roll_call(
+    players: Vec<AiPlayer>,
+    settings: Settings,
+    checks: RwSignal<Vec<Check>>,
+    calls: RwSignal<u64>,
+) {
+    calls.update(|n| *n += 1);
+    let call = calls.get_untracked();
     let protocol = store::page_protocol();
     let initial: Vec<Check> = players
         .iter()
@@ -258,6 +387,9 @@ pub fn roll_call(players: Vec<AiPlayer>, settings: Settings, checks: RwSignal<Ve
             drop(timer);
             let ms = answered_ms(&answer, now_ms() - sent);
             let check = roll_call::judge(&settings, answer, ms);
+            if calls.get_untracked() != call {
+                return;
+            }
             checks.update(|c| {
                 if let Some(slot) = c.get_mut(i) {
                     *slot = check;

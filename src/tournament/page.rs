@@ -77,7 +77,7 @@ pub fn TournamentPage() -> impl IntoView {
             }
             Err(why) => notice.set(Some(Line::new(
                 Tone::Error,
-                format!("The saved tournament could not be resumed, so it was set aside: {why}"),
+                format!("The saved tournament could not be resumed: {why}. Starting a new one replaces it."),
             ))),
         }
     }

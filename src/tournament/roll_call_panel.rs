@@ -18,19 +18,21 @@ pub fn RollCallPanel(
     ctl: Control,
 ) -> impl IntoView {
     let error = move |text: String| ctl.notice.set(Some(Line::new(Tone::Error, text)));
+    let calls = RwSignal::new(0u64);
     let call = move |_| {
         let settings = match form.with_untracked(SettingsForm::settings) {
             Ok(s) => s,
             Err(e) => return error(e),
         };
         match roster.with_untracked(|r| r.roster().players()) {
-            Ok(players) => driver::roll_call(players, settings, checks),
+            Ok(players) => driver::roll_call(players, settings, checks, calls),
             Err(e) => error(e.to_string()),
         }
     };
     // The checks belong to the roster they were made for; any change to it calls for a new roll call.
     Effect::new(move |_| {
         roster.track();
+        calls.update(|n| *n += 1);
         checks.set(Vec::new());
     });
     let start = move |only_green: bool| {

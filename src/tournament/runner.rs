@@ -9,13 +9,21 @@ use gridarena_engine::halma::{AiPlayer, Team, TickOutcome};
 use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::game::{Fixture, TournamentGame};
 
-/// A web AI to ask this tick.
+/// An AI to ask this tick.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WebAsk {
+pub struct Request {
     pub turn: u32,
     pub team: Team,
-    pub url: String,
-    pub body: String,
+    pub to: Target,
+}
+
+/// Who answers a [`Request`], and what they are sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A web AI: its address and the request body.
+    Web { url: String, body: String },
+    /// A built-in AI, as a job for the page's AI worker ([`builtin::halma_builtin_answer`] reads it).
+    BuiltIn { job: String },
 }
 
 /// A game in progress, and its last tick for the wall.
@@ -82,9 +90,14 @@ impl Run {
         started
     }
 
-    /// Starts a tick of game `number`: the built-ins answer at once (`clock` times them, in ms), and the
-    /// web AIs to ask are returned. `None` when the game is not in progress.
-    pub fn begin(&mut self, number: usize, clock: &dyn Fn() -> f64) -> Option<Vec<WebAsk>> {
+    /// Starts a tick of game `number` and returns the AIs to ask. With a `clock`, the built-ins answer at
+    /// once on this thread (timed by it, in ms) and only web AIs are returned; without one, the built-ins
+    /// are returned as jobs for a worker. `None` when the game is not in progress.
+    pub fn begin(
+        &mut self,
+        number: usize,
+        clock: Option<&dyn Fn() -> f64>,
+    ) -> Option<Vec<Request>> {
         let players: Vec<Option<AiPlayer>> = {
             let live = self.game(number)?;
             let f = *live.game.fixture();
@@ -96,25 +109,34 @@ impl Run {
         let tick_ms = self.tournament.settings().tick_ms;
         let live = self.live_mut(number)?;
         let asks = live.game.begin().ok()?;
-        let mut web = Vec::new();
+        let mut requests = Vec::new();
         for ask in asks {
-            match &players[ask.team as usize] {
-                Some(AiPlayer::BuiltIn(ai)) => {
-                    let start = clock();
-                    let answer = builtin::answer(*ai, live.game.game(), ask.team, ask.seed);
-                    let ms = (clock() - start).max(0.0).round() as u32;
-                    live.game.deliver(ask.turn, ask.team, answer, Some(ms));
-                }
-                Some(AiPlayer::Web(url)) => web.push(WebAsk {
-                    turn: ask.turn,
-                    team: ask.team,
+            let to = match &players[ask.team as usize] {
+                Some(AiPlayer::BuiltIn(ai)) => match clock {
+                    Some(clock) => {
+                        let start = clock();
+                        let answer = builtin::answer(*ai, live.game.game(), ask.team, ask.seed);
+                        let ms = (clock() - start).max(0.0).round() as u32;
+                        live.game.deliver(ask.turn, ask.team, answer, Some(ms));
+                        continue;
+                    }
+                    None => Target::BuiltIn {
+                        job: builtin::job(*ai, live.game.game(), ask.team, ask.seed),
+                    },
+                },
+                Some(AiPlayer::Web(url)) => Target::Web {
                     url: url.clone(),
                     body: live.game.request_body(ask.team, tick_ms),
-                }),
-                None => {}
-            }
+                },
+                None => continue,
+            };
+            requests.push(Request {
+                turn: ask.turn,
+                team: ask.team,
+                to,
+            });
         }
-        Some(web)
+        Some(requests)
     }
 
     /// Hands a web AI's answer to game `number`; a late one (its tick has ended) is dropped.
@@ -231,9 +253,9 @@ pub(crate) mod tests {
             }
             let numbers: Vec<usize> = run.live().iter().map(|l| l.game.fixture().number).collect();
             for n in numbers {
-                let web = run.begin(n, &clock).unwrap();
+                let web = run.begin(n, Some(&clock)).unwrap();
                 for ask in web {
-                    assert!(ask.body.starts_with('{'));
+                    assert!(matches!(ask.to, Target::Web { body, .. } if body.starts_with('{')));
                 }
                 if let TickEnd::Finished(said) = run.end_tick(n, 100) {
                     assert!(said.starts_with("Game "), "{said}");
@@ -282,10 +304,21 @@ pub(crate) mod tests {
             (red, blue, turn),
             (names[f.red].clone(), names[f.blue].clone(), 0)
         );
-        assert!(run.begin(n, &|| 0.0).unwrap().is_empty());
+        assert!(run.begin(n, Some(&|| 0.0)).unwrap().is_empty());
         assert!(!run.awaiting(n));
         assert_eq!(run.end_tick(n, 5), TickEnd::Continues);
         assert_eq!(run.end_tick(99, 5), TickEnd::Gone);
-        assert!(run.begin(99, &|| 0.0).is_none());
+        assert!(run.begin(99, None).is_none());
+        // For a worker: the built-ins come back as jobs, answered as the worker answers them.
+        let jobs = run.begin(n, None).unwrap();
+        assert_eq!(jobs.len(), 1, "mini alternates: one side to move");
+        assert!(run.awaiting(n));
+        let Target::BuiltIn { job } = &jobs[0].to else {
+            panic!()
+        };
+        let answer = builtin::read_reply(&builtin::halma_builtin_answer(job));
+        run.deliver(n, jobs[0].turn, jobs[0].team, answer, Some(3));
+        assert!(!run.awaiting(n));
+        assert_eq!(run.end_tick(n, 5), TickEnd::Continues);
     }
 }

@@ -92,6 +92,17 @@ test('a classroom tournament: roster, roll call, run, reload, standings, replay 
     .replace(/^Round \d+ of \d+: /, '')), null, { timeout: 20_000 });
   assert.match(await text(page, 't-status'), /of 3 games finished/);
 
+  // Pause holds every game on its turn; Resume goes on.
+  await page.click('[data-testid=pause]');
+  assert.equal((await text(page, 'pause')).trim(), 'Resume');
+  await page.waitForTimeout(400);
+  const turns = () => page.locator('[data-testid=live-game] .t-turn').allTextContents();
+  const held = await turns();
+  await page.waitForTimeout(500);
+  assert.deepEqual(await turns(), held, 'no game moves while paused');
+  await page.click('[data-testid=pause]');
+  assert.equal((await text(page, 'pause')).trim(), 'Pause');
+
   // A reload mid-tournament resumes it from the browser's storage.
   await page.reload();
   await page.waitForSelector('[data-testid=t-status]');
@@ -133,5 +144,21 @@ test('a classroom tournament: roster, roll call, run, reload, standings, replay 
   assert.equal(parsed.roster.entries.length, 3);
 
   assert.deepEqual(errors.filter((e) => !/Failed to load resource|CORS|ERR_|net::/.test(e)), []);
+  await page.close();
+});
+
+test('hostile input: a broken roster link and a corrupt saved tournament are explained, not run', async () => {
+  const { page, errors } = await openApp(browser, `${server.url}#/tournament?roster=%7B%22entries%22%3A%5B%7B%22name%22%3A%22%3Cimg%20src%3Dx%20onerror%3Dwindow.pwned%3D1%3E%22%2C%22player%22%3A%22javascript%3Aalert(1)%22%7D%5D%7D`,
+    undefined, '[data-testid=entry-name]');
+  assert.match(await text(page, 't-notice'), /The roster in the link was not loaded: .*Entry 1/);
+  assert.equal(await page.locator('[data-testid=roster] li').count(), 0);
+  await page.evaluate(() => localStorage.setItem('gridarena.tournament.bundle', '{"format":"gridarena-tournament","version":1,"games":[{"<script>":1}]}'));
+  await page.goto(`${server.url}#/tournament`);
+  await page.reload();
+  await page.waitForSelector('[data-testid=entry-name]');
+  assert.match(await text(page, 't-notice'), /The saved tournament could not be resumed/);
+  assert.equal(await page.evaluate(() => window.pwned), undefined);
+  assert.equal(await page.locator('[data-testid=t-notice] script, [data-testid=t-notice] img').count(), 0);
+  assert.deepEqual(errors, []);
   await page.close();
 });
