@@ -53,6 +53,8 @@ test('a classroom tournament: roster, roll call, run, reload, standings, replay 
   const dead = `http://127.0.0.1:${await closedPort()}/`;
   const { page, errors } = await openApp(browser, `${server.url}#/tournament`, undefined, '[data-testid=entry-name]');
   assert.equal(await page.getAttribute('nav a[data-page=tournament]', 'aria-current'), 'page');
+  let workersStarted = 0;
+  page.on('worker', () => { workersStarted += 1; });
 
   // Roster: one entry added by hand, three pasted; a hostile name stays text.
   await page.fill('[data-testid=entry-name]', 'Greedy <b>bot</b>');
@@ -91,6 +93,9 @@ test('a classroom tournament: roster, roll call, run, reload, standings, replay 
   await page.waitForFunction(() => /^[1-9]/.test(document.querySelector('[data-testid=t-status]').textContent
     .replace(/^Round \d+ of \d+: /, '')), null, { timeout: 20_000 });
   assert.match(await text(page, 't-status'), /of 3 games finished/);
+
+  // The house bots think in Web Workers, not on the page's thread.
+  assert.ok(workersStarted > 0, 'the built-in AIs run in workers');
 
   // Pause holds every game on its turn; Resume goes on.
   await page.click('[data-testid=pause]');
