@@ -133,7 +133,8 @@ impl Control {
             let start = now_ms();
             let Some(requests) = self
                 .run
-                .try_update(|r| r.as_mut().and_then(|r| r.begin(number, None)))
+                // Beginning a tick and taking answers change nothing on screen: only the tick's end redraws.
+                .try_update_untracked(|r| r.as_mut().and_then(|r| r.begin(number, None)))
                 .flatten()
             else {
                 return;
@@ -174,7 +175,13 @@ impl Control {
                 if early && answered && waited >= pace {
                     break;
                 }
-                sleep(POLL_MS).await;
+                // Only a tick that may end early looks for its answers; the others sleep to the deadline.
+                let step = if early {
+                    POLL_MS
+                } else {
+                    (tick - waited).ceil() as u32
+                };
+                sleep(step.max(1)).await;
             }
             for abort in aborts {
                 abort.abort();
@@ -243,7 +250,7 @@ impl Control {
         ms: Option<u32>,
     ) {
         if self.current(epoch) {
-            self.run.update(|r| {
+            self.run.update_untracked(|r| {
                 if let Some(r) = r {
                     r.deliver(number, turn, team, answer, ms);
                 }
