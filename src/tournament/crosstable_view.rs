@@ -10,7 +10,8 @@ pub fn Crosstable(run: RwSignal<Option<Run>>) -> impl IntoView {
     let finished =
         Memo::new(move |_| run.with(|r| r.as_ref().map_or(0, |r| r.tournament.finished_count())));
     let grid = Memo::new(move |_| {
-        finished.track();
+        // Read (not only tracked), so the count is brought up to date before it is compared.
+        let _ = finished.get();
         run.with_untracked(|r| {
             r.as_ref()
                 .and_then(|r| table::crosstable(&r.tournament).ok())

@@ -9,7 +9,8 @@ pub fn GamesList(run: RwSignal<Option<Run>>, on_replay: Callback<usize>) -> impl
     let finished =
         Memo::new(move |_| run.with(|r| r.as_ref().map_or(0, |r| r.tournament.finished_count())));
     let lines = Memo::new(move |_| {
-        finished.track();
+        // Read (not only tracked), so the count is brought up to date before it is compared.
+        let _ = finished.get();
         run.with_untracked(|r| r.as_ref().map(|r| table::games(&r.tournament)))
             .unwrap_or_default()
     });

@@ -7,9 +7,14 @@ use leptos::prelude::*;
 /// One game in progress.
 #[component]
 fn GameCard(run: RwSignal<Option<Run>>, number: usize) -> impl IntoView {
-    let board =
-        Memo::new(move |_| run.with(|r| r.as_ref().map(|r| r.board(number)).unwrap_or_default()));
+    // The run changes as every game ends a tick; this board only when its own turn does, so each board
+    // is rebuilt once a tick of its game, not once a tick of any game.
     let heading = Memo::new(move |_| run.with(|r| r.as_ref().and_then(|r| r.heading(number))));
+    let board = Memo::new(move |_| {
+        // Read (not only tracked), so the heading is brought up to date before it is compared.
+        let _ = heading.get();
+        run.with_untracked(|r| r.as_ref().map(|r| r.board(number)).unwrap_or_default())
+    });
     let names = move || {
         heading.with(|h| {
             h.as_ref().map(|(f, red, blue, _)| {

@@ -94,6 +94,12 @@ test('a classroom tournament: roster, roll call, run, reload, standings, replay 
     .replace(/^Round \d+ of \d+: /, '')), null, { timeout: 20_000 });
   assert.match(await text(page, 't-status'), /of 3 games finished/);
 
+  // The standings and the crosstable follow the games as they finish.
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=standings-row] td:nth-child(3)')]
+    .some((td) => td.textContent !== '0'), null, { timeout: 5_000 });
+  await page.waitForFunction(() => /[01½]/.test(document.querySelector('[data-testid=crosstable] tbody').textContent),
+    null, { timeout: 5_000 });
+
   // The house bots think in Web Workers, not on the page's thread.
   assert.ok(workersStarted > 0, 'the built-in AIs run in workers');
 
