@@ -11,6 +11,7 @@ pub mod halma;
 pub mod hyperchess;
 pub mod notice;
 pub mod online;
+pub mod tournament;
 mod widgets;
 
 use leptos::prelude::*;

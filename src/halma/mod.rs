@@ -3,7 +3,7 @@
 mod arena;
 mod arena_keys;
 pub mod arena_model;
-mod board;
+pub mod board;
 pub mod board_view;
 pub mod builtin;
 mod controls;

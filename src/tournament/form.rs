@@ -1,0 +1,191 @@
+//! The settings form: every field as typed, read into the engine's [`Settings`] (which checks the ranges)
+//! only when the tournament starts, so a half-typed number is never an error while typing.
+
+use gridarena_engine::halma::Preset;
+use gridarena_engine::tournament::pairing::Format;
+use gridarena_engine::tournament::settings::{Policy, Settings};
+
+/// A form field: which one, for the components' inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    Format,
+    Rounds,
+    Preset,
+    TickMs,
+    MaxTurns,
+    Concurrency,
+    PerEntry,
+    Policy,
+    StrictErrors,
+    WithdrawAfter,
+    Seed,
+}
+
+/// The settings as typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SettingsForm {
+    /// `round-robin`, `double` or `swiss`.
+    pub format: String,
+    pub rounds: String,
+    pub preset: String,
+    pub tick_ms: String,
+    /// Empty keeps the preset's limit.
+    pub max_turns: String,
+    pub concurrency: String,
+    pub per_entry: String,
+    /// `lenient` or `strict`.
+    pub policy: String,
+    pub strict_errors: String,
+    /// Empty never withdraws.
+    pub withdraw_after: String,
+    pub seed: String,
+}
+
+impl Default for SettingsForm {
+    fn default() -> SettingsForm {
+        SettingsForm::from_settings(&Settings::default())
+    }
+}
+
+fn number<T: std::str::FromStr>(what: &str, text: &str) -> Result<T, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("{what}: {:?} is not a whole number.", text.trim()))
+}
+
+fn optional<T: std::str::FromStr>(what: &str, text: &str) -> Result<Option<T>, String> {
+    match text.trim() {
+        "" => Ok(None),
+        t => number(what, t).map(Some),
+    }
+}
+
+impl SettingsForm {
+    pub fn from_settings(s: &Settings) -> SettingsForm {
+        let (format, rounds) = match s.format {
+            Format::RoundRobin => ("round-robin", 5),
+            Format::Double => ("double", 5),
+            Format::Swiss { rounds } => ("swiss", rounds),
+        };
+        let (policy, errors) = match s.policy {
+            Policy::Lenient => ("lenient", 3),
+            Policy::Strict { errors } => ("strict", errors),
+        };
+        SettingsForm {
+            format: format.to_string(),
+            rounds: rounds.to_string(),
+            preset: s.preset.name().to_string(),
+            tick_ms: s.tick_ms.to_string(),
+            max_turns: s.max_turns.map(|t| t.to_string()).unwrap_or_default(),
+            concurrency: s.concurrency.to_string(),
+            per_entry: s.per_entry.to_string(),
+            policy: policy.to_string(),
+            strict_errors: errors.to_string(),
+            withdraw_after: s.withdraw_after.map(|k| k.to_string()).unwrap_or_default(),
+            seed: s.seed.to_string(),
+        }
+    }
+
+    pub fn get(&self, field: Field) -> &str {
+        match field {
+            Field::Format => &self.format,
+            Field::Rounds => &self.rounds,
+            Field::Preset => &self.preset,
+            Field::TickMs => &self.tick_ms,
+            Field::MaxTurns => &self.max_turns,
+            Field::Concurrency => &self.concurrency,
+            Field::PerEntry => &self.per_entry,
+            Field::Policy => &self.policy,
+            Field::StrictErrors => &self.strict_errors,
+            Field::WithdrawAfter => &self.withdraw_after,
+            Field::Seed => &self.seed,
+        }
+    }
+
+    pub fn set(&mut self, field: Field, value: String) {
+        let slot = match field {
+            Field::Format => &mut self.format,
+            Field::Rounds => &mut self.rounds,
+            Field::Preset => &mut self.preset,
+            Field::TickMs => &mut self.tick_ms,
+            Field::MaxTurns => &mut self.max_turns,
+            Field::Concurrency => &mut self.concurrency,
+            Field::PerEntry => &mut self.per_entry,
+            Field::Policy => &mut self.policy,
+            Field::StrictErrors => &mut self.strict_errors,
+            Field::WithdrawAfter => &mut self.withdraw_after,
+            Field::Seed => &mut self.seed,
+        };
+        *slot = value;
+    }
+
+    /// The settings, or the first field that is wrong, said for a person.
+    pub fn settings(&self) -> Result<Settings, String> {
+        let format = match self.format.as_str() {
+            "swiss" => format!("swiss:{}", self.rounds.trim()),
+            other => other.to_string(),
+        };
+        let format: Format = format.parse().map_err(|e| format!("Format: {e}"))?;
+        let preset: Preset = self.preset.parse().map_err(|e| format!("Preset: {e}"))?;
+        let policy = match self.policy.as_str() {
+            "strict" => format!("strict:{}", self.strict_errors.trim()),
+            other => other.to_string(),
+        };
+        let policy: Policy = policy.parse()?;
+        let settings = Settings {
+            format,
+            preset,
+            tick_ms: number("Tick length (ms)", &self.tick_ms)?,
+            max_turns: optional("Turn limit", &self.max_turns)?,
+            concurrency: number("Games at once", &self.concurrency)?,
+            per_entry: number("Games per entry at once", &self.per_entry)?,
+            policy,
+            withdraw_after: optional("Withdraw after", &self.withdraw_after)?,
+            seed: number("Seed", &self.seed)?,
+        };
+        settings.check()?;
+        Ok(settings)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_form_reads_into_the_engines_settings() {
+        let mut f = SettingsForm::default();
+        assert_eq!(f.settings().unwrap(), Settings::default());
+        f.set(Field::Format, "swiss".into());
+        f.set(Field::Rounds, "4".into());
+        f.set(Field::Preset, "mini".into());
+        f.set(Field::TickMs, " 150 ".into());
+        f.set(Field::MaxTurns, "40".into());
+        f.set(Field::Policy, "strict".into());
+        f.set(Field::StrictErrors, "2".into());
+        f.set(Field::WithdrawAfter, "".into());
+        let s = f.settings().unwrap();
+        assert_eq!(s.format, Format::Swiss { rounds: 4 });
+        assert_eq!(
+            (s.preset, s.tick_ms, s.max_turns),
+            (Preset::Mini, 150, Some(40))
+        );
+        assert_eq!(
+            (s.policy, s.withdraw_after),
+            (Policy::Strict { errors: 2 }, None)
+        );
+        assert_eq!(SettingsForm::from_settings(&s).settings().unwrap(), s);
+    }
+
+    #[test]
+    fn a_bad_field_is_named() {
+        let mut f = SettingsForm::default();
+        f.set(Field::TickMs, "fast".into());
+        assert!(f.settings().unwrap_err().starts_with("Tick length"));
+        f.set(Field::TickMs, "0".into());
+        assert!(f.settings().unwrap_err().contains("tick length"));
+        f.set(Field::TickMs, "100".into());
+        f.set(Field::Concurrency, "999".into());
+        assert!(f.settings().unwrap_err().contains("games at once"));
+    }
+}

@@ -1,0 +1,27 @@
+//! The classroom tournament page (`#/tournament`): a roster of Halma AIs, a roll call that checks every
+//! web entry before round 1, the games played live on a projector wall, the standings and crosstable,
+//! replays of finished games, and a saved state a reload resumes from.
+//!
+//! Every rule (pairing, scoring, the error policy, withdrawals) is the engine's
+//! [`gridarena_engine::tournament`]; the view models here hold no signals and are tested natively, and
+//! the components only draw them and drive the clock.
+
+pub mod form;
+pub mod roll_call;
+pub mod roster_list;
+pub mod runner;
+pub mod table;
+
+mod crosstable_view;
+mod driver;
+mod games_list;
+mod page;
+mod replay_view;
+mod roll_call_panel;
+mod roster_panel;
+mod settings_panel;
+mod standings_view;
+mod store;
+mod wall;
+
+pub use page::TournamentPage;

@@ -1,0 +1,208 @@
+//! The tournament page: set up (roster, settings, roll call) until a tournament starts, then the running
+//! view (controls, the wall, standings, crosstable, finished games and their replays). A stored
+//! tournament resumes on load; the roster comes from the link, else from the browser's storage.
+
+use super::crosstable_view::Crosstable;
+use super::driver::Control;
+use super::form::SettingsForm;
+use super::games_list::GamesList;
+use super::replay_view::{ReplayView, Watched};
+use super::roll_call::Check;
+use super::roll_call_panel::RollCallPanel;
+use super::roster_list::RosterList;
+use super::roster_panel::RosterPanel;
+use super::runner::Run;
+use super::settings_panel::SettingsPanel;
+use super::standings_view::StandingsTable;
+use super::wall::Wall;
+use super::{store, table};
+use crate::files;
+use crate::halma::replay::Replay;
+use crate::notice::{tone_class, Line, Tone};
+use gridarena_engine::halma::Preset;
+use gridarena_engine::tournament::event::Tournament;
+use gridarena_engine::tournament::settings::Settings;
+use leptos::prelude::*;
+
+/// The roster the page opens with: the link's, else the stored one; and what was wrong with the link.
+fn initial_roster() -> (RosterList, Option<String>) {
+    let mut list = RosterList::default();
+    if let Some(text) = store::linked_roster() {
+        match list.import("the link", text.as_bytes()) {
+            Ok(_) => return (list, None),
+            Err(why) => {
+                let mut stored = RosterList::default();
+                if let Some(t) = store::stored_roster() {
+                    let _ = stored.import("storage", t.as_bytes());
+                }
+                return (
+                    stored,
+                    Some(format!("The roster in the link was not loaded: {why}")),
+                );
+            }
+        }
+    }
+    if let Some(text) = store::stored_roster() {
+        let _ = list.import("storage", text.as_bytes());
+    }
+    (list, None)
+}
+
+/// The settings a classroom starts from: the small board and a short tick, so a round fits a lesson.
+fn classroom_settings() -> SettingsForm {
+    SettingsForm::from_settings(&Settings {
+        preset: Preset::Mini,
+        tick_ms: 500,
+        ..Settings::default()
+    })
+}
+
+#[component]
+pub fn TournamentPage() -> impl IntoView {
+    let notice = RwSignal::new(None::<Line>);
+    let (list, link_error) = initial_roster();
+    if let Some(why) = link_error {
+        notice.set(Some(Line::new(Tone::Error, why)));
+    }
+    let roster = RwSignal::new(list);
+    Effect::new(move |_| store::save_roster(&roster.with(RosterList::compact)));
+    let form = RwSignal::new(classroom_settings());
+    let checks = RwSignal::new(Vec::<Check>::new());
+    let ctl = Control::new(notice);
+    if let Some(bundle) = store::stored_bundle() {
+        match Tournament::from_bundle(&bundle) {
+            Ok(t) => {
+                form.set(SettingsForm::from_settings(t.settings()));
+                ctl.play(t);
+            }
+            Err(why) => notice.set(Some(Line::new(
+                Tone::Error,
+                format!("The saved tournament could not be resumed: {why}. Starting a new one replaces it."),
+            ))),
+        }
+    }
+    let running = move || ctl.run.with(Option::is_some);
+
+    view! {
+        <section class="tournament" aria-label="Tournament">
+            <p class="notice" data-testid="t-notice" role="status">
+                {move || notice.get().map(|l| view! { <span class=tone_class(l.tone)>{l.text}</span> })}
+            </p>
+            <Show
+                when=running
+                fallback=move || view! {
+                    <div class="t-setup">
+                        <RosterPanel roster notice />
+                        <SettingsPanel form />
+                        <RollCallPanel roster form checks ctl />
+                    </div>
+                }
+            >
+                <Running ctl />
+            </Show>
+        </section>
+    }
+}
+
+/// The tournament in progress or over.
+#[component]
+fn Running(ctl: Control) -> impl IntoView {
+    let run = ctl.run;
+    let watched = RwSignal::new(None::<Watched>);
+    let say_error = move |text: String| ctl.notice.set(Some(Line::new(Tone::Error, text)));
+    let replay = Callback::new(move |number: usize| {
+        let file = run.with_untracked(|r| r.as_ref().map(|r| table::record(&r.tournament, number)));
+        let loaded = file
+            .unwrap_or_else(|| Err("No tournament.".to_string()))
+            .and_then(|(name, text)| {
+                Replay::load(&name, text.as_bytes())
+                    .map(|replay| Watched {
+                        replay,
+                        file: (name, text),
+                    })
+                    .map_err(|e| e.to_string())
+            });
+        match loaded {
+            Ok(w) => watched.set(Some(w)),
+            Err(why) => say_error(why),
+        }
+    });
+    let status = move || {
+        run.with(|r| {
+            let Some(r) = r else { return String::new() };
+            let t = &r.tournament;
+            let games = format!(
+                "{} of {} games finished",
+                t.finished_count(),
+                t.total_games()
+            );
+            if r.is_over() {
+                return format!("The tournament is over: {games}.");
+            }
+            match t.current_round() {
+                Some(round) => format!(
+                    "Round {} of {}: {games}.",
+                    round + 1,
+                    t.rounds_scheduled().max(round + 1)
+                ),
+                None => format!("{games}."),
+            }
+        })
+    };
+    let over = move || run.with(|r| r.as_ref().is_some_and(Run::is_over));
+    let export = move |csv: bool| {
+        let file = run.with_untracked(|r| {
+            let t = &r.as_ref()?.tournament;
+            Some(if csv {
+                table::csv(t).map(|text| ("standings.csv", text, "text/csv"))
+            } else {
+                Ok(("tournament.json", t.to_bundle(), "application/json"))
+            })
+        });
+        if let Some(file) = file {
+            if let Err(e) = file.and_then(|(name, text, mime)| files::download(name, &text, mime)) {
+                say_error(e);
+            }
+        }
+    };
+    let new_tournament = move |_| {
+        let sure = web_sys::window()
+            .and_then(|w| {
+                w.confirm_with_message(
+                    "Stop this tournament and forget its results? Export them first to keep them.",
+                )
+                .ok()
+            })
+            .unwrap_or(false);
+        if sure {
+            watched.set(None);
+            ctl.clear();
+        }
+    };
+    let skip = move |_| {
+        let round = run.with_untracked(|r| r.as_ref().and_then(|r| r.tournament.current_round()));
+        ctl.fast_round.set(round);
+    };
+    view! {
+        <div class="t-controls" role="group" aria-label="Tournament controls">
+            <p class="t-status" data-testid="t-status" aria-live="polite">{status}</p>
+            <button data-testid="pause" disabled=over on:click=move |_| ctl.paused.update(|p| *p = !*p)>
+                {move || if ctl.paused.get() { "Resume" } else { "Pause" }}
+            </button>
+            <button data-testid="skip-round" disabled=over on:click=skip>"Skip to the end of the round"</button>
+            <button data-testid="export-csv" on:click=move |_| export(true)>"Export standings (CSV)"</button>
+            <button data-testid="export-bundle" on:click=move |_| export(false)>"Export tournament (JSON)"</button>
+            <button data-testid="new-tournament" on:click=new_tournament>"New tournament"</button>
+        </div>
+        <ul class="t-log" data-testid="t-log">
+            {move || ctl.log.get().into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}
+        </ul>
+        <Wall run />
+        <ReplayView watched notice=ctl.notice />
+        <div class="t-tables">
+            <StandingsTable run />
+            <Crosstable run />
+        </div>
+        <GamesList run on_replay=replay />
+    }
+}

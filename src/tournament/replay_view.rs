@@ -1,0 +1,75 @@
+//! A finished game replayed with the arena's replay model and board, and its record offered as a
+//! download (the arena page's "Load record" opens it).
+
+use crate::files;
+use crate::halma::board::Board;
+use crate::halma::replay::Replay;
+use crate::notice::{tone_class, Line};
+use leptos::prelude::*;
+
+/// A game being replayed: the replay, and its record file (name, text) for the download.
+#[derive(Clone, Debug)]
+pub struct Watched {
+    pub replay: Replay,
+    pub file: (String, String),
+}
+
+#[component]
+pub fn ReplayView(
+    watched: RwSignal<Option<Watched>>,
+    notice: RwSignal<Option<Line>>,
+) -> impl IntoView {
+    let board = Memo::new(move |_| {
+        watched.with(|w| w.as_ref().map(|w| w.replay.board()).unwrap_or_default())
+    });
+    let at = move || watched.with(|w| w.as_ref().map_or(0, |w| w.replay.at()));
+    let ticks = move || watched.with(|w| w.as_ref().map_or(0, |w| w.replay.ticks()));
+    let lines = move || watched.with(|w| w.as_ref().map(|w| w.replay.lines()).unwrap_or_default());
+    let seek = move |k: usize| {
+        watched.update(|w| {
+            if let Some(w) = w {
+                w.replay.seek(k)
+            }
+        })
+    };
+    let download = move |_| {
+        let file = watched.with_untracked(|w| w.as_ref().map(|w| w.file.clone()));
+        if let Some((name, text)) = file {
+            if let Err(e) = files::download(&name, &text, "application/x-ndjson") {
+                notice.set(Some(Line::new(crate::notice::Tone::Error, e)));
+            }
+        }
+    };
+    view! {
+        <Show when=move || watched.with(Option::is_some)>
+            <section class="t-replay" data-testid="replay-view" aria-label="Replay">
+                <ul class="messages" data-testid="replay-lines">
+                    {move || lines().into_iter().map(|l| view! { <li class=tone_class(l.tone)>{l.text}</li> }).collect_view()}
+                </ul>
+                <div class="t-board"><Board view=board on_click=Callback::new(|_| ()) /></div>
+                <div class="replay" role="group" aria-label="Replay controls">
+                    <button data-testid="replay-back" on:click=move |_| seek(at().saturating_sub(1))>"◀ Back"</button>
+                    <label class="scrubber">
+                        <span>"Turn " <output data-testid="replay-at">{at}</output> " / " {ticks}</span>
+                        <input
+                            type="range"
+                            data-testid="scrubber"
+                            aria-label="Replay turn"
+                            min="0"
+                            max=move || ticks().to_string()
+                            prop:value=move || at().to_string()
+                            on:input=move |ev| {
+                                if let Ok(k) = event_target_value(&ev).parse::<usize>() {
+                                    seek(k);
+                                }
+                            }
+                        />
+                    </label>
+                    <button data-testid="replay-step" on:click=move |_| seek(at() + 1)>"Step ▶"</button>
+                    <button data-testid="download-record" on:click=download>"Download record"</button>
+                    <button data-testid="close-replay" on:click=move |_| watched.set(None)>"Close"</button>
+                </div>
+            </section>
+        </Show>
+    }
+}

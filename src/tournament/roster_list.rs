@@ -1,0 +1,132 @@
+//! The roster being drawn up: entries added one by one or pasted as lines, removed, imported and
+//! exported as JSON. Every change is checked by the engine's [`Roster::check`] before it is kept, so the
+//! list on screen is always a roster a tournament accepts (names unique, players valid).
+
+use gridarena_engine::tournament::roster::{entries_from_lines, Entry, Roster};
+
+/// The largest roster file read: rosters of a class are a few kilobytes.
+pub const MAX_ROSTER_FILE: usize = 1_000_000;
+
+/// The roster being drawn up.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RosterList {
+    entries: Vec<Entry>,
+}
+
+impl RosterList {
+    pub fn new(roster: Roster) -> RosterList {
+        RosterList {
+            entries: roster.entries,
+        }
+    }
+
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    pub fn roster(&self) -> Roster {
+        Roster {
+            entries: self.entries.clone(),
+        }
+    }
+
+    /// Keeps `entries` if the engine accepts them as a roster; nothing changes otherwise.
+    fn replace(&mut self, entries: Vec<Entry>) -> Result<(), String> {
+        let checked = Roster { entries }.check().map_err(|e| e.to_string())?;
+        self.entries = checked.into_iter().map(|(e, _)| e).collect();
+        Ok(())
+    }
+
+    /// Adds one entry: `player` is a web AI's address or `builtin:greedy` / `builtin:search`.
+    pub fn add(&mut self, name: &str, player: &str) -> Result<String, String> {
+        let mut next = self.entries.clone();
+        next.push(Entry {
+            name: name.to_string(),
+            player: player.to_string(),
+        });
+        self.replace(next)?;
+        Ok(format!("{} added.", name.trim()))
+    }
+
+    /// Adds pasted lines, one `name player` a line; all or none.
+    pub fn paste(&mut self, text: &str) -> Result<String, String> {
+        let added = entries_from_lines(text).map_err(|e| e.to_string())?;
+        let n = added.len();
+        let mut next = self.entries.clone();
+        next.extend(added);
+        self.replace(next)?;
+        Ok(format!("{n} entries added."))
+    }
+
+    pub fn remove(&mut self, index: usize) -> Result<String, String> {
+        if index >= self.entries.len() {
+            return Err("That entry is no longer in the roster.".to_string());
+        }
+        let gone = self.entries.remove(index);
+        Ok(format!("{} removed.", gone.name))
+    }
+
+    /// Replaces the roster with a roster file's contents (the form [`RosterList::to_json`] writes).
+    pub fn import(&mut self, name: &str, bytes: &[u8]) -> Result<String, String> {
+        let text = std::str::from_utf8(bytes).map_err(|_| format!("{name} is not a text file."))?;
+        let roster = Roster::parse(text).map_err(|e| format!("{name}: {e}"))?;
+        let n = roster.entries.len();
+        self.entries = roster.entries;
+        Ok(format!("{n} entries loaded from {name}."))
+    }
+
+    pub fn to_json(&self) -> String {
+        self.roster().to_json()
+    }
+
+    /// The roster in one line, for a link or the browser's storage.
+    pub fn compact(&self) -> String {
+        serde_json::to_string(&self.roster()).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_are_added_checked_and_removed() {
+        let mut r = RosterList::default();
+        assert!(r.add(" Ada ", "builtin:greedy").is_ok());
+        assert_eq!(r.entries()[0].name, "Ada");
+        assert!(r.add("ada", "builtin:search").unwrap_err().contains("ada"));
+        assert!(r.add("Bo", "greedy").is_err(), "not a player");
+        assert!(r.add("", "builtin:greedy").is_err());
+        assert_eq!(r.entries().len(), 1);
+        assert_eq!(
+            r.paste("Bo http://127.0.0.1:8001/\n# x\nCy, builtin:search\n")
+                .unwrap(),
+            "2 entries added."
+        );
+        assert!(r.paste("Di builtin:greedy\nAda builtin:greedy").is_err());
+        assert_eq!(r.entries().len(), 3, "a bad paste adds nothing");
+        r.remove(0).unwrap();
+        assert!(r.remove(9).is_err());
+        assert_eq!(r.roster().names(), ["Bo", "Cy"]);
+    }
+
+    #[test]
+    fn a_roster_file_round_trips_and_a_hostile_one_is_refused() {
+        let mut r = RosterList::default();
+        r.paste("Ada builtin:greedy\nBo http://127.0.0.1:8001/")
+            .unwrap();
+        let mut back = RosterList::default();
+        back.import("roster.json", r.to_json().as_bytes()).unwrap();
+        assert_eq!(back, r);
+        back.import("c.json", r.compact().as_bytes()).unwrap();
+        assert_eq!(back, r);
+        for bad in [
+            &b"\xff\xfe"[..],
+            b"[]",
+            b"{\"entries\":[{\"name\":\"<b>x</b>\",\"player\":\"javascript:alert(1)\"}]}",
+        ] {
+            assert!(back.import("bad.json", bad).is_err());
+        }
+        assert_eq!(back, r, "a refused file changes nothing");
+    }
+}

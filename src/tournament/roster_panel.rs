@@ -1,0 +1,107 @@
+//! The roster: add one entry, paste many, remove, import and export the roster file.
+
+use super::roster_list::{RosterList, MAX_ROSTER_FILE};
+use crate::files;
+use crate::notice::{self, Line};
+use crate::widgets::{Chosen, FileInput, SubmitForm};
+use leptos::prelude::*;
+
+#[component]
+pub fn RosterPanel(roster: RwSignal<RosterList>, notice: RwSignal<Option<Line>>) -> impl IntoView {
+    let say = move |said| notice.set(Some(Line::answer(said, false)));
+    let name = RwSignal::new(String::new());
+    let player = RwSignal::new(String::new());
+    let pasted = RwSignal::new(String::new());
+    let add = Callback::new(move |()| {
+        let said = notice::run(roster, |r| {
+            r.add(&name.get_untracked(), &player.get_untracked())
+        });
+        if said.is_ok() {
+            name.set(String::new());
+        }
+        say(said);
+    });
+    let paste = Callback::new(move |()| {
+        let said = notice::run(roster, |r| r.paste(&pasted.get_untracked()));
+        if said.is_ok() {
+            pasted.set(String::new());
+        }
+        say(said);
+    });
+    let import = Callback::new(move |file: Chosen| {
+        let Chosen { name, bytes } = file;
+        say(bytes.and_then(|b| notice::run(roster, |r| r.import(&name, &b))));
+    });
+    let export = move |_| {
+        let json = roster.with_untracked(RosterList::to_json);
+        if let Err(e) = files::download("roster.json", &json, "application/json") {
+            say(Err(e));
+        }
+    };
+    let rows = move || {
+        roster.with(|r| {
+            r.entries()
+                .iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    view! {
+                        <li>
+                            <span class="t-name">{e.name.clone()}</span>
+                            <code>{e.player.clone()}</code>
+                            <button
+                                data-testid="remove-entry"
+                                on:click=move |_| say(notice::run(roster, |r| r.remove(i)))
+                            >
+                                "Remove"
+                            </button>
+                        </li>
+                    }
+                })
+                .collect_view()
+        })
+    };
+    view! {
+        <fieldset class="t-roster">
+            <legend>"Roster (" {move || roster.with(|r| r.entries().len())} " entries)"</legend>
+            <ol data-testid="roster">{rows}</ol>
+            <SubmitForm class="setup" label="Add one entry" on_submit=add>
+                <label>
+                    <span>"Name"</span>
+                    <input data-testid="entry-name" bind:value=name />
+                </label>
+                <label>
+                    <span>"Player"</span>
+                    <input
+                        data-testid="entry-player"
+                        list="house-bots"
+                        placeholder="http://… or builtin:greedy"
+                        bind:value=player
+                    />
+                </label>
+                <datalist id="house-bots">
+                    <option value="builtin:greedy">"house bot: greedy"</option>
+                    <option value="builtin:search">"house bot: search"</option>
+                </datalist>
+                <button data-testid="add-entry">"Add"</button>
+            </SubmitForm>
+            <SubmitForm class="setup paste" label="Paste many entries" on_submit=paste>
+                <label>
+                    <span>"Paste lines: name, then URL or builtin:greedy"</span>
+                    <textarea data-testid="paste" rows="4" bind:value=pasted></textarea>
+                </label>
+                <button data-testid="paste-add">"Add these"</button>
+            </SubmitForm>
+            <div class="t-files">
+                <FileInput
+                    label="Import roster"
+                    testid="import-roster"
+                    max_bytes=MAX_ROSTER_FILE
+                    what="rosters"
+                    accept=".json,application/json"
+                    on_read=import
+                />
+                <button data-testid="export-roster" on:click=export>"Export roster"</button>
+            </div>
+        </fieldset>
+    }
+}

@@ -1,0 +1,324 @@
+//! A tournament being played: the engine's [`Tournament`] and the games in progress, each a
+//! [`TournamentGame`]. The page's clock drives it tick by tick ([`Run::begin`], [`Run::deliver`],
+//! [`Run::end_tick`]); the built-in AIs answer inside [`Run::begin`] (through the same answer parser as the
+//! arena page's), web AIs are asked by the page and their answers delivered as they come.
+
+use crate::halma::board_view::BoardView;
+use crate::halma::builtin;
+use gridarena_engine::halma::{AiPlayer, Team, TickOutcome};
+use gridarena_engine::tournament::event::Tournament;
+use gridarena_engine::tournament::game::{Fixture, TournamentGame};
+
+/// An AI to ask this tick.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    pub turn: u32,
+    pub team: Team,
+    pub to: Target,
+}
+
+/// Who answers a [`Request`], and what they are sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A web AI: its address and the request body.
+    Web { url: String, body: String },
+    /// A built-in AI, as a job for the page's AI worker ([`builtin::halma_builtin_answer`] reads it).
+    BuiltIn { job: String },
+}
+
+/// A game in progress, and its last tick for the wall.
+#[derive(Clone, Debug)]
+pub struct Live {
+    pub game: TournamentGame,
+    pub last: Option<TickOutcome>,
+}
+
+/// What ending a tick did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TickEnd {
+    /// The game goes on.
+    Continues,
+    /// The game ended and is in the standings; the message says how (and any withdrawal).
+    Finished(String),
+    /// The game is not in progress (the tournament was replaced).
+    Gone,
+}
+
+/// A tournament being played.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub tournament: Tournament,
+    live: Vec<Live>,
+}
+
+impl Run {
+    pub fn new(tournament: Tournament) -> Run {
+        Run {
+            tournament,
+            live: Vec::new(),
+        }
+    }
+
+    /// The games in progress.
+    pub fn live(&self) -> &[Live] {
+        &self.live
+    }
+
+    fn live_mut(&mut self, number: usize) -> Option<&mut Live> {
+        self.live
+            .iter_mut()
+            .find(|l| l.game.fixture().number == number)
+    }
+
+    pub fn game(&self, number: usize) -> Option<&Live> {
+        self.live.iter().find(|l| l.game.fixture().number == number)
+    }
+
+    /// Starts the games the schedule allows now; returns their numbers. A game that cannot be set up
+    /// (the settings were checked, so this does not happen) is handed back to the schedule.
+    pub fn start_games(&mut self) -> Vec<usize> {
+        let mut started = Vec::new();
+        for fixture in self.tournament.next_games() {
+            match TournamentGame::new(fixture, self.tournament.settings()) {
+                Ok(game) => {
+                    started.push(fixture.number);
+                    self.live.push(Live { game, last: None });
+                }
+                Err(_) => self.tournament.abandon(fixture.number),
+            }
+        }
+        started
+    }
+
+    /// Starts a tick of game `number` and returns the AIs to ask. With a `clock`, the built-ins answer at
+    /// once on this thread (timed by it, in ms) and only web AIs are returned; without one, the built-ins
+    /// are returned as jobs for a worker. `None` when the game is not in progress.
+    pub fn begin(
+        &mut self,
+        number: usize,
+        clock: Option<&dyn Fn() -> f64>,
+    ) -> Option<Vec<Request>> {
+        let players: Vec<Option<AiPlayer>> = {
+            let live = self.game(number)?;
+            let f = *live.game.fixture();
+            Team::ALL
+                .iter()
+                .map(|&t| self.tournament.player(f.entry(t)).cloned())
+                .collect()
+        };
+        let tick_ms = self.tournament.settings().tick_ms;
+        let live = self.live_mut(number)?;
+        let asks = live.game.begin().ok()?;
+        let mut requests = Vec::new();
+        for ask in asks {
+            let to = match &players[ask.team as usize] {
+                Some(AiPlayer::BuiltIn(ai)) => match clock {
+                    Some(clock) => {
+                        let start = clock();
+                        let answer = builtin::answer(*ai, live.game.game(), ask.team, ask.seed);
+                        let ms = (clock() - start).max(0.0).round() as u32;
+                        live.game.deliver(ask.turn, ask.team, answer, Some(ms));
+                        continue;
+                    }
+                    None => Target::BuiltIn {
+                        job: builtin::job(*ai, live.game.game(), ask.team, ask.seed),
+                    },
+                },
+                Some(AiPlayer::Web(url)) => Target::Web {
+                    url: url.clone(),
+                    body: live.game.request_body(ask.team, tick_ms),
+                },
+                None => continue,
+            };
+            requests.push(Request {
+                turn: ask.turn,
+                team: ask.team,
+                to,
+            });
+        }
+        Some(requests)
+    }
+
+    /// Hands a web AI's answer to game `number`; a late one (its tick has ended) is dropped.
+    pub fn deliver(
+        &mut self,
+        number: usize,
+        turn: u32,
+        team: Team,
+        answer: gridarena_engine::halma::Answer,
+        ms: Option<u32>,
+    ) {
+        if let Some(live) = self.live_mut(number) {
+            live.game.deliver(turn, team, answer, ms);
+        }
+    }
+
+    /// Whether game `number` still waits for an answer this tick.
+    pub fn awaiting(&self, number: usize) -> bool {
+        self.game(number)
+            .is_some_and(|l| !l.game.awaiting().is_empty())
+    }
+
+    /// Ends the tick of game `number` after `waited_ms`; a finished game goes to the standings.
+    pub fn end_tick(&mut self, number: usize, waited_ms: u64) -> TickEnd {
+        let Some(live) = self.live_mut(number) else {
+            return TickEnd::Gone;
+        };
+        match live.game.finish(waited_ms) {
+            Ok(outcome) => live.last = Some(outcome),
+            Err(_) => return TickEnd::Gone,
+        }
+        let Some(report) = live.game.report() else {
+            return TickEnd::Continues;
+        };
+        self.live.retain(|l| l.game.fixture().number != number);
+        let names = self.tournament.names();
+        let name = |e: usize| names.get(e).cloned().unwrap_or_default();
+        let f = report.fixture;
+        let mut said = format!(
+            "Game {}: {} (red) vs {} (blue): {}",
+            f.number + 1,
+            name(f.red),
+            name(f.blue),
+            report.ending
+        );
+        match self.tournament.finish(report) {
+            Ok(withdrawals) => {
+                for w in withdrawals {
+                    said.push_str(&format!("; {} withdrawn: {}", name(w.entry), w.cause));
+                }
+                TickEnd::Finished(said)
+            }
+            Err(e) => TickEnd::Finished(format!("{said} (not counted: {e})")),
+        }
+    }
+
+    /// The board of game `number` as the wall draws it.
+    pub fn board(&self, number: usize) -> BoardView {
+        self.game(number).map_or_else(BoardView::default, |l| {
+            BoardView::new(l.game.game().position(), l.last.as_ref(), None, &[])
+        })
+    }
+
+    /// The names of game `number`'s two entries, and its turn.
+    pub fn heading(&self, number: usize) -> Option<(Fixture, String, String, u32)> {
+        let live = self.game(number)?;
+        let f = *live.game.fixture();
+        let names = self.tournament.roster();
+        let name = |e: usize| {
+            names
+                .entries
+                .get(e)
+                .map(|x| x.name.clone())
+                .unwrap_or_default()
+        };
+        Some((f, name(f.red), name(f.blue), live.game.game().turn()))
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.live.is_empty() && self.tournament.is_over()
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use gridarena_engine::halma::Preset;
+    use gridarena_engine::tournament::pairing::Format;
+    use gridarena_engine::tournament::roster::Roster;
+    use gridarena_engine::tournament::settings::Settings;
+
+    pub(crate) fn tournament(lines: &str, format: Format) -> Tournament {
+        let entries = gridarena_engine::tournament::roster::entries_from_lines(lines).unwrap();
+        let settings = Settings {
+            format,
+            preset: Preset::Mini,
+            max_turns: Some(30),
+            tick_ms: 100,
+            concurrency: 2,
+            ..Settings::default()
+        };
+        Tournament::new(Roster { entries }, settings).unwrap()
+    }
+
+    /// Plays `run` as the page does, web AIs never answering; stops after `games` finished games.
+    pub(crate) fn play(run: &mut Run, games: Option<usize>) {
+        let clock = || 0.0;
+        loop {
+            if games.is_some_and(|n| run.tournament.finished_count() >= n) {
+                return;
+            }
+            if run.live().is_empty() && run.start_games().is_empty() {
+                return;
+            }
+            let numbers: Vec<usize> = run.live().iter().map(|l| l.game.fixture().number).collect();
+            for n in numbers {
+                let web = run.begin(n, Some(&clock)).unwrap();
+                for ask in web {
+                    assert!(matches!(ask.to, Target::Web { body, .. } if body.starts_with('{')));
+                }
+                if let TickEnd::Finished(said) = run.end_tick(n, 100) {
+                    assert!(said.starts_with("Game "), "{said}");
+                    run.start_games();
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_tournament_plays_to_the_end_and_resumes_from_its_bundle() {
+        let four =
+            "Ada builtin:greedy\nBo builtin:search\nCy builtin:greedy\nDead http://127.0.0.1:9/";
+        let mut whole = Run::new(tournament(four, Format::Double));
+        play(&mut whole, None);
+        assert!(whole.is_over());
+        assert_eq!(whole.tournament.finished_count(), 12);
+        assert!(whole.tournament.withdrawn(3).is_some());
+
+        let mut first = Run::new(tournament(four, Format::Double));
+        play(&mut first, Some(5));
+        assert!(
+            !first.live().is_empty(),
+            "games in flight when the page closes"
+        );
+        let bundle = first.tournament.to_bundle();
+        let mut resumed = Run::new(Tournament::from_bundle(&bundle).unwrap());
+        play(&mut resumed, None);
+        assert_eq!(
+            resumed.tournament.standings().unwrap().ranked(),
+            whole.tournament.standings().unwrap().ranked()
+        );
+    }
+
+    #[test]
+    fn the_wall_shows_a_live_game_and_stale_answers_are_dropped() {
+        let mut run = Run::new(tournament(
+            "Ada builtin:greedy\nBo builtin:greedy",
+            Format::RoundRobin,
+        ));
+        let n = run.start_games()[0];
+        assert_eq!(run.board(n).size, 8);
+        let (f, red, blue, turn) = run.heading(n).unwrap();
+        let names = ["Ada".to_string(), "Bo".to_string()];
+        assert_eq!(
+            (red, blue, turn),
+            (names[f.red].clone(), names[f.blue].clone(), 0)
+        );
+        assert!(run.begin(n, Some(&|| 0.0)).unwrap().is_empty());
+        assert!(!run.awaiting(n));
+        assert_eq!(run.end_tick(n, 5), TickEnd::Continues);
+        assert_eq!(run.end_tick(99, 5), TickEnd::Gone);
+        assert!(run.begin(99, None).is_none());
+        // For a worker: the built-ins come back as jobs, answered as the worker answers them.
+        let jobs = run.begin(n, None).unwrap();
+        assert_eq!(jobs.len(), 1, "mini alternates: one side to move");
+        assert!(run.awaiting(n));
+        let Target::BuiltIn { job } = &jobs[0].to else {
+            panic!()
+        };
+        let answer = builtin::read_reply(&builtin::halma_builtin_answer(job));
+        run.deliver(n, jobs[0].turn, jobs[0].team, answer, Some(3));
+        assert!(!run.awaiting(n));
+        assert_eq!(run.end_tick(n, 5), TickEnd::Continues);
+    }
+}

@@ -1,0 +1,81 @@
+//! The settings: format, preset, tick, limits and the error policy, each field as typed.
+
+use super::form::{Field, SettingsForm};
+use leptos::prelude::*;
+
+/// One labelled input bound to a form field.
+#[component]
+fn Input(
+    form: RwSignal<SettingsForm>,
+    field: Field,
+    label: &'static str,
+    testid: &'static str,
+) -> impl IntoView {
+    view! {
+        <label>
+            <span>{label}</span>
+            <input
+                data-testid=testid
+                inputmode="numeric"
+                size="6"
+                prop:value=move || form.with(|f| f.get(field).to_string())
+                on:input=move |ev| form.update(|f| f.set(field, event_target_value(&ev)))
+            />
+        </label>
+    }
+}
+
+/// One labelled select bound to a form field.
+#[component]
+fn Choice(
+    form: RwSignal<SettingsForm>,
+    field: Field,
+    label: &'static str,
+    testid: &'static str,
+    options: &'static [(&'static str, &'static str)],
+) -> impl IntoView {
+    view! {
+        <label>
+            <span>{label}</span>
+            <select
+                data-testid=testid
+                prop:value=move || form.with(|f| f.get(field).to_string())
+                on:change=move |ev| form.update(|f| f.set(field, event_target_value(&ev)))
+            >
+                {options
+                    .iter()
+                    .map(|(value, text)| view! { <option value=*value>{*text}</option> })
+                    .collect_view()}
+            </select>
+        </label>
+    }
+}
+
+#[component]
+pub fn SettingsPanel(form: RwSignal<SettingsForm>) -> impl IntoView {
+    let swiss = move || form.with(|f| f.format == "swiss");
+    let strict = move || form.with(|f| f.policy == "strict");
+    view! {
+        <fieldset class="t-settings setup">
+            <legend>"Settings"</legend>
+            <Choice form field=Field::Format label="Format" testid="format"
+                options=&[("round-robin", "round robin"), ("double", "double round robin"), ("swiss", "Swiss")] />
+            <Show when=swiss>
+                <Input form field=Field::Rounds label="Rounds" testid="rounds" />
+            </Show>
+            <Choice form field=Field::Preset label="Preset" testid="preset"
+                options=&[("arena", "arena"), ("classic", "classic"), ("mini", "mini")] />
+            <Input form field=Field::TickMs label="Tick (ms)" testid="tick" />
+            <Input form field=Field::MaxTurns label="Turn limit (empty: the preset's)" testid="turns" />
+            <Input form field=Field::Concurrency label="Games at once" testid="concurrency" />
+            <Input form field=Field::PerEntry label="Games per entry at once" testid="per-entry" />
+            <Choice form field=Field::Policy label="Errors" testid="policy"
+                options=&[("lenient", "lenient: an error loses the move"), ("strict", "strict: N errors forfeit")] />
+            <Show when=strict>
+                <Input form field=Field::StrictErrors label="N" testid="strict-errors" />
+            </Show>
+            <Input form field=Field::WithdrawAfter label="Withdraw after K silent games (empty: never)" testid="withdraw-after" />
+            <Input form field=Field::Seed label="Seed" testid="seed" />
+        </fieldset>
+    }
+}

@@ -1,0 +1,79 @@
+//! The live standings table: the engine's order and points, with each entry's latency, errors and
+//! withdrawal.
+
+use super::runner::Run;
+use super::table::{self, TableRow};
+use leptos::prelude::*;
+
+#[component]
+pub fn StandingsTable(run: RwSignal<Option<Run>>) -> impl IntoView {
+    // Recomputed when a game finishes, not on every tick.
+    let finished =
+        Memo::new(move |_| run.with(|r| r.as_ref().map_or(0, |r| r.tournament.finished_count())));
+    let rows = Memo::new(move |_| {
+        // Read (not only tracked), so the count is brought up to date before it is compared.
+        let _ = finished.get();
+        run.with_untracked(|r| r.as_ref().map(|r| table::rows(&r.tournament)))
+            .unwrap_or(Ok(Vec::new()))
+    });
+    let body = move || {
+        match rows.get() {
+        Err(why) => view! { <tr><td colspan="13">{why}</td></tr> }.into_any(),
+        Ok(rows) => rows
+            .into_iter()
+            .map(|r: TableRow| {
+                // Neighbouring tie groups alternate their shading, so each group reads as one block.
+                let class = format!(
+                    "{}{}",
+                    if r.withdrawn.is_some() { "withdrawn " } else { "" },
+                    match r.tie {
+                        Some(g) if g % 2 == 0 => "tie-a",
+                        Some(_) => "tie-b",
+                        None => "",
+                    }
+                );
+                let tie = r.tie.map(|g| format!("tied group {}", g + 1));
+                let tied = tie.is_some();
+                view! {
+                    <tr class=class data-testid="standings-row">
+                        <td>{r.rank}</td>
+                        <th scope="row">{r.name}</th>
+                        <td>{r.played}</td>
+                        <td>{r.wins}</td>
+                        <td>{r.draws}</td>
+                        <td>{r.losses}</td>
+                        <td class="points">{r.points}</td>
+                        <td>{r.head_to_head}</td>
+                        <td>{r.sonneborn_berger}</td>
+                        <td class="rating" title=tie>
+                            {r.rating}
+                            {tied.then(|| view! { <span class="tie" aria-hidden="true">" ⁅"</span> })}
+                        </td>
+                        <td>{r.median_ms.map_or_else(|| "–".to_string(), |ms| format!("{ms} ms"))}</td>
+                        <td>{r.errors}</td>
+                        <td class="why">{r.withdrawn.unwrap_or_default()}</td>
+                    </tr>
+                }
+            })
+            .collect_view()
+            .into_any(),
+    }
+    };
+    view! {
+        <table class="t-standings" data-testid="standings">
+            <caption>"Standings"</caption>
+            <thead>
+                <tr>
+                    <th>"#"</th><th>"Name"</th><th>"Played"</th><th>"W"</th><th>"D"</th><th>"L"</th>
+                    <th>"Points"</th><th title="head-to-head points among those level on points">"H2H"</th>
+                    <th title="Sonneborn-Berger">"SB"</th>
+                    <th title="Weng-Lin rating ± two standard deviations; shaded rows with ⁅ are statistically tied">
+                        "Rating ± 2σ"
+                    </th><th>"Median answer"</th><th>"Errors"</th>
+                    <th>"Withdrawn"</th>
+                </tr>
+            </thead>
+            <tbody>{body}</tbody>
+        </table>
+    }
+}

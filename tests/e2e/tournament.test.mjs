@@ -1,0 +1,175 @@
+// The classroom tournament page end to end: a roster of two house bots, the Python starter and a dead
+// address; the roll call finds the dead one and says why; the tournament runs without it, survives a
+// reload, and ends with standings, a crosstable, a replay and its exports.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { serveDist, launch, openApp, root } from './harness.mjs';
+import { closedPort } from './hostile.mjs';
+
+let server, browser, child;
+
+/** Starts the Python starter AI on a free port and waits until it answers. */
+async function startPython() {
+  const port = await closedPort();
+  const url = `http://127.0.0.1:${port}/`;
+  child = spawn('python3', ['ai/python/halma_ai.py', '--port', String(port)], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  for (let i = 0; i < 100; i++) {
+    try {
+      const r = await fetch(url, { method: 'OPTIONS' });
+      if (r.status < 500) return url;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the Python starter did not start: ${stderr}`);
+}
+
+before(async () => {
+  server = await serveDist('/');
+  browser = await launch();
+});
+after(async () => {
+  child?.kill();
+  await browser?.close();
+  server?.close();
+});
+
+const text = (page, id) => page.textContent(`[data-testid=${id}]`);
+
+async function saved(page, id) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(`[data-testid=${id}]`)]);
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tournament-')), download.suggestedFilename());
+  await download.saveAs(file);
+  return [download.suggestedFilename(), fs.readFileSync(file, 'utf8')];
+}
+
+test('a classroom tournament: roster, roll call, run, reload, standings, replay and exports', async () => {
+  const py = await startPython();
+  const dead = `http://127.0.0.1:${await closedPort()}/`;
+  const { page, errors } = await openApp(browser, `${server.url}#/tournament`, undefined, '[data-testid=entry-name]');
+  assert.equal(await page.getAttribute('nav a[data-page=tournament]', 'aria-current'), 'page');
+  let workersStarted = 0;
+  page.on('worker', () => { workersStarted += 1; });
+
+  // Roster: one entry added by hand, three pasted; a hostile name stays text.
+  await page.fill('[data-testid=entry-name]', 'Greedy <b>bot</b>');
+  await page.fill('[data-testid=entry-player]', 'builtin:greedy');
+  await page.click('[data-testid=add-entry]');
+  await page.fill('[data-testid=paste]', `Search builtin:search\nPython ${py}\nDead ${dead}\n`);
+  await page.click('[data-testid=paste-add]');
+  assert.equal(await page.locator('[data-testid=roster] li').count(), 4);
+  assert.equal(await page.locator('[data-testid=roster] b').count(), 0);
+  // The roster travels in the link.
+  assert.match(decodeURIComponent(page.url()), /#\/tournament\?roster=.*Python/);
+
+  // Settings: the small board, short ticks, short games.
+  await page.selectOption('[data-testid=preset]', 'mini');
+  await page.fill('[data-testid=tick]', '150');
+  await page.fill('[data-testid=turns]', '24');
+  await page.fill('[data-testid=concurrency]', '2');
+
+  // Roll call: the dead address is red with the reason and the fix; the rest are green.
+  await page.click('[data-testid=roll-call-run]');
+  await page.waitForFunction(() => ![...document.querySelectorAll('[data-testid=roll-entry]')]
+    .some((e) => /asking/.test(e.textContent)), null, { timeout: 10_000 });
+  const entries = page.locator('[data-testid=roll-entry]');
+  assert.equal(await entries.count(), 4);
+  for (const i of [0, 1, 2]) {
+    assert.match(await entries.nth(i).getAttribute('class'), /green/, await entries.nth(i).textContent());
+  }
+  assert.match(await entries.nth(3).getAttribute('class'), /red/);
+  const said = await entries.nth(3).textContent();
+  assert.match(said, /browser cannot tell these two apart/);
+  assert.match(said, /Access-Control-Allow-Origin: \*/);
+
+  // Start without the red entry: 3 entries, a round robin of 3 games.
+  await page.click('[data-testid=start-green]');
+  await page.waitForSelector('[data-testid=t-status]');
+  await page.waitForFunction(() => /^[1-9]/.test(document.querySelector('[data-testid=t-status]').textContent
+    .replace(/^Round \d+ of \d+: /, '')), null, { timeout: 20_000 });
+  assert.match(await text(page, 't-status'), /of 3 games finished/);
+
+  // The standings and the crosstable follow the games as they finish.
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=standings-row] td:nth-child(3)')]
+    .some((td) => td.textContent !== '0'), null, { timeout: 5_000 });
+  await page.waitForFunction(() => /[01½]/.test(document.querySelector('[data-testid=crosstable] tbody').textContent),
+    null, { timeout: 5_000 });
+
+  // The house bots think in Web Workers, not on the page's thread.
+  assert.ok(workersStarted > 0, 'the built-in AIs run in workers');
+
+  // Pause holds every game on its turn; Resume goes on.
+  await page.click('[data-testid=pause]');
+  assert.equal((await text(page, 'pause')).trim(), 'Resume');
+  await page.waitForTimeout(400);
+  const turns = () => page.locator('[data-testid=live-game] .t-turn').allTextContents();
+  const held = await turns();
+  await page.waitForTimeout(500);
+  assert.deepEqual(await turns(), held, 'no game moves while paused');
+  await page.click('[data-testid=pause]');
+  assert.equal((await text(page, 'pause')).trim(), 'Pause');
+
+  // A reload mid-tournament resumes it from the browser's storage.
+  await page.reload();
+  await page.waitForSelector('[data-testid=t-status]');
+  await page.waitForFunction(() => /is over/.test(document.querySelector('[data-testid=t-status]').textContent),
+    null, { timeout: 30_000 });
+  assert.match(await text(page, 't-status'), /3 of 3 games finished/);
+
+  // Standings and crosstable.
+  assert.equal(await page.locator('[data-testid=standings-row]').count(), 3);
+  const standings = await text(page, 'standings');
+  assert.match(standings, /Python/);
+  assert.match(standings, /Greedy <b>bot<\/b>/);
+  assert.doesNotMatch(standings, /Dead/);
+  assert.match(standings, /\d+\.\d ± \d+\.\d/, 'every rating with its uncertainty');
+  assert.match(await text(page, 'crosstable'), /×/);
+  assert.equal(await page.locator('[data-testid=game-line]').count(), 3);
+
+  // Replay a finished game, step it, and download its record.
+  await page.locator('[data-testid=replay]').first().click();
+  await page.waitForSelector('[data-testid=replay-view] [data-testid=board] .cell');
+  assert.equal(await text(page, 'replay-at'), '0');
+  await page.click('[data-testid=replay-step]');
+  assert.equal(await text(page, 'replay-at'), '1');
+  const [recordName, record] = await saved(page, 'download-record');
+  assert.match(recordName, /^tournament-game-\d+\.jsonl$/);
+  const lines = record.trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(lines[0].type, 'header');
+  assert.equal(lines[0].format, 'gridarena-halma-record');
+  assert.equal(lines.at(-1).type, 'result');
+
+  // Exports: the standings CSV and the tournament bundle.
+  const [, csv] = await saved(page, 'export-csv');
+  const rows = csv.trim().split(/\r\n/);
+  assert.match(rows[0], /^rank,name,played,wins,draws,losses,points,.*rating,rating_low,rating_high,tie_group/);
+  assert.equal(rows.length, 4);
+  const [, bundle] = await saved(page, 'export-bundle');
+  const parsed = JSON.parse(bundle);
+  assert.equal(parsed.games.length, 3);
+  assert.equal(parsed.roster.entries.length, 3);
+
+  assert.deepEqual(errors.filter((e) => !/Failed to load resource|CORS|ERR_|net::/.test(e)), []);
+  await page.close();
+});
+
+test('hostile input: a broken roster link and a corrupt saved tournament are explained, not run', async () => {
+  const { page, errors } = await openApp(browser, `${server.url}#/tournament?roster=%7B%22entries%22%3A%5B%7B%22name%22%3A%22%3Cimg%20src%3Dx%20onerror%3Dwindow.pwned%3D1%3E%22%2C%22player%22%3A%22javascript%3Aalert(1)%22%7D%5D%7D`,
+    undefined, '[data-testid=entry-name]');
+  assert.match(await text(page, 't-notice'), /The roster in the link was not loaded: .*Entry 1/);
+  assert.equal(await page.locator('[data-testid=roster] li').count(), 0);
+  await page.evaluate(() => localStorage.setItem('gridarena.tournament.bundle', '{"format":"gridarena-tournament","version":1,"games":[{"<script>":1}]}'));
+  await page.goto(`${server.url}#/tournament`);
+  await page.reload();
+  await page.waitForSelector('[data-testid=entry-name]');
+  assert.match(await text(page, 't-notice'), /The saved tournament could not be resumed/);
+  assert.equal(await page.evaluate(() => window.pwned), undefined);
+  assert.equal(await page.locator('[data-testid=t-notice] script, [data-testid=t-notice] img').count(), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
