@@ -36,10 +36,17 @@ pub struct TableRow {
 
 /// Points from half-points, as a class writes them: "2½", "3", "½".
 pub fn points(half: u64) -> String {
-    match (half / 2, half % 2) {
-        (0, 1) => "½".to_string(),
-        (p, 1) => format!("{p}½"),
-        (p, _) => p.to_string(),
+    quarters(half.saturating_mul(2))
+}
+
+/// A score kept in quarter-points (Sonneborn-Berger halves a drawn opponent's half-points): "3¼", "½".
+pub fn quarters(q: u64) -> String {
+    let whole = q / 4;
+    let part = ["", "¼", "½", "¾"][(q % 4) as usize];
+    match (whole, part) {
+        (0, "") => "0".to_string(),
+        (0, part) => part.to_string(),
+        (whole, part) => format!("{whole}{part}"),
     }
 }
 
@@ -60,7 +67,7 @@ pub fn rows(t: &Tournament) -> Result<Vec<TableRow>, String> {
             losses: r.row.losses,
             points: points(r.row.half_points.into()),
             head_to_head: points(r.row.head_to_head.into()),
-            sonneborn_berger: points(r.row.sonneborn_berger_quarters / 2),
+            sonneborn_berger: quarters(r.row.sonneborn_berger_quarters),
             rating: format!("{:.1} ± {:.1}", r.rating.mu, 2.0 * r.rating.sigma),
             tie: (group_size(r.tie_group) > 1).then_some(r.tie_group),
             median_ms: r.median_ms,
@@ -222,6 +229,11 @@ mod tests {
         assert_eq!(
             (points(5), points(1), points(4)),
             ("2½".into(), "½".into(), "2".into())
+        );
+        // Sonneborn-Berger keeps its quarters: 3¼ is not 3.
+        assert_eq!(
+            (quarters(13), quarters(3), quarters(0)),
+            ("3¼".into(), "¾".into(), "0".into())
         );
     }
 }
