@@ -17,6 +17,7 @@ mod player_picker;
 pub mod prefs;
 pub mod replay;
 mod replay_bar;
+pub mod scrubber;
 pub mod session;
 mod setup_form;
 mod ticker;

@@ -3,6 +3,7 @@
 use super::arena_model::{loaded_notice, record_download};
 use super::messages::{Line, Tone};
 use super::replay::Replay;
+use super::scrubber::Scrubber;
 use super::session::Session;
 use crate::files;
 use gridarena_engine::halma::record::MAX_RECORD_BYTES;
@@ -69,22 +70,11 @@ pub fn ReplayBar(
                     }
                 }
             >
-                <label class="scrubber">
-                    <span>"Turn " <output data-testid="replay-at">{at}</output> " / " {ticks}</span>
-                    <input
-                        type="range"
-                        data-testid="scrubber"
-                        aria-label="Replay turn"
-                        min="0"
-                        max=move || ticks().to_string()
-                        prop:value=move || at().to_string()
-                        on:input=move |ev| {
-                            if let Ok(k) = event_target_value(&ev).parse::<usize>() {
-                                replay.update(|r| if let Some(r) = r { r.seek(k) });
-                            }
-                        }
-                    />
-                </label>
+                <Scrubber
+                    at=Signal::derive(at)
+                    ticks=Signal::derive(ticks)
+                    on_seek=Callback::new(move |k| replay.update(|r| if let Some(r) = r { r.seek(k) }))
+                />
                 <button
                     data-testid="leave-replay"
                     on:click=move |_| {

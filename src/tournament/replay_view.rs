@@ -4,6 +4,7 @@
 use crate::files;
 use crate::halma::board::Board;
 use crate::halma::replay::Replay;
+use crate::halma::scrubber::Scrubber;
 use crate::notice::{tone_class, Line};
 use leptos::prelude::*;
 
@@ -49,22 +50,7 @@ pub fn ReplayView(
                 <div class="t-board"><Board view=board on_click=Callback::new(|_| ()) /></div>
                 <div class="replay" role="group" aria-label="Replay controls">
                     <button data-testid="replay-back" on:click=move |_| seek(at().saturating_sub(1))>"◀ Back"</button>
-                    <label class="scrubber">
-                        <span>"Turn " <output data-testid="replay-at">{at}</output> " / " {ticks}</span>
-                        <input
-                            type="range"
-                            data-testid="scrubber"
-                            aria-label="Replay turn"
-                            min="0"
-                            max=move || ticks().to_string()
-                            prop:value=move || at().to_string()
-                            on:input=move |ev| {
-                                if let Ok(k) = event_target_value(&ev).parse::<usize>() {
-                                    seek(k);
-                                }
-                            }
-                        />
-                    </label>
+                    <Scrubber at=Signal::derive(at) ticks=Signal::derive(ticks) on_seek=Callback::new(seek) />
                     <button data-testid="replay-step" on:click=move |_| seek(at() + 1)>"Step ▶"</button>
                     <button data-testid="download-record" on:click=download>"Download record"</button>
                     <button data-testid="close-replay" on:click=move |_| watched.set(None)>"Close"</button>

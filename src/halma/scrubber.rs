@@ -1,0 +1,33 @@
+//! A replay's turn slider with "Turn k / n": one for the arena's replay bar and the tournament's replay, so
+//! both pages scrub a record the same way (and the browser tests find the same `scrubber`).
+
+use leptos::prelude::*;
+
+#[component]
+pub fn Scrubber(
+    /// The turn shown.
+    at: Signal<usize>,
+    /// The record's last turn.
+    ticks: Signal<usize>,
+    /// Called with the turn the slider was moved to.
+    on_seek: Callback<usize>,
+) -> impl IntoView {
+    view! {
+        <label class="scrubber">
+            <span>"Turn " <output data-testid="replay-at">{at}</output> " / " {ticks}</span>
+            <input
+                type="range"
+                data-testid="scrubber"
+                aria-label="Replay turn"
+                min="0"
+                max=move || ticks.get().to_string()
+                prop:value=move || at.get().to_string()
+                on:input=move |ev| {
+                    if let Ok(k) = event_target_value(&ev).parse::<usize>() {
+                        on_seek.run(k);
+                    }
+                }
+            />
+        </label>
+    }
+}
