@@ -156,13 +156,20 @@ fn open(args: &TournamentArgs, roster: Roster) -> Result<Tournament, Failure> {
                     bundle.display()
                 )));
             }
-            let asked = args.settings()?;
+            // Without --seed the asked seed is a fresh random one, which says nothing.
+            let asked = Settings {
+                seed: args.seed.unwrap_or(t.settings().seed),
+                ..args.settings()?
+            };
             let kept = t.settings();
-            if args.seed.is_some() && asked.seed != kept.seed || asked.format != kept.format {
+            if asked != *kept {
                 eprintln!(
-                    "note: resuming {} with the settings it started with ({}, seed {})",
+                    "note: resuming {} with the settings it started with ({}, {}, tick {} ms, {}, seed {}), not the options given",
                     bundle.display(),
                     kept.format,
+                    kept.preset,
+                    kept.tick_ms,
+                    kept.policy,
                     kept.seed
                 );
             }
