@@ -98,6 +98,24 @@ fn table(dir: &Path) -> Vec<String> {
         .collect()
 }
 
+/// `gridarena halma tournament ROSTER OPTIONS... --out OUT` as arguments.
+fn tournament_args(roster: &Path, options: &str, out: &Path) -> Vec<String> {
+    let mut args = vec![
+        "halma".to_string(),
+        "tournament".to_string(),
+        roster.display().to_string(),
+    ];
+    args.extend(options.split_whitespace().map(String::from));
+    args.extend(["--out".to_string(), out.display().to_string()]);
+    args
+}
+
+/// Runs `gridarena` with `args` and nothing on stdin.
+fn gridarena(args: &[String]) -> run::Run {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    run(&args, "", None)
+}
+
 #[test]
 fn six_entries_in_a_double_round_robin_with_a_dead_one_withdrawn() {
     let starters = starter::start_all();
@@ -118,30 +136,13 @@ fn six_entries_in_a_double_round_robin_with_a_dead_one_withdrawn() {
     let n = entries.len();
     let roster = roster_file(&dir, &entries);
     let out = dir.join("out");
-    let args = [
-        "halma",
-        "tournament",
-        roster.to_str().unwrap(),
-        "--format",
-        "double",
-        "--preset",
-        "mini",
-        "--tick-ms",
-        "400",
-        "--max-turns",
-        "60",
-        "--policy",
-        "strict:3",
-        "--withdraw-after",
-        "2",
-        "--concurrency",
-        "4",
-        "--seed",
-        "5",
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    let done = run(&args, "", None);
+    let args = tournament_args(
+        &roster,
+        "--format double --preset mini --tick-ms 400 --max-turns 60 --policy strict:3 \
+         --withdraw-after 2 --concurrency 4 --seed 5",
+        &out,
+    );
+    let done = gridarena(&args);
     assert_eq!(done.code, 0, "{done:?}");
     let games = n * (n - 1);
     assert!(
@@ -229,29 +230,15 @@ fn an_interrupted_tournament_resumes_to_the_same_table() {
         .map(|(n, p)| (*n, p.to_string()))
         .collect();
     let roster = roster_file(&dir, &entries);
-    let args = |out: &Path| -> Vec<String> {
-        [
-            "halma",
-            "tournament",
-            roster.to_str().unwrap(),
-            "--format",
-            "double",
-            "--preset",
-            "arena",
-            "--concurrency",
-            "1",
-            "--seed",
-            "9",
-            "--out",
-            out.to_str().unwrap(),
-        ]
-        .map(String::from)
-        .to_vec()
+    let args = |out: &Path| {
+        tournament_args(
+            &roster,
+            "--format double --preset arena --concurrency 1 --seed 9",
+            out,
+        )
     };
     let whole = dir.join("whole");
-    let a: Vec<String> = args(&whole);
-    let a: Vec<&str> = a.iter().map(String::as_str).collect();
-    assert_eq!(run(&a, "", None).code, 0);
+    assert_eq!(gridarena(&args(&whole)).code, 0);
 
     // The same tournament, killed once two games are in its bundle.
     let cut = dir.join("cut");
@@ -275,9 +262,7 @@ fn an_interrupted_tournament_resumes_to_the_same_table() {
     child.wait().unwrap();
     let kept = played(&cut);
     assert!((2..12).contains(&kept), "killed after {kept} of 12 games");
-    let a: Vec<String> = args(&cut);
-    let a: Vec<&str> = a.iter().map(String::as_str).collect();
-    let resumed = run(&a, "", None);
+    let resumed = gridarena(&args(&cut));
     assert_eq!(resumed.code, 0, "{resumed:?}");
     assert!(
         resumed
@@ -300,23 +285,7 @@ fn another_roster_in_the_same_folder_is_refused() {
             ("Bo", "builtin:greedy".into()),
         ],
     );
-    let go = |roster: &Path| {
-        run(
-            &[
-                "halma",
-                "tournament",
-                roster.to_str().unwrap(),
-                "--preset",
-                "mini",
-                "--seed",
-                "1",
-                "--out",
-                out.to_str().unwrap(),
-            ],
-            "",
-            None,
-        )
-    };
+    let go = |roster: &Path| gridarena(&tournament_args(roster, "--preset mini --seed 1", &out));
     assert_eq!(go(&first).code, 0);
     let second = roster_file(
         &dir,
@@ -340,17 +309,7 @@ fn another_roster_in_the_same_folder_is_refused() {
         r#"{"entries": [{"name": "Ada", "player": "greedy"}]}"#,
     )
     .unwrap();
-    let refused = run(
-        &[
-            "halma",
-            "tournament",
-            bad.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        "",
-        None,
-    );
+    let refused = gridarena(&tournament_args(&bad, "", &out));
     assert_eq!(refused.code, 2);
     assert!(
         refused
