@@ -71,9 +71,9 @@ pub fn ReplayBar(
                 }
             >
                 <Scrubber
-                    at=Signal::derive(at)
-                    ticks=Signal::derive(ticks)
-                    on_seek=Callback::new(move |k| replay.update(|r| if let Some(r) = r { r.seek(k) }))
+                    at=at
+                    ticks=ticks
+                    on_seek=move |k| replay.update(|r| if let Some(r) = r { r.seek(k) })
                 />
                 <button
                     data-testid="leave-replay"

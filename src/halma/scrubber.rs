@@ -6,11 +6,12 @@ use leptos::prelude::*;
 #[component]
 pub fn Scrubber(
     /// The turn shown.
-    at: Signal<usize>,
+    at: impl Fn() -> usize + Copy + Send + Sync + 'static,
     /// The record's last turn.
-    ticks: Signal<usize>,
-    /// Called with the turn the slider was moved to.
-    on_seek: Callback<usize>,
+    ticks: impl Fn() -> usize + Copy + Send + Sync + 'static,
+    /// Called with the turn the slider was moved to. Plain closures, not `Signal`/`Callback`: boxed
+    /// props cost the arena page, which is near its download budget, about 0.8 KB.
+    on_seek: impl Fn(usize) + Send + Sync + 'static,
 ) -> impl IntoView {
     view! {
         <label class="scrubber">
@@ -20,11 +21,11 @@ pub fn Scrubber(
                 data-testid="scrubber"
                 aria-label="Replay turn"
                 min="0"
-                max=move || ticks.get().to_string()
-                prop:value=move || at.get().to_string()
+                max=move || ticks().to_string()
+                prop:value=move || at().to_string()
                 on:input=move |ev| {
                     if let Ok(k) = event_target_value(&ev).parse::<usize>() {
-                        on_seek.run(k);
+                        on_seek(k);
                     }
                 }
             />

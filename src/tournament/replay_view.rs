@@ -50,7 +50,7 @@ pub fn ReplayView(
                 <div class="t-board"><Board view=board on_click=Callback::new(|_| ()) /></div>
                 <div class="replay" role="group" aria-label="Replay controls">
                     <button data-testid="replay-back" on:click=move |_| seek(at().saturating_sub(1))>"◀ Back"</button>
-                    <Scrubber at=Signal::derive(at) ticks=Signal::derive(ticks) on_seek=Callback::new(seek) />
+                    <Scrubber at=at ticks=ticks on_seek=seek />
                     <button data-testid="replay-step" on:click=move |_| seek(at() + 1)>"Step ▶"</button>
                     <button data-testid="download-record" on:click=download>"Download record"</button>
                     <button data-testid="close-replay" on:click=move |_| watched.set(None)>"Close"</button>
