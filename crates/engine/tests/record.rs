@@ -985,3 +985,87 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Exchanges with web AIs, for the inspector
+
+fn wire_game() -> (String, String) {
+    use gridarena_engine::halma::game_loop::request_body;
+    use gridarena_engine::halma::{ContentType, Wire};
+    let mut game = Game::new(&Preset::Arena.rules(), 3).expect("a preset");
+    let players = Teams {
+        red: "http://127.0.0.1:9/".to_string(),
+        blue: "builtin:greedy".to_string(),
+    };
+    let mut recorder = Recorder::new(players, 3, &game);
+    let sent = request_body(&game, Team::Red, 750);
+    let big = "x".repeat(10_000);
+    let wire = Wire {
+        status: Some(500),
+        ms: Some(4),
+        ..Wire::sent(ContentType::Json, 750)
+    }
+    .with_body(big.as_bytes());
+    let outcome = game
+        .tick(
+            Answer::NoMove(NoMove::Failed("HTTP 500".into())),
+            greedy(&game, Team::Blue),
+        )
+        .expect("playable");
+    let wires = Teams {
+        red: Some(wire),
+        blue: None,
+    };
+    recorder.push_with_wires(&outcome, &game, Some(&wires));
+    recorder.push(
+        &game
+            .tick(greedy(&game, Team::Red), greedy(&game, Team::Blue))
+            .expect("playable"),
+        &game,
+    );
+    (recorder.text(), sent)
+}
+
+#[test]
+fn a_record_keeps_each_exchange_and_rebuilds_its_request() {
+    use gridarena_engine::halma::exchange::MAX_RECORDED_BODY_CHARS;
+    use gridarena_engine::halma::ContentType;
+    let (text, sent) = wire_game();
+    let record = Record::parse(&text).expect("loads");
+    let wire = record.wire(1, Team::Red).expect("kept");
+    assert_eq!(wire.status, Some(500));
+    assert_eq!(wire.content_type, ContentType::Json);
+    assert_eq!(
+        wire.body.as_ref().map(|b| b.len()),
+        Some(MAX_RECORDED_BODY_CHARS)
+    );
+    assert!(wire.truncated);
+    assert_eq!(record.request(1, Team::Red), Some(sent));
+    assert_eq!(record.wire(1, Team::Blue), None);
+    assert_eq!(record.wire(2, Team::Red), None, "a tick without wires");
+    assert_eq!(record.request(2, Team::Red), None);
+    assert_eq!(record.wire(0, Team::Red), None);
+    assert_eq!(record.wire(9, Team::Red), None);
+    // The line without the member is a record made before the inspector: it still loads.
+    let old = edit(&text, 2, |v| {
+        v.as_object_mut().expect("an object").remove("wires");
+    });
+    assert_eq!(Record::parse(&old).expect("loads").wire(1, Team::Red), None);
+}
+
+#[test]
+fn exchanges_that_could_not_have_happened_are_refused() {
+    let (text, _) = wire_game();
+    let huge = edit(&text, 2, |v| {
+        v["wires"]["red"]["body"] = json!("y".repeat(70_000));
+    });
+    assert!(refused(&huge, 2).to_string().contains("70000 bytes"));
+    let not_asked = edit(&text, 2, |v| {
+        v["outcome"]["movers"] = json!(["blue"]);
+    });
+    assert!(Record::parse(&not_asked).is_err());
+    let bad_status = edit(&text, 2, |v| {
+        v["wires"]["red"]["status"] = json!("two hundred");
+    });
+    assert_eq!(refused(&bad_status, 2).line(), Some(2));
+}

@@ -35,6 +35,7 @@
 //! ```
 
 pub mod ai;
+pub mod exchange;
 mod game;
 pub mod game_loop;
 mod movegen;
@@ -49,6 +50,7 @@ mod state;
 mod team;
 mod validate;
 
+pub use exchange::{ContentType, Exchange, Verdict, Wire};
 pub use game::{
     Answer, DamagedPiece, EnactedMove, ErrorKind, Game, GameResult, NoMove, TeamError, TickOutcome,
     TickRefused,

@@ -17,6 +17,10 @@
 //!   the format `gridarena halma tick` reads and writes. Storing every state, rather than only the moves,
 //!   lets a viewer jump anywhere on the turn scrubber without replaying, and lets anyone cut a line out of a
 //!   record and continue the game from it with the CLI.
+//! - A tick line may carry `wires`: for each web AI asked that tick, what went over the wire ([`Wire`]:
+//!   content type, time limit, HTTP status, milliseconds, the answer's text cut to
+//!   [`MAX_RECORDED_BODY_CHARS`]). The request itself is not stored: [`Record::request`] rebuilds it
+//!   exactly from the state before the tick. Records made before this member existed load as before.
 //! - An optional `result` line once the game has ended. A record without it is a game that was stopped
 //!   (or is still being written), not a broken file.
 //!
@@ -33,7 +37,9 @@
 //! them (text nodes, never `inner_html`), and the same goes for a [`RecordError`]'s message, which may quote
 //! a piece of the file.
 
-use super::protocol::{json_kind, Point};
+use super::exchange::{Wire, MAX_RECORDED_BODY_CHARS};
+use super::game_loop::request_body;
+use super::protocol::{json_kind, Point, MAX_RESPONSE_BYTES};
 use super::{
     Answer, EnactedMove, ErrorKind, Game, GameResult, GameState, NoMove, Path, Preset, SetupError,
     Team, Teams, TickOutcome, TickRefused,
@@ -128,13 +134,28 @@ impl Recorder {
     /// or `None` once [`Recorder::finish`] has closed the record (a tick after the result line would make
     /// the record unreadable, so it is dropped instead).
     pub fn push(&mut self, outcome: &TickOutcome, game: &Game) -> Option<&str> {
+        self.push_with_wires(outcome, game, None)
+    }
+
+    /// [`Recorder::push`], keeping what went over the wire for each web AI this tick (each body cut to
+    /// [`MAX_RECORDED_BODY_CHARS`]), so a replay's inspector shows the exchanges as they happened.
+    pub fn push_with_wires(
+        &mut self,
+        outcome: &TickOutcome,
+        game: &Game,
+        wires: Option<&Teams<Option<Wire>>>,
+    ) -> Option<&str> {
         if self.closed {
             return None;
         }
+        let wires = wires
+            .filter(|w| w.red.is_some() || w.blue.is_some())
+            .map(|w| w.map(|_, wire| wire.as_ref().map(|w| w.clipped(MAX_RECORDED_BODY_CHARS))));
         let line = TickOut {
             kind: "tick",
             outcome,
             state: &game.state(),
+            wires: wires.as_ref(),
         };
         self.lines.push(to_json(&line));
         self.ticks += 1;
@@ -189,6 +210,8 @@ pub struct Record {
     states: Vec<GameState>,
     /// `outcomes[k - 1]` is tick k's outcome.
     outcomes: Vec<TickOutcome>,
+    /// `wires[k - 1]` is what went over the wire in tick k, where the record kept it.
+    wires: Vec<Option<Teams<Option<Wire>>>>,
 }
 
 impl Record {
@@ -263,6 +286,20 @@ impl Record {
     /// The outcome of tick `k`, for `k` from 1 to [`Record::ticks`]: what led to [`Record::state`]`(k)`.
     pub fn outcome(&self, k: usize) -> Option<&TickOutcome> {
         self.outcomes.get(k.checked_sub(1)?)
+    }
+
+    /// What went over the wire for `team` in tick `k` (from 1), if the record kept it: a web AI's
+    /// exchange in a record made by this build or a later one.
+    pub fn wire(&self, k: usize, team: Team) -> Option<&Wire> {
+        self.wires.get(k.checked_sub(1)?)?.as_ref()?[team].as_ref()
+    }
+
+    /// The exact request body `team` was sent in tick `k`, rebuilt from the state before the tick and the
+    /// time limit the record kept (the body is a pure function of them).
+    pub fn request(&self, k: usize, team: Team) -> Option<String> {
+        let wire = self.wire(k, team)?;
+        let before = self.game(k.checked_sub(1)?)?;
+        Some(request_body(&before, team, wire.time_limit_ms))
     }
 
     /// How the game ended, if it did within the record.
@@ -436,6 +473,8 @@ struct TickOut<'a> {
     kind: &'static str,
     outcome: &'a TickOutcome,
     state: &'a GameState,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    wires: Option<&'a Teams<Option<Wire>>>,
 }
 
 #[derive(Serialize)]
@@ -459,6 +498,9 @@ fn to_json(value: &impl Serialize) -> String {
 struct TickIn {
     outcome: TickOutcome,
     state: GameState,
+    /// Absent in records made before the inspector, and for ticks without a web AI.
+    #[serde(default)]
+    wires: Option<Teams<Option<Wire>>>,
 }
 
 #[derive(Deserialize)]
@@ -492,6 +534,7 @@ struct Reader {
     game: Option<Game>,
     states: Vec<GameState>,
     outcomes: Vec<TickOutcome>,
+    wires: Vec<Option<Teams<Option<Wire>>>>,
     result_line: Option<usize>,
 }
 
@@ -501,6 +544,7 @@ fn parse_text(text: &str) -> Result<Record, RecordError> {
         game: None,
         states: Vec::new(),
         outcomes: Vec::new(),
+        wires: Vec::new(),
         result_line: None,
     };
     for (index, raw) in text.lines().enumerate() {
@@ -519,6 +563,7 @@ fn parse_text(text: &str) -> Result<Record, RecordError> {
             header,
             states: reader.states,
             outcomes: reader.outcomes,
+            wires: reader.wires,
         }),
     }
 }
@@ -569,9 +614,11 @@ impl Reader {
         if let LineType::Tick = kind {
             let tick: TickIn = from_map(map, line, "tick")?;
             let next = read_tick(line, game, &tick)?;
+            check_wires(line, &tick)?;
             self.game = Some(next);
             self.states.push(tick.state);
             self.outcomes.push(tick.outcome);
+            self.wires.push(tick.wires);
         } else {
             let result: ResultIn = from_map(map, line, "result")?;
             check_result(line, game, &result)?;
@@ -640,6 +687,35 @@ fn from_map<T: serde::de::DeserializeOwned>(
         what,
         detail: clip_chars(&e.to_string(), QUOTE_CHARS * 2).to_owned(),
     })
+}
+
+/// Checks a tick's exchanges: a body no longer than the referee ever reads, and a time limit that a
+/// request could carry. Their text is shown as text, so nothing else in them can do harm.
+fn check_wires(line: usize, tick: &TickIn) -> Result<(), RecordError> {
+    let Some(wires) = &tick.wires else {
+        return Ok(());
+    };
+    for team in Team::ALL {
+        let Some(wire) = &wires[team] else { continue };
+        let bytes = wire.body.as_ref().map_or(0, String::len);
+        if bytes > MAX_RESPONSE_BYTES {
+            return Err(RecordError::Malformed {
+                line,
+                what: "tick",
+                detail: format!(
+                    "{team}'s answer is {bytes} bytes: the referee never reads more than {MAX_RESPONSE_BYTES}"
+                ),
+            });
+        }
+        if !tick.outcome.movers.contains(&team) {
+            return Err(RecordError::Malformed {
+                line,
+                what: "tick",
+                detail: format!("an exchange for {team}, who was not asked this tick"),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Checks a tick line against the game before it, by playing the recorded moves again; returns the game
