@@ -35,6 +35,7 @@
 //! ```
 
 pub mod ai;
+pub mod doctor;
 pub mod exchange;
 mod game;
 pub mod game_loop;
