@@ -96,6 +96,10 @@ the first mover, so a seed means the same game everywhere.")]
     /// Play a tournament between the AIs of a roster: pairing, standings, rating; resumable
     #[command(long_about = crate::tournament_cmd::ABOUT, after_help = crate::tournament_cmd::AFTER)]
     Tournament(crate::tournament_cmd::TournamentArgs),
+
+    /// Test a web AI the way the arena will call it: CORS, content types, legal moves, latency
+    #[command(long_about = crate::probe_cmd::ABOUT, after_help = crate::probe_cmd::AFTER)]
+    Probe(crate::probe_cmd::ProbeArgs),
 }
 
 #[derive(Debug, Args)]
@@ -176,6 +180,7 @@ pub fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> 
         Command::Request(args) => request(&args, out),
         Command::Match(args) => crate::match_cmd::run(&args, out),
         Command::Tournament(args) => crate::tournament_cmd::run(&args, out),
+        Command::Probe(args) => crate::probe_cmd::run(&args, out),
     }
 }
 

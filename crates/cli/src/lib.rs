@@ -3,9 +3,11 @@
 //!
 //! - [`runner`]: players (`builtin:NAME` or a URL), the game loop with the browser page's timing and
 //!   seeding rules, per-team statistics.
+//! - [`probe`]: the endpoint doctor's requests (`gridarena halma probe`), judged by the engine's battery.
 //! - [`web`]: the HTTP client for web AIs: the page's request, cut at the tick's deadline, every failure a
 //!   clear reason.
 
+pub mod probe;
 pub mod runner;
 pub mod tournament;
 pub mod web;

@@ -9,6 +9,7 @@ mod halma;
 mod hyperchess;
 mod io;
 mod match_cmd;
+mod probe_cmd;
 mod progress;
 mod serve;
 mod tournament_cmd;

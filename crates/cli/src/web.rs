@@ -163,7 +163,7 @@ impl WebAi {
 }
 
 /// Reads at most [`MAX_RESPONSE_BYTES`] + 1 bytes: enough to know a body is too large, never more.
-fn read_capped(reader: impl Read) -> std::io::Result<Vec<u8>> {
+pub(crate) fn read_capped(reader: impl Read) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::with_capacity(512);
     let limit = u64::try_from(MAX_RESPONSE_BYTES).map_or(u64::MAX, |n| n + 1);
     reader.take(limit).read_to_end(&mut bytes)?;
@@ -171,7 +171,7 @@ fn read_capped(reader: impl Read) -> std::io::Result<Vec<u8>> {
 }
 
 /// Why a request got no response, or `None` when the deadline cut it.
-fn transport_failure(e: ureq::Error, https: bool) -> Option<String> {
+pub(crate) fn transport_failure(e: ureq::Error, https: bool) -> Option<String> {
     use ureq::Error;
     Some(match e {
         Error::Timeout(_) => return None,
