@@ -68,6 +68,10 @@ pub fn RollCallPanel(
                 .enumerate()
                 .map(|(i, e)| {
                     let check = checks.get(i).cloned();
+                    // A red web AI gets the endpoint doctor, which finds why in one click.
+                    let doctor = matches!(check, Some(Check::Red { .. }))
+                        .then(|| doctor_link(&e.player, &form.with_untracked(|f| f.tick_ms.clone())))
+                        .flatten();
                     let (class, said, fix) = match check {
                         None => ("t-check", "not checked yet".to_string(), String::new()),
                         Some(Check::Waiting) => ("t-check waiting", "asking…".to_string(), String::new()),
@@ -80,6 +84,10 @@ pub fn RollCallPanel(
                             " "
                             <span data-testid="roll-said">{said}</span>
                             {(!fix.is_empty()).then(|| view! { <span class="t-fix">" Fix: " {fix}</span> })}
+                            {doctor.map(|href| view! {
+                                " "
+                                <a href=href target="_blank" rel="noopener" data-testid="roll-doctor">"Test this AI"</a>
+                            })}
                         </li>
                     }
                 })
@@ -103,4 +111,18 @@ pub fn RollCallPanel(
             </div>
         </fieldset>
     }
+}
+
+/// The endpoint doctor's page for `player`, if it is a web address: `#/doctor?url=...&tick=...`.
+fn doctor_link(player: &str, tick_ms: &str) -> Option<String> {
+    let url = player.trim();
+    let web = url.to_ascii_lowercase();
+    if !(web.starts_with("http://") || web.starts_with("https://")) {
+        return None;
+    }
+    let tick = tick_ms.trim().parse::<u64>().unwrap_or(1000);
+    Some(format!(
+        "#/doctor?url={}&tick={tick}",
+        js_sys::encode_uri_component(url)
+    ))
 }

@@ -86,6 +86,10 @@ test('a classroom tournament: roster, roll call, run, reload, standings, replay 
   const said = await entries.nth(3).textContent();
   assert.match(said, /browser cannot tell these two apart/);
   assert.match(said, /Access-Control-Allow-Origin: \*/);
+  // The red web AI links to the endpoint doctor, with its address and the tick.
+  const doctor = await entries.nth(3).locator('[data-testid=roll-doctor]').getAttribute('href');
+  assert.equal(doctor, `#/doctor?url=${encodeURIComponent(dead)}&tick=150`);
+  assert.equal(await entries.nth(0).locator('[data-testid=roll-doctor]').count(), 0);
 
   // Start without the red entry: 3 entries, a round robin of 3 games.
   await page.click('[data-testid=start-green]');
