@@ -236,6 +236,11 @@ impl Doctor {
             Step::Plain if browser && !answered => self.queue.push_front(Step::PlainNoCors),
             Step::Broken if browser && !answered => self.queue.push_front(Step::BrokenNoCors),
             Step::Json if !self.any_answer() => self.queue.clear(),
+            // A page that can read no answer (CORS) has nothing to judge moves by: only the error
+            // answer is still worth asking for.
+            Step::Json if !self.any_readable() => self
+                .queue
+                .retain(|s| matches!(s, Step::Broken | Step::BrokenNoCors)),
             _ => {}
         }
     }
@@ -261,6 +266,24 @@ impl Doctor {
 
     fn any_answer(&self) -> bool {
         self.seen.iter().any(|(_, o)| o.status.is_some())
+    }
+
+    /// Whether any answer could be read (an opaque `no-cors` one cannot).
+    fn any_readable(&self) -> bool {
+        self.seen
+            .iter()
+            .any(|(_, o)| o.status.is_some_and(|s| s != 0))
+    }
+
+    /// Why a check has no observation: the battery has not got there, or it stopped short.
+    fn not_run(&self) -> String {
+        if !self.is_done() {
+            "not run yet".into()
+        } else if !self.any_readable() {
+            "not run: the page could not read any answer (see the checks above)".into()
+        } else {
+            "not run".into()
+        }
     }
 
     /// The content type to send moves with: the team's, unless only the other one is read.
@@ -647,7 +670,7 @@ impl Doctor {
 
     fn move_check(&self, id: String, title: String, step: Step, game: &Game) -> Check {
         let Some(o) = self.seen(step) else {
-            return Check::skipped(&id, &title, "not run yet".into());
+            return Check::skipped(&id, &title, self.not_run());
         };
         match read_move(o).and_then(|path| {
             game.position()
@@ -674,7 +697,7 @@ impl Doctor {
             .filter_map(|i| self.seen(Step::Latency(i)))
             .collect();
         if samples.is_empty() {
-            return Check::skipped(id, title, "not run yet".into());
+            return Check::skipped(id, title, self.not_run());
         }
         let mut times: Vec<f64> = samples
             .iter()

@@ -186,6 +186,18 @@ fn a_missing_cors_header_fails_with_the_fix_in_both_clients() {
             .contains("Access-Control-Allow-Origin: *"));
         assert_eq!(status(&report, "reachable"), Status::Passed);
         assert!(!report.passed());
+        if client == Client::Browser {
+            // The page can read nothing, so the moves are not judged rather than failed.
+            assert_eq!(
+                failed(&report),
+                ["cors", "cors-error"],
+                "{}",
+                report.to_text()
+            );
+            let legal = report.check("legal-start").unwrap();
+            assert_eq!(legal.status, Status::Skipped);
+            assert!(legal.detail.contains("could not read"), "{}", legal.detail);
+        }
     }
 }
 
