@@ -386,18 +386,23 @@ impl TraceFile {
         })
     }
 
-    /// Writes the tick's exchanges of game `game`, red's first.
+    /// Writes the tick's exchanges of game `game`, red's first, in one write: a match killed at any
+    /// moment leaves whole lines only.
     fn write(&mut self, game: u32, exchanges: &Teams<Option<Exchange>>) -> io::Result<()> {
-        let mut result = Ok(());
+        let mut text = String::new();
         for exchange in Team::ALL.into_iter().filter_map(|t| exchanges[t].as_ref()) {
             let line = serde_json::to_string(&TraceLine { game, exchange })
-                .map_err(|e| io::Error::other(format!("an exchange is not JSON: {e}")));
-            result = result.and_then(|()| writeln!(self.file, "{}", line?));
+                .map_err(|e| io::Error::other(format!("an exchange is not JSON: {e}")))?;
+            text.push_str(&line);
+            text.push('\n');
         }
-        if exchanges.red.is_some() || exchanges.blue.is_some() {
-            result = result.and_then(|()| self.file.flush());
+        if text.is_empty() {
+            return Ok(());
         }
-        result.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", self.path.display())))
+        self.file
+            .write_all(text.as_bytes())
+            .and_then(|()| self.file.flush())
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", self.path.display())))
     }
 }
 

@@ -18,7 +18,7 @@ use gridarena_engine::halma::ai::BuiltIn;
 use gridarena_engine::halma::game_loop::{request_body, Ask};
 use gridarena_engine::halma::{
     AiPlayer, Answer, ContentType, Exchange, Game, GameLoop, GameResult, LoopError, NoMove, Team,
-    TeamError, Teams, TickOutcome, Verdict,
+    TeamError, Teams, TickOutcome, Verdict, Wire,
 };
 use gridarena_engine::tournament::game::{GameReport as TournamentReport, TournamentGame};
 use std::collections::BTreeMap;
@@ -307,7 +307,11 @@ fn ask(
                         "internal error: the request's thread stopped".to_string(),
                     )),
                     latency: None,
-                    wire: None,
+                    // Sent, nothing known of what came back: the trace still has the request's line.
+                    wire: match &players[team] {
+                        Player::Web(ai) => Some(Wire::sent(ai.content_type(), tick_ms)),
+                        Player::BuiltIn(_) => None,
+                    },
                 }));
             }
         }

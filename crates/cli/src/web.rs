@@ -297,6 +297,13 @@ mod tests {
             Answer::NoMove(NoMove::Failed("connection refused".into()))
         );
         assert_eq!(reply.latency, None);
+        // Sent as text/plain with the tick's limit; no status, no time, no body.
+        assert_eq!(reply.wire, Some(Wire::sent(ContentType::TextPlain, 2000)));
+        let json = WebAi::new(&format!("http://127.0.0.1:{port}/"))
+            .expect("a valid URL")
+            .with_content_type(ContentType::Json);
+        let reply = json.ask("{}", Instant::now() + Duration::from_secs(2), 300);
+        assert_eq!(reply.wire, Some(Wire::sent(ContentType::Json, 300)));
     }
 
     #[test]
@@ -307,5 +314,6 @@ mod tests {
             reply.answer,
             Answer::NoMove(NoMove::TimedOut { after_ms: 5 })
         );
+        assert_eq!(reply.wire, Some(Wire::sent(ContentType::TextPlain, 5)));
     }
 }

@@ -227,8 +227,12 @@ fn serve(stream: TcpStream, log: &Mutex<Vec<Hit>>) {
                 }
                 continue;
             }
-            "/late" | "/late-red" | "/late-blue" => {
-                let wait = if request.path == "/late" { 500 } else { 1500 };
+            "/late" | "/late-red" | "/late-blue" | "/late-killed" => {
+                let wait = if matches!(request.path.as_str(), "/late" | "/late-killed") {
+                    500
+                } else {
+                    1500
+                };
                 thread::sleep(Duration::from_millis(wait));
                 if let Ok(body) = greedy_answer(&request.body) {
                     ok_json(out, &body);
@@ -854,6 +858,56 @@ fn a_trace_of_several_games_names_the_game_and_has_no_built_in_lines() {
     for (value, e) in &lines {
         assert_eq!(e.team, Team::Red, "{value}");
         assert_eq!(e.verdict, Verdict::Enacted, "{value}");
+    }
+}
+
+#[test]
+fn the_trace_of_a_match_stopped_midway_is_whole_up_to_its_last_tick() {
+    // Red answers after 500 ms: the match is killed once two of its lines are in the file.
+    let url = server().url("/late-killed");
+    let trace = temp_file("trace-killed.jsonl");
+    let _ = std::fs::remove_file(&trace);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gridarena"));
+    cmd.args(["halma", "match", "--red", &url, "--blue", "builtin:greedy"])
+        .args([
+            "--preset",
+            "mini",
+            "--tick-ms",
+            "5000",
+            "--seed",
+            "2",
+            "--trace",
+        ])
+        .arg(&trace)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    for var in ["http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"] {
+        cmd.env_remove(var);
+    }
+    let mut child = cmd.spawn().expect("the binary starts");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let whole_lines = || {
+        std::fs::read_to_string(&trace)
+            .map(|t| t.matches('\n').count())
+            .unwrap_or(0)
+    };
+    while whole_lines() < 2 {
+        if Instant::now() > deadline || child.try_wait().ok().flatten().is_some() {
+            let _ = child.kill();
+            panic!("no two trace lines within 30 s");
+        }
+        thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().expect("the match is still running");
+    child.wait().expect("the match is reaped");
+    let text = std::fs::read_to_string(&trace).expect("the trace");
+    assert!(text.ends_with('\n'), "a cut line: {text}");
+    let lines = trace_lines(&trace);
+    assert!(lines.len() >= 2);
+    for (value, e) in &lines {
+        assert_eq!(e.verdict, Verdict::Enacted, "{value}");
+        assert_eq!(e.wire.status, Some(200), "{value}");
     }
 }
 
