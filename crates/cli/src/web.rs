@@ -146,6 +146,8 @@ impl WebAi {
             status: Some(status.as_u16()),
             ..sent_wire.clone()
         };
+        // When the verdict was settled: on the status line for an error status, else on the whole body.
+        let mut settled = None;
         let answer = if status.is_redirection() {
             Answer::NoMove(NoMove::Failed(format!(
                 "HTTP {}: redirects are not followed",
@@ -153,9 +155,12 @@ impl WebAi {
             )))
         } else if !status.is_success() {
             // The error page is often the clearest word on what went wrong (a framework's "415
-            // Unsupported Media Type"); it is kept when it can be read, and never changes the verdict.
-            if let Ok(bytes) = read_capped(response.into_body().into_reader()) {
-                wire = wire.with_body(&bytes[..bytes.len().min(MAX_RESPONSE_BYTES)]);
+            // Unsupported Media Type"), so what arrives of it by the deadline is kept; it never changes
+            // the verdict or the latency, which the status settled.
+            settled = Some(Instant::now());
+            let bytes = read_what_arrives(response.into_body().into_reader());
+            if !bytes.is_empty() {
+                wire = wire.with_body(&bytes);
             }
             let why = match status.canonical_reason() {
                 Some(reason) => format!("HTTP {} {reason}", status.as_u16()),
@@ -187,9 +192,10 @@ impl WebAi {
                 ))),
             }
         };
-        let latency = start.elapsed();
+        let settled = settled.unwrap_or_else(Instant::now);
+        let latency = settled.saturating_duration_since(start);
         // ureq cuts at the deadline; this makes "late" mean exactly what it means on the page.
-        if Instant::now() > deadline {
+        if settled > deadline {
             return timed_out();
         }
         wire.ms = Some(u32::try_from(latency.as_millis()).unwrap_or(u32::MAX));
@@ -199,6 +205,16 @@ impl WebAi {
             wire: Some(wire),
         }
     }
+}
+
+/// Reads at most [`MAX_RESPONSE_BYTES`] of an error page, keeping what arrived when the read fails or
+/// is cut at the deadline (a server may announce more than it sends).
+fn read_what_arrives(reader: impl Read) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let limit = u64::try_from(MAX_RESPONSE_BYTES).unwrap_or(u64::MAX);
+    // On an error, read_to_end has still appended everything read before it.
+    let _ = reader.take(limit).read_to_end(&mut bytes);
+    bytes
 }
 
 /// Reads at most [`MAX_RESPONSE_BYTES`] + 1 bytes: enough to know a body is too large, never more.
