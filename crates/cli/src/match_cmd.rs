@@ -26,11 +26,11 @@ Play whole games between built-in AIs and web AIs, headless, with the browser pa
 Each tick, every team to move is asked for its move: a web AI gets the request JSON by HTTP POST (the body
 is the JSON, sent with Content-Type: text/plain exactly as the page sends it, or application/json with
 --red-content-type json / --blue-content-type json, with \"timeLimitMs\" set to the tick length), a
-built-in AI answers directly. Both teams' requests are sent together; an answer that
-has not arrived by the end of the tick length is no move (\"timed out after N ms\") and its request is
-closed before the next tick, so a team never has two requests in flight. The next tick starts as soon as
-every answer is in: built-in games run as fast as the CPU allows. The alternating presets (classic, mini)
-ask only the side to move.
+built-in AI answers directly. Both teams' requests are sent together; an answer that has not arrived by
+the end of the tick length is no move (\"timed out after N ms\") and its request is closed before the next
+tick, so a team never has two requests in flight. The next tick starts as soon as every answer is in:
+built-in games run as fast as the CPU allows. The alternating presets (classic, mini) ask only the side
+to move.
 
 Everything a web AI does wrong costs it that tick and the game goes on: a refused connection, an HTTP
 status other than 2xx, a redirect (never followed, as in the browser), an answer over 64 KiB (at most
