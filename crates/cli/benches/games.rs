@@ -11,7 +11,7 @@
 use gridarena_cli::runner::{play_game, Player, Watcher};
 use gridarena_engine::halma::ai::BuiltIn;
 use gridarena_engine::halma::record::Recorder;
-use gridarena_engine::halma::{Answer, Game, NoMove, Preset, Team, Teams, TickOutcome};
+use gridarena_engine::halma::{Answer, Exchange, Game, NoMove, Preset, Team, Teams, TickOutcome};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -27,7 +27,12 @@ impl Watcher for Recording {
         self.0 = Some(Recorder::new(labels, 0, game));
         Ok(())
     }
-    fn tick(&mut self, outcome: &TickOutcome, game: &Game) -> std::io::Result<()> {
+    fn tick(
+        &mut self,
+        outcome: &TickOutcome,
+        game: &Game,
+        _exchanges: &Teams<Option<Exchange>>,
+    ) -> std::io::Result<()> {
         if let Some(r) = self.0.as_mut() {
             r.push(outcome, game);
         }

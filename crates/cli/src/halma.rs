@@ -83,7 +83,8 @@ not to move), exits 2.")]
 Print the state of a new game, to start `tick` from.
 
 The state is the format games are recorded in. In the alternating presets (classic, mini) the seed draws
-the first mover, so a seed means the same game everywhere.")]
+the first mover, so a seed means the same game everywhere. Without --seed a random seed is drawn and
+printed on stderr (\"--seed N makes this game again\"); stdout is the state alone.")]
     New(NewArgs),
 
     /// Print the AI request the referee would send to one team, from a game state on stdin.
@@ -144,9 +145,9 @@ pub struct NewArgs {
     /// The starting setup
     #[arg(long, value_parser = preset_parser(), default_value = "arena")]
     preset: Preset,
-    /// Draws the first mover of an alternating game
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    /// Draws the first mover of an alternating game [default: random, printed on stderr]
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
     /// Ticks after which the game is a draw [default: the preset's, 1000]
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     turn_limit: Option<u32>,
@@ -340,7 +341,16 @@ fn new_game(args: &NewArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
     if let Some(limit) = args.turn_limit {
         rules.turn_limit = limit;
     }
-    let game = Game::new(&rules, args.seed).map_err(|e| {
+    let seed = args.seed.unwrap_or_else(|| {
+        let seed = crate::match_cmd::random_seed();
+        // The state has no seed field, so stderr is where it is told; stdout stays one state.
+        let _ = writeln!(
+            std::io::stderr(),
+            "gridarena: random seed {seed} (--seed {seed} makes this game again)"
+        );
+        seed
+    });
+    let game = Game::new(&rules, seed).map_err(|e| {
         Failure::Input(format!(
             "cannot set up the {} preset on a {n}x{n} board: {e}",
             args.preset,

@@ -10,7 +10,10 @@ use gridarena_cli::runner::{
     describe, parse_player, play_game, GameReport, Player, RunError, TeamStats, Watcher,
 };
 use gridarena_engine::halma::record::Recorder;
-use gridarena_engine::halma::{AiPlayer, Game, GameResult, Preset, Team, Teams, TickOutcome};
+use gridarena_engine::halma::{
+    AiPlayer, ContentType, Exchange, Game, GameResult, Preset, Team, Teams, TickOutcome,
+};
+use serde::Serialize;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -21,12 +24,13 @@ pub const ABOUT: &str = "\
 Play whole games between built-in AIs and web AIs, headless, with the browser page's referee and timing.
 
 Each tick, every team to move is asked for its move: a web AI gets the request JSON by HTTP POST (the body
-is the JSON, sent with Content-Type: text/plain exactly as the page sends it, with \"timeLimitMs\" set to
-the tick length), a built-in AI answers directly. Both teams' requests are sent together; an answer that
-has not arrived by the end of the tick length is no move (\"timed out after N ms\") and its request is
-closed before the next tick, so a team never has two requests in flight. The next tick starts as soon as
-every answer is in: built-in games run as fast as the CPU allows. The alternating presets (classic, mini)
-ask only the side to move.
+is the JSON, sent with Content-Type: text/plain exactly as the page sends it, or application/json with
+--red-content-type json / --blue-content-type json, with \"timeLimitMs\" set to the tick length), a
+built-in AI answers directly. Both teams' requests are sent together; an answer that has not arrived by
+the end of the tick length is no move (\"timed out after N ms\") and its request is closed before the next
+tick, so a team never has two requests in flight. The next tick starts as soon as every answer is in:
+built-in games run as fast as the CPU allows. The alternating presets (classic, mini) ask only the side
+to move.
 
 Everything a web AI does wrong costs it that tick and the game goes on: a refused connection, an HTTP
 status other than 2xx, a redirect (never followed, as in the browser), an answer over 64 KiB (at most
@@ -45,7 +49,13 @@ game and seeds the built-in AIs exactly as the page does, so a seed gives the sa
 
 Records: --record FILE writes each game as a JSON Lines record, the format of the page's Download record
 (it loads in the page's replay). With --games above 1, game k is written to FILE with -k before the
-extension: --record out.jsonl --games 3 writes out-1.jsonl, out-2.jsonl, out-3.jsonl.";
+extension: --record out.jsonl --games 3 writes out-1.jsonl, out-2.jsonl, out-3.jsonl. A record keeps each
+web AI's exchange (status, time, the start of its answer) for the replay's inspector.
+
+Traces: --trace FILE writes one JSON line per request to a web AI, written as each tick ends: the game,
+tick, team, url, the exact request body, content type, time limit, HTTP status, milliseconds, the answer
+as received (at most 64 KiB) and the verdict (enacted, refused with the referee's code and message, ...).
+Built-in AIs have no lines. docs/match.md shows a line.";
 
 pub const AFTER: &str = "\
 Exit status:
@@ -56,6 +66,8 @@ Exit status:
 Examples:
   gridarena halma match --red builtin:search --blue builtin:greedy --games 100 --seed 1
   gridarena halma match --red http://127.0.0.1:8001/ --blue builtin:greedy --tick-ms 500 --verbose
+  gridarena halma match --red http://127.0.0.1:5000/ --red-content-type json --blue builtin:greedy \\
+    --trace trace.jsonl
   gridarena halma match --red builtin:greedy --blue builtin:search --preset mini --record game.jsonl";
 
 /// The longest tick accepted: ten minutes.
@@ -69,6 +81,12 @@ pub struct MatchArgs {
     /// Blue's player: builtin:greedy, builtin:search, or the http:// or https:// URL of a web AI
     #[arg(long, value_name = "URL|builtin:NAME", value_parser = parse_player)]
     blue: AiPlayer,
+    /// How red's requests are labelled, if red is a web AI: text (text/plain) or json (application/json)
+    #[arg(long, value_name = "TYPE", default_value = "text", value_parser = parse_content_type)]
+    red_content_type: ContentType,
+    /// How blue's requests are labelled, if blue is a web AI: text (text/plain) or json (application/json)
+    #[arg(long, value_name = "TYPE", default_value = "text", value_parser = parse_content_type)]
+    blue_content_type: ContentType,
     /// The board and how turns go
     #[arg(long, value_parser = crate::args::preset_parser(), default_value = "arena")]
     preset: Preset,
@@ -85,6 +103,9 @@ pub struct MatchArgs {
     /// Write each game's record (JSON Lines) here; with --games N, FILE-k.jsonl for game k
     #[arg(long, value_name = "FILE.jsonl")]
     record: Option<PathBuf>,
+    /// Write one JSON line per request to a web AI here (request, answer, verdict), tick by tick
+    #[arg(long, value_name = "FILE.jsonl")]
+    trace: Option<PathBuf>,
     /// How many games to play
     #[arg(long, value_name = "N", default_value_t = 1,
         value_parser = clap::value_parser!(u32).range(1..))]
@@ -97,8 +118,9 @@ pub struct MatchArgs {
 /// Plays the match and prints its results on `out`.
 pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
     let players = Teams {
-        red: Player::new(&args.red).map_err(Failure::Input)?,
-        blue: Player::new(&args.blue).map_err(Failure::Input)?,
+        red: Player::with_content_type(&args.red, args.red_content_type).map_err(Failure::Input)?,
+        blue: Player::with_content_type(&args.blue, args.blue_content_type)
+            .map_err(Failure::Input)?,
     };
     let labels = Teams {
         red: args.red.to_string(),
@@ -116,6 +138,10 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
         );
         seed
     });
+    let mut trace = match &args.trace {
+        Some(path) => Some(TraceFile::create(path).map_err(Failure::Output)?),
+        None => None,
+    };
     let mut progress = Progress::new(args.games > 1);
     let mut totals = Totals::default();
     let clock = Instant::now();
@@ -128,6 +154,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
             game: k,
             verbose: args.verbose,
             progress: &mut progress,
+            trace: trace.as_mut(),
             record: args.record.as_ref().map(|path| RecordFile {
                 path: record_path(path, k, args.games),
                 labels: labels.clone(),
@@ -164,7 +191,8 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
     Ok(ExitCode::SUCCESS)
 }
 
-/// A seed nobody chose: the standard library's per-process random hash keys, mixed with the clock.
+/// A seed nobody chose: the standard library's per-process random hash keys, mixed with the clock and
+/// the process id.
 pub fn random_seed() -> u64 {
     use std::hash::{BuildHasher, Hasher};
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
@@ -172,7 +200,13 @@ pub fn random_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
     h.write_u128(now);
+    h.write_u32(std::process::id());
     h.finish()
+}
+
+/// `--red-content-type` and `--blue-content-type`: the engine's names (`text`, `json`, or the header).
+fn parse_content_type(text: &str) -> Result<ContentType, String> {
+    text.parse()
 }
 
 /// `path` for game `k` of `games`: as given for a single game, else with `-k` before the extension.
@@ -286,11 +320,12 @@ fn write_summary(
     Ok(())
 }
 
-/// What follows each game: `--verbose` errors and the `--record` file.
+/// What follows each game: `--verbose` errors, the `--trace` file and the `--record` file.
 struct CliWatcher<'a> {
     game: u32,
     verbose: bool,
     progress: &'a mut Progress,
+    trace: Option<&'a mut TraceFile>,
     record: Option<RecordFile>,
 }
 
@@ -302,7 +337,15 @@ impl Watcher for CliWatcher<'_> {
         }
     }
 
-    fn tick(&mut self, outcome: &TickOutcome, game: &Game) -> io::Result<()> {
+    fn tick(
+        &mut self,
+        outcome: &TickOutcome,
+        game: &Game,
+        exchanges: &Teams<Option<Exchange>>,
+    ) -> io::Result<()> {
+        if let Some(trace) = self.trace.as_mut() {
+            trace.write(self.game, exchanges)?;
+        }
         if self.verbose && !outcome.errors.is_empty() {
             self.progress.clear();
             let mut err = io::stderr().lock();
@@ -312,9 +355,54 @@ impl Watcher for CliWatcher<'_> {
             }
         }
         match &mut self.record {
-            Some(r) => r.tick(outcome, game),
+            Some(r) => r.tick(outcome, game, exchanges),
             None => Ok(()),
         }
+    }
+}
+
+/// One line of a `--trace` file: the game it belongs to, then the exchange's own fields.
+#[derive(Serialize)]
+struct TraceLine<'a> {
+    game: u32,
+    #[serde(flatten)]
+    exchange: &'a Exchange,
+}
+
+/// The `--trace` file of the whole match, flushed at the end of every tick, so that the trace of a
+/// match stopped midway is whole up to its last tick.
+struct TraceFile {
+    path: PathBuf,
+    file: BufWriter<File>,
+}
+
+impl TraceFile {
+    fn create(path: &Path) -> io::Result<TraceFile> {
+        let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+        let file = File::create(path).map_err(named)?;
+        Ok(TraceFile {
+            path: path.to_path_buf(),
+            file: BufWriter::new(file),
+        })
+    }
+
+    /// Writes the tick's exchanges of game `game`, red's first, in one write: a match killed at any
+    /// moment leaves whole lines only.
+    fn write(&mut self, game: u32, exchanges: &Teams<Option<Exchange>>) -> io::Result<()> {
+        let mut text = String::new();
+        for exchange in Team::ALL.into_iter().filter_map(|t| exchanges[t].as_ref()) {
+            let line = serde_json::to_string(&TraceLine { game, exchange })
+                .map_err(|e| io::Error::other(format!("an exchange is not JSON: {e}")))?;
+            text.push_str(&line);
+            text.push('\n');
+        }
+        if text.is_empty() {
+            return Ok(());
+        }
+        self.file
+            .write_all(text.as_bytes())
+            .and_then(|()| self.file.flush())
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", self.path.display())))
     }
 }
 
@@ -346,12 +434,18 @@ impl RecordFile {
         Ok(())
     }
 
-    fn tick(&mut self, outcome: &TickOutcome, game: &Game) -> io::Result<()> {
+    fn tick(
+        &mut self,
+        outcome: &TickOutcome,
+        game: &Game,
+        exchanges: &Teams<Option<Exchange>>,
+    ) -> io::Result<()> {
         let (Some(recorder), Some(file)) = (self.recorder.as_mut(), self.file.as_mut()) else {
             return Ok(());
         };
+        let wires = exchanges.map(|_, e| e.as_ref().map(|e| e.wire.clone()));
         let mut result = Ok(());
-        if let Some(line) = recorder.push(outcome, game) {
+        if let Some(line) = recorder.push_with_wires(outcome, game, Some(&wires)) {
             result = writeln!(file, "{line}");
         }
         if game.result().is_some() {

@@ -17,8 +17,8 @@ use crate::web::{check_url, Reply, WebAi};
 use gridarena_engine::halma::ai::BuiltIn;
 use gridarena_engine::halma::game_loop::{request_body, Ask};
 use gridarena_engine::halma::{
-    AiPlayer, Answer, Game, GameLoop, GameResult, LoopError, NoMove, Team, TeamError, Teams,
-    TickOutcome,
+    AiPlayer, Answer, ContentType, Exchange, Game, GameLoop, GameResult, LoopError, NoMove, Team,
+    TeamError, Teams, TickOutcome, Verdict, Wire,
 };
 use gridarena_engine::tournament::game::{GameReport as TournamentReport, TournamentGame};
 use std::collections::BTreeMap;
@@ -44,9 +44,14 @@ pub enum Player {
 impl Player {
     /// The player for `spec`; fails only on a URL that cannot be sent.
     pub fn new(spec: &AiPlayer) -> Result<Player, String> {
+        Player::with_content_type(spec, ContentType::default())
+    }
+
+    /// The player for `spec`, a web AI's requests labelled `content_type` (a built-in AI ignores it).
+    pub fn with_content_type(spec: &AiPlayer, content_type: ContentType) -> Result<Player, String> {
         Ok(match spec {
             AiPlayer::BuiltIn(ai) => Player::BuiltIn(*ai),
-            AiPlayer::Web(url) => Player::Web(WebAi::new(url)?),
+            AiPlayer::Web(url) => Player::Web(WebAi::new(url)?.with_content_type(content_type)),
         })
     }
 
@@ -132,8 +137,14 @@ pub trait Watcher {
     fn start(&mut self, _game: &Game) -> std::io::Result<()> {
         Ok(())
     }
-    /// Called after every tick with its outcome and the game as it stands after it.
-    fn tick(&mut self, _outcome: &TickOutcome, _game: &Game) -> std::io::Result<()> {
+    /// Called after every tick with its outcome, the game as it stands after it, and each web AI's
+    /// exchange in the tick (none for a built-in AI or a team not asked).
+    fn tick(
+        &mut self,
+        _outcome: &TickOutcome,
+        _game: &Game,
+        _exchanges: &Teams<Option<Exchange>>,
+    ) -> std::io::Result<()> {
         Ok(())
     }
 }
@@ -173,10 +184,12 @@ pub fn play_game(
             break result;
         }
         let asks = game.begin(|_| true).map_err(refused)?;
-        let mut replies = ask(game.game(), players, &asks, tick_ms);
+        let (mut replies, mut requests) = ask(game.game(), players, &asks, tick_ms);
+        let mut wires = Teams::<Option<_>>::default();
         for a in &asks {
             if let Some(reply) = replies[a.team].take() {
                 teams[a.team].reply(reply.latency);
+                wires[a.team] = reply.wire;
                 game.deliver(a.turn, a.team, reply.answer);
             }
         }
@@ -185,7 +198,22 @@ pub fn play_game(
         for e in &outcome.errors {
             teams[e.team].error(e);
         }
-        watcher.tick(&outcome, game.game())?;
+        let exchanges = Teams::from_fn(|team| {
+            let (Player::Web(ai), Some(wire), Some(request)) =
+                (&players[team], wires[team].take(), requests[team].take())
+            else {
+                return None;
+            };
+            Some(Exchange {
+                tick: outcome.turn,
+                team,
+                url: ai.url().to_string(),
+                request,
+                wire,
+                verdict: Verdict::of(&outcome, team),
+            })
+        });
+        watcher.tick(&outcome, game.game(), &exchanges)?;
     };
     Ok(GameReport {
         seed,
@@ -209,7 +237,7 @@ pub fn play_tournament_game(
             return Ok(report);
         }
         let asks = game.begin().map_err(refused)?;
-        let mut replies = ask(game.game(), players, &asks, tick_ms);
+        let (mut replies, _) = ask(game.game(), players, &asks, tick_ms);
         for a in &asks {
             if let Some(reply) = replies[a.team].take() {
                 let ms = reply
@@ -222,8 +250,14 @@ pub fn play_tournament_game(
     }
 }
 
-/// Sends every ask of a tick of `game` and waits for the replies, at most `tick_ms`.
-fn ask(game: &Game, players: &Teams<Player>, asks: &[Ask], tick_ms: u64) -> Teams<Option<Reply>> {
+/// Sends every ask of a tick of `game` and waits for the replies, at most `tick_ms`. Returns the replies
+/// and the request bodies sent to web AIs.
+fn ask(
+    game: &Game,
+    players: &Teams<Player>,
+    asks: &[Ask],
+    tick_ms: u64,
+) -> (Teams<Option<Reply>>, Teams<Option<String>>) {
     let limit = Duration::from_millis(tick_ms);
     let seeds = Teams::from_fn(|team| asks.iter().find(|a| a.team == team).map(|a| a.seed));
     let builtin =
@@ -231,10 +265,11 @@ fn ask(game: &Game, players: &Teams<Player>, asks: &[Ask], tick_ms: u64) -> Team
     let web_asked = |t: Team| seeds[t].is_some() && players[t].is_web();
     if !web_asked(Team::Red) && !web_asked(Team::Blue) {
         // Built-in players only: no thread, no clock beyond the compute time.
-        return Teams::from_fn(|team| match (&players[team], seeds[team]) {
+        let replies = Teams::from_fn(|team| match (&players[team], seeds[team]) {
             (Player::BuiltIn(ai), Some(seed)) => Some(builtin(team, *ai, seed)),
             _ => None,
         });
+        return (replies, Teams::default());
     }
     let deadline = Instant::now() + limit;
     let bodies = Teams::from_fn(|team| web_asked(team).then(|| request_body(game, team, tick_ms)));
@@ -248,7 +283,7 @@ fn ask(game: &Game, players: &Teams<Player>, asks: &[Ask], tick_ms: u64) -> Team
     } else {
         Team::ALL.into_iter().rev().find(|&t| web_asked(t))
     };
-    thread::scope(|scope| {
+    let replies = thread::scope(|scope| {
         // A thread that cannot be had (the system is out of them) leaves its request to this thread.
         let mut handles = Teams::from_fn(|team| match (&players[team], &bodies[team]) {
             (Player::Web(ai), Some(body)) if Some(team) != inline => thread::Builder::new()
@@ -272,11 +307,17 @@ fn ask(game: &Game, players: &Teams<Player>, asks: &[Ask], tick_ms: u64) -> Team
                         "internal error: the request's thread stopped".to_string(),
                     )),
                     latency: None,
+                    // Sent, nothing known of what came back: the trace still has the request's line.
+                    wire: match &players[team] {
+                        Player::Web(ai) => Some(Wire::sent(ai.content_type(), tick_ms)),
+                        Player::BuiltIn(_) => None,
+                    },
                 }));
             }
         }
         replies
-    })
+    });
+    (replies, bodies)
 }
 
 /// A built-in AI's answer, timed like a web AI's: past `limit` it is too late.
@@ -295,11 +336,13 @@ fn builtin_reply(
         return Reply {
             answer: Answer::NoMove(NoMove::TimedOut { after_ms: tick_ms }),
             latency: None,
+            wire: None,
         };
     }
     Reply {
         answer,
         latency: Some(took),
+        wire: None,
     }
 }
 

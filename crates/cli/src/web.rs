@@ -2,8 +2,9 @@
 //!
 //! The request is what the browser page sends (`src/halma/web_ai.rs`), so an AI cannot tell the two
 //! apart: the request JSON as the body with `Content-Type: text/plain` (a CORS "simple request" in the
-//! browser, the raw body that seed-era PHP AIs read), redirects not followed, at most
-//! [`MAX_RESPONSE_BYTES`] of the answer read. Every way the exchange can go wrong becomes an
+//! browser, the raw body that seed-era PHP AIs read) unless the team asked for `application/json`,
+//! redirects not followed, at most [`MAX_RESPONSE_BYTES`] of the answer read. Each reply carries what
+//! went over the wire ([`Wire`]: status, time, the answer's text), for `--trace` and records. Every way the exchange can go wrong becomes an
 //! [`Answer::NoMove`] with a cause an AI author can act on; nothing here panics on what a server sends.
 //!
 //! One [`WebAi`] per team, used from one thread at a time: a call returns by the deadline, so a team never
@@ -13,7 +14,7 @@
 use gridarena_engine::halma::protocol::{
     check_ai_url, parse_response, ResponseError, MAX_RESPONSE_BYTES,
 };
-use gridarena_engine::halma::{Answer, NoMove};
+use gridarena_engine::halma::{Answer, ContentType, NoMove, Wire};
 use std::io::{ErrorKind, Read};
 use std::time::{Duration, Instant};
 use ureq::http::Uri;
@@ -54,6 +55,8 @@ pub struct Reply {
     /// How long the AI took, when it answered in time with an HTTP response (whatever its status or
     /// body); `None` when it timed out or the connection failed.
     pub latency: Option<Duration>,
+    /// What went over the wire, for a web AI; `None` for a built-in AI.
+    pub wire: Option<Wire>,
 }
 
 /// A web AI: its URL and a connection pool of its own.
@@ -61,11 +64,12 @@ pub struct Reply {
 pub struct WebAi {
     url: String,
     https: bool,
+    content_type: ContentType,
     agent: Agent,
 }
 
 impl WebAi {
-    /// A player for the AI at `url` (checked with [`check_url`]).
+    /// A player for the AI at `url` (checked with [`check_url`]), sent `text/plain` bodies.
     pub fn new(url: &str) -> Result<WebAi, String> {
         let url = check_url(url)?;
         let agent: Agent = Agent::config_builder()
@@ -78,7 +82,18 @@ impl WebAi {
             .build()
             .into();
         let https = url.to_ascii_lowercase().starts_with("https://");
-        Ok(WebAi { url, https, agent })
+        Ok(WebAi {
+            url,
+            https,
+            content_type: ContentType::default(),
+            agent,
+        })
+    }
+
+    /// The same AI, its requests labelled `content_type`.
+    pub fn with_content_type(mut self, content_type: ContentType) -> WebAi {
+        self.content_type = content_type;
+        self
     }
 
     /// The URL, as it is labelled in records.
@@ -86,11 +101,19 @@ impl WebAi {
         &self.url
     }
 
-    /// Sends `body` and reads the answer, giving up at `deadline`; `tick_ms` is what a time-out says.
+    /// How the request bodies are labelled.
+    pub fn content_type(&self) -> ContentType {
+        self.content_type
+    }
+
+    /// Sends `body` and reads the answer, giving up at `deadline`; `tick_ms` is what a time-out says and
+    /// the time limit the wire record keeps (the body's `timeLimitMs`).
     pub fn ask(&self, body: &str, deadline: Instant, tick_ms: u64) -> Reply {
+        let sent_wire = Wire::sent(self.content_type, tick_ms);
         let timed_out = || Reply {
             answer: Answer::NoMove(NoMove::TimedOut { after_ms: tick_ms }),
             latency: None,
+            wire: Some(sent_wire.clone()),
         };
         let start = Instant::now();
         let remaining = deadline.saturating_duration_since(start);
@@ -103,7 +126,7 @@ impl WebAi {
             .config()
             .timeout_global(Some(remaining))
             .build()
-            .header("Content-Type", "text/plain")
+            .header("Content-Type", self.content_type.header())
             .send(body);
         let response = match sent {
             Ok(r) => r,
@@ -112,18 +135,33 @@ impl WebAi {
                     Some(why) => Reply {
                         answer: Answer::NoMove(NoMove::Failed(why)),
                         latency: None,
+                        wire: Some(sent_wire.clone()),
                     },
                     None => timed_out(),
                 }
             }
         };
         let status = response.status();
+        let mut wire = Wire {
+            status: Some(status.as_u16()),
+            ..sent_wire.clone()
+        };
+        // When the verdict was settled: on the status line for an error status, else on the whole body.
+        let mut settled = None;
         let answer = if status.is_redirection() {
             Answer::NoMove(NoMove::Failed(format!(
                 "HTTP {}: redirects are not followed",
                 status.as_u16()
             )))
         } else if !status.is_success() {
+            // The error page is often the clearest word on what went wrong (a framework's "415
+            // Unsupported Media Type"), so what arrives of it by the deadline is kept; it never changes
+            // the verdict or the latency, which the status settled.
+            settled = Some(Instant::now());
+            let bytes = read_what_arrives(response.into_body().into_reader());
+            if !bytes.is_empty() {
+                wire = wire.with_body(&bytes);
+            }
             let why = match status.canonical_reason() {
                 Some(reason) => format!("HTTP {} {reason}", status.as_u16()),
                 None => format!("HTTP {}", status.as_u16()),
@@ -132,7 +170,11 @@ impl WebAi {
         } else {
             let body = response.into_body();
             let announced = body.content_length();
-            match read_capped(body.into_reader()) {
+            let read = read_capped(body.into_reader());
+            if let Ok(bytes) = &read {
+                wire = wire.with_body(&bytes[..bytes.len().min(MAX_RESPONSE_BYTES)]);
+            }
+            match read {
                 Ok(bytes) if bytes.len() > MAX_RESPONSE_BYTES => {
                     // Announced sizes are reported as such; otherwise all that is known is "more".
                     let size = announced
@@ -150,16 +192,29 @@ impl WebAi {
                 ))),
             }
         };
-        let latency = start.elapsed();
+        let settled = settled.unwrap_or_else(Instant::now);
+        let latency = settled.saturating_duration_since(start);
         // ureq cuts at the deadline; this makes "late" mean exactly what it means on the page.
-        if Instant::now() > deadline {
+        if settled > deadline {
             return timed_out();
         }
+        wire.ms = Some(u32::try_from(latency.as_millis()).unwrap_or(u32::MAX));
         Reply {
             answer,
             latency: Some(latency),
+            wire: Some(wire),
         }
     }
+}
+
+/// Reads at most [`MAX_RESPONSE_BYTES`] of an error page, keeping what arrived when the read fails or
+/// is cut at the deadline (a server may announce more than it sends).
+fn read_what_arrives(reader: impl Read) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let limit = u64::try_from(MAX_RESPONSE_BYTES).unwrap_or(u64::MAX);
+    // On an error, read_to_end has still appended everything read before it.
+    let _ = reader.take(limit).read_to_end(&mut bytes);
+    bytes
 }
 
 /// Reads at most [`MAX_RESPONSE_BYTES`] + 1 bytes: enough to know a body is too large, never more.
@@ -258,6 +313,13 @@ mod tests {
             Answer::NoMove(NoMove::Failed("connection refused".into()))
         );
         assert_eq!(reply.latency, None);
+        // Sent as text/plain with the tick's limit; no status, no time, no body.
+        assert_eq!(reply.wire, Some(Wire::sent(ContentType::TextPlain, 2000)));
+        let json = WebAi::new(&format!("http://127.0.0.1:{port}/"))
+            .expect("a valid URL")
+            .with_content_type(ContentType::Json);
+        let reply = json.ask("{}", Instant::now() + Duration::from_secs(2), 300);
+        assert_eq!(reply.wire, Some(Wire::sent(ContentType::Json, 300)));
     }
 
     #[test]
@@ -268,5 +330,6 @@ mod tests {
             reply.answer,
             Answer::NoMove(NoMove::TimedOut { after_ms: 5 })
         );
+        assert_eq!(reply.wire, Some(Wire::sent(ContentType::TextPlain, 5)));
     }
 }

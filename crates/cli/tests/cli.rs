@@ -521,6 +521,37 @@ fn new_prints_a_state_for_each_preset() {
 }
 
 #[test]
+fn new_draws_a_seed_unless_given_one_and_says_which() {
+    let draw = || {
+        let run = gridarena(&["halma", "new", "--preset", "mini"], "");
+        assert_eq!(run.code, 0, "{run:?}");
+        let seed = run
+            .stderr
+            .strip_prefix("gridarena: random seed ")
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|s| s.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("no seed on stderr: {run:?}"));
+        (seed, parse(&run.stdout))
+    };
+    let seeds: std::collections::BTreeSet<u64> = (0..4).map(|_| draw().0).collect();
+    assert_eq!(seeds.len(), 4, "every run draws its own seed: {seeds:?}");
+
+    // The seed printed makes the same game again, and a given seed is told nothing about.
+    let (seed, state) = draw();
+    let seed = seed.to_string();
+    for _ in 0..2 {
+        let run = gridarena(&["halma", "new", "--preset", "mini", "--seed", &seed], "");
+        assert_eq!(run.code, 0, "{run:?}");
+        assert!(run.stderr.is_empty(), "{run:?}");
+        assert_eq!(parse(&run.stdout), state);
+    }
+    // Stdout is still a state `tick` plays from.
+    let tick = json!({"state": state, "red": null, "blue": null});
+    let out = parse(&ok(&["halma", "tick"], tick.to_string()));
+    assert_eq!(out["state"]["turn"], 1, "{out}");
+}
+
+#[test]
 fn new_refuses_settings_it_cannot_play() {
     let stderr = refused(
         &["halma", "new", "--preset", "classic", "--board-size", "18"],

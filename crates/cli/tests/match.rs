@@ -8,7 +8,10 @@
 
 use gridarena_engine::halma::ai::BuiltIn;
 use gridarena_engine::halma::record::Record;
-use gridarena_engine::halma::{AiRequest, ErrorKind, GameResult, Mode, Team};
+use gridarena_engine::halma::{
+    AiRequest, ContentType, ErrorKind, Exchange, GameResult, Mode, Team, Verdict,
+};
+use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
@@ -187,12 +190,25 @@ fn serve(stream: TcpStream, log: &Mutex<Vec<Hit>>) {
         };
         match request.path.as_str() {
             // Well behaved, keeping the connection open between ticks; it insists on the page's
-            // request: a POST with Content-Type text/plain.
-            "/good" => {
+            // request: a POST with Content-Type text/plain (application/json on the /json-only paths,
+            // which answer anything else with 415, as Flask's `request.get_json()` does).
+            "/good" | "/good-trace" | "/good-games" | "/json-only" | "/json-only-text" => {
+                let wanted = if request.path.starts_with("/json-only") {
+                    "application/json"
+                } else {
+                    "text/plain"
+                };
+                if request.content_type.as_deref() != Some(wanted) {
+                    respond(
+                        out,
+                        "415 Unsupported Media Type",
+                        "Content-Type: text/html\r\n",
+                        b"<h1>Unsupported Media Type</h1>",
+                    );
+                    return;
+                }
                 let answer = if request.method != "POST" {
                     Err(format!("method {}", request.method))
-                } else if request.content_type.as_deref() != Some("text/plain") {
-                    Err(format!("content type {:?}", request.content_type))
                 } else {
                     greedy_answer(&request.body)
                 };
@@ -211,8 +227,12 @@ fn serve(stream: TcpStream, log: &Mutex<Vec<Hit>>) {
                 }
                 continue;
             }
-            "/late" | "/late-red" | "/late-blue" => {
-                let wait = if request.path == "/late" { 500 } else { 1500 };
+            "/late" | "/late-red" | "/late-blue" | "/late-killed" => {
+                let wait = if matches!(request.path.as_str(), "/late" | "/late-killed") {
+                    500
+                } else {
+                    1500
+                };
                 thread::sleep(Duration::from_millis(wait));
                 if let Ok(body) = greedy_answer(&request.body) {
                     ok_json(out, &body);
@@ -224,7 +244,7 @@ fn serve(stream: TcpStream, log: &Mutex<Vec<Hit>>) {
                 "Content-Type: text/plain\r\n",
                 b"oops",
             ),
-            "/html" => respond(
+            "/html" | "/html-trace" => respond(
                 out,
                 "200 OK",
                 "Content-Type: text/html\r\n",
@@ -698,6 +718,251 @@ fn both_teams_are_asked_together_and_cut_together() {
         gap >= Duration::from_millis(290) && gap < Duration::from_millis(480),
         "{gap:?}"
     );
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Traces and content types
+
+/// The lines of a `--trace` file, each as JSON and as the engine's exchange.
+fn trace_lines(path: &PathBuf) -> Vec<(Value, Exchange)> {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines()
+        .map(|line| {
+            let value: Value = serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("a trace line is not JSON ({e}): {line}"));
+            let exchange: Exchange = serde_json::from_value(value.clone())
+                .unwrap_or_else(|e| panic!("a trace line is not an exchange ({e}): {line}"));
+            (value, exchange)
+        })
+        .collect()
+}
+
+#[test]
+fn a_trace_has_a_line_per_request_with_the_exact_request_and_answer() {
+    let (good, html) = (server().url("/good-trace"), server().url("/html-trace"));
+    let (trace, record) = (temp_file("trace.jsonl"), temp_file("trace-record.jsonl"));
+    let (trace_arg, record_arg) = (
+        trace.to_string_lossy().into_owned(),
+        record.to_string_lossy().into_owned(),
+    );
+    let run = matchup(
+        &format!("--red {good} --blue {html} --preset arena --tick-ms 2000 --max-turns 3 --seed 1"),
+        &["--trace", &trace_arg, "--record", &record_arg],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    let (good_hits, html_hits) = (server().hits("/good-trace"), server().hits("/html-trace"));
+    assert_eq!((good_hits.len(), html_hits.len()), (3, 3), "{run:?}");
+    let lines = trace_lines(&trace);
+    assert_eq!(lines.len(), 6, "both teams asked in each of 3 ticks");
+    for (value, e) in &lines {
+        let keys: Vec<&str> = value
+            .as_object()
+            .expect("an object")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        for key in [
+            "game",
+            "tick",
+            "team",
+            "url",
+            "request",
+            "contentType",
+            "timeLimitMs",
+            "status",
+            "ms",
+            "body",
+            "verdict",
+        ] {
+            assert!(keys.contains(&key), "no {key:?} in {value}");
+        }
+        assert_eq!(value["game"], 1, "{value}");
+        assert_eq!(e.wire.content_type, ContentType::TextPlain);
+        assert_eq!(e.wire.time_limit_ms, 2000);
+        assert_eq!(e.wire.status, Some(200), "{value}");
+        let k = usize::try_from(e.tick).expect("a tick") - 1;
+        match e.team {
+            Team::Red => {
+                assert_eq!(e.url, good);
+                // The body the endpoint received, byte for byte, and the answer it gave.
+                assert_eq!(e.request, good_hits[k].body, "tick {}", e.tick);
+                let answer = greedy_answer(&good_hits[k].body).expect("a move");
+                assert_eq!(e.wire.body.as_deref(), Some(answer.as_str()));
+                // Legal, but blue's error stops both moves in the arena.
+                assert_eq!(e.verdict, Verdict::Held, "{value}");
+            }
+            Team::Blue => {
+                assert_eq!(e.url, html);
+                assert_eq!(e.request, html_hits[k].body, "tick {}", e.tick);
+                assert_eq!(
+                    e.wire.body.as_deref(),
+                    Some("<!DOCTYPE html><html><body><h1>It works!</h1></body></html>")
+                );
+                assert!(
+                    matches!(&e.verdict, Verdict::Refused { code, .. } if code == "invalid_json"),
+                    "{value}"
+                );
+                assert!(e.verdict.to_string().starts_with("not JSON: "), "{value}");
+            }
+        }
+    }
+    let ticks: Vec<(u32, Team)> = lines.iter().map(|(_, e)| (e.tick, e.team)).collect();
+    assert_eq!(
+        ticks,
+        [1, 1, 2, 2, 3, 3]
+            .into_iter()
+            .zip([Team::Red, Team::Blue].into_iter().cycle())
+            .collect::<Vec<_>>(),
+        "tick by tick, red first"
+    );
+
+    // The record keeps the same exchanges, and rebuilds the request each team was sent.
+    let record = load_record(&record);
+    let red = record.wire(1, Team::Red).expect("red's exchange in tick 1");
+    assert_eq!(red.status, Some(200));
+    assert_eq!(red.body, lines[0].1.wire.body);
+    assert_eq!(
+        record.request(1, Team::Red).as_deref(),
+        Some(good_hits[0].body.as_str())
+    );
+    let blue = record
+        .wire(1, Team::Blue)
+        .expect("blue's exchange in tick 1");
+    assert_eq!(blue.body, lines[1].1.wire.body);
+}
+
+#[test]
+fn a_trace_of_several_games_names_the_game_and_has_no_built_in_lines() {
+    let url = server().url("/good-games");
+    let trace = temp_file("trace-games.jsonl");
+    let trace_arg = trace.to_string_lossy().into_owned();
+    let run = matchup(
+        &format!("--red {url} --blue builtin:greedy --preset mini --tick-ms 5000 --max-turns 6 --games 2 --seed 5"),
+        &["--trace", &trace_arg],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    let lines = trace_lines(&trace);
+    // Alternating, 6 ticks a game: red is asked in 3 of them, blue (built in) leaves no line.
+    assert_eq!(lines.len(), 6, "{run:?}");
+    assert_eq!(lines.len(), server().hits("/good-games").len());
+    for game in [1, 2] {
+        let ticks: Vec<u32> = lines
+            .iter()
+            .filter(|(v, _)| v["game"] == game)
+            .map(|(_, e)| e.tick)
+            .collect();
+        assert_eq!(ticks.len(), 3, "game {game}: {ticks:?}");
+        assert!(ticks.windows(2).all(|w| w[0] + 2 == w[1]), "{ticks:?}");
+    }
+    for (value, e) in &lines {
+        assert_eq!(e.team, Team::Red, "{value}");
+        assert_eq!(e.verdict, Verdict::Enacted, "{value}");
+    }
+}
+
+#[test]
+fn the_trace_of_a_match_stopped_midway_is_whole_up_to_its_last_tick() {
+    // Red answers after 500 ms: the match is killed once two of its lines are in the file.
+    let url = server().url("/late-killed");
+    let trace = temp_file("trace-killed.jsonl");
+    let _ = std::fs::remove_file(&trace);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gridarena"));
+    cmd.args(["halma", "match", "--red", &url, "--blue", "builtin:greedy"])
+        .args([
+            "--preset",
+            "mini",
+            "--tick-ms",
+            "5000",
+            "--seed",
+            "2",
+            "--trace",
+        ])
+        .arg(&trace)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    for var in ["http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"] {
+        cmd.env_remove(var);
+    }
+    let mut child = cmd.spawn().expect("the binary starts");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let whole_lines = || {
+        std::fs::read_to_string(&trace)
+            .map(|t| t.matches('\n').count())
+            .unwrap_or(0)
+    };
+    while whole_lines() < 2 {
+        if Instant::now() > deadline || child.try_wait().ok().flatten().is_some() {
+            let _ = child.kill();
+            panic!("no two trace lines within 30 s");
+        }
+        thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().expect("the match is still running");
+    child.wait().expect("the match is reaped");
+    let text = std::fs::read_to_string(&trace).expect("the trace");
+    assert!(text.ends_with('\n'), "a cut line: {text}");
+    let lines = trace_lines(&trace);
+    assert!(lines.len() >= 2);
+    for (value, e) in &lines {
+        assert_eq!(e.verdict, Verdict::Enacted, "{value}");
+        assert_eq!(e.wire.status, Some(200), "{value}");
+    }
+}
+
+#[test]
+fn a_json_team_is_sent_application_json_and_a_json_only_endpoint_refuses_text() {
+    let url = server().url("/json-only");
+    let run = matchup(
+        &format!("--red {url} --red-content-type json --blue builtin:greedy --preset arena --tick-ms 2000 --max-turns 3 --seed 1"),
+        &[],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stdout.contains("errors: red 0, blue 0"), "{run:?}");
+    let hits = server().hits("/json-only");
+    assert_eq!(hits.len(), 3);
+    for hit in &hits {
+        assert_eq!(hit.content_type.as_deref(), Some("application/json"));
+        let request: AiRequest = serde_json::from_str(&hit.body).expect("a request");
+        assert_eq!(request.team, Some(Team::Red));
+    }
+
+    // The same endpoint sent text/plain (the default) refuses every request with 415.
+    let url = server().url("/json-only-text");
+    let trace = temp_file("trace-415.jsonl");
+    let trace_arg = trace.to_string_lossy().into_owned();
+    let run = matchup(
+        &format!("--red {url} --blue builtin:greedy --preset arena --tick-ms 2000 --max-turns 3 --seed 1"),
+        &["--trace", &trace_arg],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stdout.contains("errors: red 3, blue 0"), "{run:?}");
+    assert!(
+        run.stdout.contains("HTTP 415 Unsupported Media Type"),
+        "{run:?}"
+    );
+    let lines = trace_lines(&trace);
+    assert_eq!(lines.len(), 3);
+    for (value, e) in &lines {
+        assert_eq!(value["contentType"], "text/plain");
+        assert_eq!(e.wire.status, Some(415));
+        assert_eq!(
+            e.wire.body.as_deref(),
+            Some("<h1>Unsupported Media Type</h1>")
+        );
+        assert!(
+            matches!(&e.verdict, Verdict::Refused { code, .. } if code == "request_failed"),
+            "{value}"
+        );
+    }
+
+    let run = matchup(
+        &format!("--red {url} --blue builtin:greedy --red-content-type xml"),
+        &[],
+    );
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(run.stderr.contains("json"), "{run:?}");
 }
 
 // ---------------------------------------------------------------------------------------------------
