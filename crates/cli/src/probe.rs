@@ -5,7 +5,7 @@
 //! One agent serves the whole battery and keeps one idle connection, as the match runner does, so the
 //! keep-alive check sees what a match would see.
 
-use crate::web::{read_capped, transport_failure};
+use crate::web::{agent, read_capped, transport_failure};
 use gridarena_engine::halma::doctor::{
     Doctor, Headers, Method, Observation, Probe, Report, Settings,
 };
@@ -22,14 +22,7 @@ pub fn examine(settings: Settings, mut progress: impl FnMut(&Probe, (usize, usiz
         .starts_with("https://");
     let url = settings.url.trim().to_string();
     let origin = settings.origin.clone();
-    let agent: Agent = Agent::config_builder()
-        .http_status_as_error(false)
-        .max_redirects(0)
-        .user_agent(concat!("gridarena-probe/", env!("CARGO_PKG_VERSION")))
-        .max_idle_connections(1)
-        .max_idle_connections_per_host(1)
-        .build()
-        .into();
+    let agent = agent(concat!("gridarena-probe/", env!("CARGO_PKG_VERSION")));
     let mut doctor = Doctor::new(settings);
     while let Some(probe) = doctor.next_probe() {
         progress(&probe, doctor.progress());

@@ -72,15 +72,7 @@ impl WebAi {
     /// A player for the AI at `url` (checked with [`check_url`]), sent `text/plain` bodies.
     pub fn new(url: &str) -> Result<WebAi, String> {
         let url = check_url(url)?;
-        let agent: Agent = Agent::config_builder()
-            // The status is ours to judge, and a redirect is an error, as it is in the browser.
-            .http_status_as_error(false)
-            .max_redirects(0)
-            .user_agent(concat!("gridarena/", env!("CARGO_PKG_VERSION")))
-            .max_idle_connections(1)
-            .max_idle_connections_per_host(1)
-            .build()
-            .into();
+        let agent = agent(concat!("gridarena/", env!("CARGO_PKG_VERSION")));
         let https = url.to_ascii_lowercase().starts_with("https://");
         Ok(WebAi {
             url,
@@ -205,6 +197,19 @@ impl WebAi {
             wire: Some(wire),
         }
     }
+}
+
+/// An HTTP client that talks to an AI as the browser page does: the status is ours to judge, a redirect
+/// is an error (as it is in the browser), and one connection is kept open between requests.
+pub(crate) fn agent(user_agent: &str) -> Agent {
+    Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .user_agent(user_agent)
+        .max_idle_connections(1)
+        .max_idle_connections_per_host(1)
+        .build()
+        .into()
 }
 
 /// Reads at most [`MAX_RESPONSE_BYTES`] of an error page, keeping what arrived when the read fails or
