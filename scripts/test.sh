@@ -34,7 +34,7 @@ for f in dist/*.wasm dist/*.js dist/snippets/*/*.js; do
 done
 # What opening each page downloads (the entry module, then the page's own): gzipped, file by file.
 entry=(dist/gridarena-app-*.wasm dist/gridarena-app-*.js dist/snippets/*/*.js)
-for page in halma go online hyperchess tournament; do
+for page in halma go online hyperchess tournament doctor; do
   total=0
   for f in "${entry[@]}" "dist/gridarena-$page.js" "dist/gridarena-${page}_bg.wasm"; do
     total=$((total + $(gz "$f")))

@@ -5,6 +5,7 @@
 //! no signals, so the pages' behaviour is tested natively; the rules come from the engine.
 
 mod ai_worker;
+pub mod doctor;
 mod files;
 pub mod go;
 pub mod halma;

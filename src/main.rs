@@ -1,5 +1,6 @@
 //! The app's entry: it loads the page the address names (`#/go` is Go, `#/online` Online Go, `#/hyperchess`
-//! HyperChess, `#/tournament` the classroom tournament, anything else
+//! HyperChess, `#/tournament` the classroom tournament, `#/doctor` the
+//! endpoint doctor ("Test an AI"), anything else
 //! the Halma arena, the start page). Each page is a wasm module of its own (`src/bin/gridarena-*.rs`), so opening the arena
 //! downloads the arena alone (its budget is 200 KB) and Go's search and SGF code come only with the Go
 //! page. Trunk builds every module; this one is the only one it starts.
@@ -12,7 +13,7 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(inline_js = r#"
 // Each page and the module that draws it.
-const MODULES = { '': 'gridarena-halma', go: 'gridarena-go', online: 'gridarena-online', hyperchess: 'gridarena-hyperchess', tournament: 'gridarena-tournament' };
+const MODULES = { '': 'gridarena-halma', go: 'gridarena-go', online: 'gridarena-online', hyperchess: 'gridarena-hyperchess', tournament: 'gridarena-tournament', doctor: 'gridarena-doctor' };
 const pageOf = () => {
   // A page's own settings may follow a '?' (`#/tournament?roster=...`).
   const page = location.hash.replace(/^#\/?/, '').replace(/\?.*$/, '').replace(/\/$/, '');
