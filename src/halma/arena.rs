@@ -5,12 +5,14 @@
 
 use super::arena_keys::arena_keys;
 use super::arena_model::{click_notice, parse_seed, waiting_text, Screen};
+use super::beat::{late_note, Beat};
 use super::board::Board;
 use super::controls::{Controls, DEFAULT_TICK_MS};
 use super::human_actions::HumanActions;
+use super::inspector::Inspector;
 use super::latency_panel::LatencyPanel;
 use super::message_field::MessageField;
-use super::messages::{Line, Tone};
+use super::messages::{Filter, Line, Tone};
 use super::notice_line::NoticeLine;
 use super::player::Player;
 use super::prefs;
@@ -19,9 +21,8 @@ use super::replay_bar::ReplayBar;
 use super::session::{ClickResult, Session};
 use super::setup_form::SetupForm;
 use super::ticker::Ticker;
-use gloo_timers::callback::Interval;
 use gridarena_engine::halma::ai::BuiltIn;
-use gridarena_engine::halma::{Preset, Square, Teams};
+use gridarena_engine::halma::{Preset, Square, Team, Teams};
 use leptos::prelude::*;
 
 /// A seed for a new game when the user gave none.
@@ -62,7 +63,29 @@ pub fn ArenaPage() -> impl IntoView {
             .unwrap_or(Player::BuiltIn(BuiltIn::Greedy)),
     };
     let preset = saved.preset.unwrap_or(Preset::Arena);
-    let session = RwSignal::new(Session::new(preset, players, random_seed()));
+    let turn_limit = saved.turn_limit;
+    let mut first = Session::with_turn_limit(
+        preset,
+        turn_limit.unwrap_or(preset.rules().turn_limit),
+        players,
+        random_seed(),
+    );
+    let (red_type, blue_type) = (
+        RwSignal::new(saved.content_types.red.unwrap_or_default()),
+        RwSignal::new(saved.content_types.blue.unwrap_or_default()),
+    );
+    // Copy, unlike `Teams`: every handler takes its own.
+    let content_types = move || Teams {
+        red: red_type,
+        blue: blue_type,
+    };
+    for team in Team::ALL {
+        first.set_content_type(team, content_types()[team].get_untracked());
+    }
+    let session = RwSignal::new(first);
+    // The turn-limit field's text; the limit applies on "New game", like the preset.
+    let turns_text = RwSignal::new(turn_limit.map(|n| n.to_string()).unwrap_or_default());
+    let turn_limit = RwSignal::new(turn_limit);
     let running = RwSignal::new(false);
     let tick_ms = RwSignal::new(DEFAULT_TICK_MS);
     // The line under the board: what the last click or control did, or why it was refused.
@@ -74,7 +97,23 @@ pub fn ArenaPage() -> impl IntoView {
     let preset_choice = RwSignal::new(preset);
     // The setup follows every change into the link and localStorage (a memo: ticks do not rewrite it).
     let players = Memo::new(move |_| session.with(|s| s.players().clone()));
-    Effect::new(move |_| prefs::save(&players.get(), preset_choice.get()));
+    Effect::new(move |_| {
+        prefs::save(&prefs::Saved {
+            players: players.get(),
+            preset: preset_choice.get(),
+            content_types: content_types().map(|_, c| c.get()),
+            turn_limit: turn_limit.get(),
+        })
+    });
+    // A content type chosen applies from the next tick on.
+    Effect::new(move |_| {
+        let types = content_types().map(|_, c| c.get());
+        session.update_untracked(|s| {
+            for team in Team::ALL {
+                s.set_content_type(team, types[team]);
+            }
+        });
+    });
     let replay = RwSignal::new(None::<Replay>);
     let ticker = Ticker::new(session, notice, running, tick_ms);
     let screen = Screens { session, replay };
@@ -90,16 +129,29 @@ pub fn ArenaPage() -> impl IntoView {
             running.set(false);
         }
     };
-    // Run: one beat per interval; a new interval whenever Run or the speed changes.
-    let interval = StoredValue::new_local(None::<Interval>);
+    // Run: one beat per tick length, from a worker's timer (it keeps time in a hidden tab); a new beat
+    // whenever Run or the speed changes. A beat that still comes late is said, not hidden.
+    let interval = StoredValue::new_local(None::<Beat>);
+    let late = RwSignal::new(None::<String>);
     Effect::new(move |was_on: Option<bool>| {
         let ms = tick_ms.get();
         let on = running.get();
         interval.set_value(None);
         if on {
-            interval.set_value(Some(Interval::new(ms, move || advance(false))));
-            if was_on != Some(true) && replay.with_untracked(Option::is_none) {
-                ticker.run();
+            let mut previous = crate::now_ms();
+            interval.set_value(Some(Beat::start(ms, move || {
+                let now = crate::now_ms();
+                if let Some(note) = late_note(now - previous, ms) {
+                    late.set(Some(note));
+                }
+                previous = now;
+                advance(false);
+            })));
+            if was_on != Some(true) {
+                late.set(None);
+                if replay.with_untracked(Option::is_none) {
+                    ticker.run();
+                }
             }
         } else if was_on == Some(true) {
             ticker.stop();
@@ -120,19 +172,30 @@ pub fn ArenaPage() -> impl IntoView {
     });
     let on_confirm = Callback::new(move |()| act(&Session::confirm));
     let on_cancel = Callback::new(move |()| act(&Session::cancel));
-    let on_new_game = Callback::new(move |seed_text: String| match parse_seed(&seed_text) {
-        Err(text) => notice.set(Some(Line {
-            tone: Tone::Error,
-            text,
-        })),
-        Ok(seed) => {
-            running.set(false);
-            ticker.reset();
-            replay.set(None);
-            let players = session.with_untracked(|s| s.players().clone());
-            let seed = seed.unwrap_or_else(random_seed);
-            session.set(Session::new(preset_choice.get_untracked(), players, seed));
-            notice.set(None);
+    let on_new_game = Callback::new(move |seed_text: String| {
+        let checked = parse_seed(&seed_text)
+            .and_then(|seed| Ok((seed, prefs::parse_turn_limit(&turns_text.get_untracked())?)));
+        match checked {
+            Err(text) => notice.set(Some(Line {
+                tone: Tone::Error,
+                text,
+            })),
+            Ok((seed, limit)) => {
+                running.set(false);
+                ticker.reset();
+                replay.set(None);
+                let players = session.with_untracked(|s| s.players().clone());
+                let seed = seed.unwrap_or_else(random_seed);
+                let preset = preset_choice.get_untracked();
+                let limit_or_preset = limit.unwrap_or(preset.rules().turn_limit);
+                let mut s = Session::with_turn_limit(preset, limit_or_preset, players, seed);
+                for team in Team::ALL {
+                    s.set_content_type(team, content_types()[team].get_untracked());
+                }
+                session.set(s);
+                turn_limit.set(limit);
+                notice.set(None);
+            }
         }
     });
 
@@ -141,13 +204,21 @@ pub fn ArenaPage() -> impl IntoView {
     let keys = arena_keys(running, playable, on_step, on_confirm, on_cancel);
     on_cleanup(move || keys.remove());
     let board = Memo::new(move |_| screen.with(|s| s.board()));
-    let messages = Memo::new(move |_| screen.with(|s| s.lines()));
+    let filter = RwSignal::new(Filter::default());
+    let messages = Memo::new(move |_| {
+        let f = filter.get();
+        screen.with(|s| s.lines(f))
+    });
 
     view! {
         <section class="arena" aria-label="Halma arena">
-            <MessageField lines=messages />
-            <Board view=board on_click=click />
+            <div class="arena-board">
+                <Board view=board on_click=click />
+            </div>
+            <div class="arena-side">
+            <MessageField lines=messages filter=filter />
             <NoticeLine notice=notice waiting=Signal::derive(move || session.with(waiting_text)) />
+            <p class="late" role="status" data-testid="late">{move || late.get()}</p>
             <LatencyPanel session=session />
             <HumanActions
                 active=Signal::derive(move || session.with(|s| s.active_human().is_some()))
@@ -161,12 +232,17 @@ pub fn ArenaPage() -> impl IntoView {
                 awaiting_answers=ticker.awaiting_answers()
                 on_step=on_step
             />
+            </div>
             <ReplayBar session=session replay=replay running=running notice=notice />
+            <Inspector session=session replay=replay />
             <SetupForm
                 session=session
                 players=players
                 preset_choice=preset_choice
                 notice=notice
+                content_types=content_types()
+                tick_ms=tick_ms
+                turns_text=turns_text
                 on_new_game=on_new_game
             />
         </section>

@@ -3,11 +3,11 @@
 //! wire it to signals.
 
 use super::board_view::BoardView;
-use super::messages::{start_lines, tick_lines, Line, Tone};
+use super::messages::{start_lines, Filter, Line, Tone};
 use super::player::Player;
 use super::replay::Replay;
 use super::session::{ClickResult, Session};
-use gridarena_engine::halma::{Preset, Team};
+use gridarena_engine::halma::{Exchange, Preset, Team, Verdict};
 
 /// What the board, the message field and the controls follow: the live game, or a loaded record being
 /// watched over it (the live game waits underneath until the page leaves the replay).
@@ -39,14 +39,61 @@ impl<'a> Screen<'a> {
         }
     }
 
-    /// The message field.
-    pub fn lines(self) -> Vec<Line> {
+    /// The message field: a replay's shown tick, or the live game's history through `filter`.
+    pub fn lines(self, filter: Filter) -> Vec<Line> {
         match self {
             Screen::Replay(r) => r.lines(),
-            Screen::Live(s) => match s.last() {
-                Some(o) => tick_lines(o),
-                None => start_lines(&s.game().movers(), s.game().to_move()),
+            Screen::Live(s) if s.log().is_empty() => {
+                start_lines(&s.game().movers(), s.game().to_move())
+            }
+            Screen::Live(s) => s.log().lines(filter),
+        }
+    }
+
+    /// The latest tick there is to inspect: the live game's last, or the replay's shown tick.
+    pub fn latest_tick(self) -> u32 {
+        match self {
+            Screen::Replay(r) => r.at() as u32,
+            Screen::Live(s) => s.game().turn(),
+        }
+    }
+
+    /// The web exchanges of tick `k` (from 1), or why there are none to show.
+    pub fn exchanges(self, k: u32) -> Result<Vec<Exchange>, String> {
+        let none = |why: &str| Err(format!("Tick {k}: {why}"));
+        if k == 0 {
+            return none("no tick played yet");
+        }
+        match self {
+            Screen::Live(s) => match s.exchanges(k) {
+                Some(e) => Ok(e.to_vec()),
+                None if k > s.game().turn() => none("not played yet"),
+                None => none("no web AI was asked, or the tick is older than the inspector keeps"),
             },
+            Screen::Replay(r) => {
+                let record = r.record();
+                let Some(outcome) = record.outcome(k as usize) else {
+                    return none("not in the record");
+                };
+                let found: Vec<Exchange> = Team::ALL
+                    .into_iter()
+                    .filter_map(|team| {
+                        Some(Exchange {
+                            tick: k,
+                            team,
+                            url: record.header().players[team].clone(),
+                            request: record.request(k as usize, team)?,
+                            wire: record.wire(k as usize, team)?.clone(),
+                            verdict: Verdict::of(outcome, team),
+                        })
+                    })
+                    .collect();
+                if found.is_empty() {
+                    none("the record holds no web AI exchanges for this tick")
+                } else {
+                    Ok(found)
+                }
+            }
         }
     }
 
@@ -200,7 +247,7 @@ mod tests {
         let mut live = session(greedy(), greedy());
         assert!(Screen::of(&live, None).playable());
         assert_eq!(
-            Screen::of(&live, None).lines()[0].text,
+            Screen::of(&live, None).lines(Filter::default())[0].text,
             "Turn 0: press Step or Run"
         );
         for _ in 0..3 {
@@ -209,7 +256,7 @@ mod tests {
         let text = live.record_text().unwrap();
         let mut replay = Replay::load("g.jsonl", text.as_bytes()).unwrap();
         let shown = Screen::of(&live, Some(&replay));
-        assert_eq!(shown.lines(), replay.lines());
+        assert_eq!(shown.lines(Filter::default()), replay.lines());
         assert_eq!(shown.board(), replay.board());
         while replay.step() {}
         assert!(!Screen::of(&live, Some(&replay)).playable());
@@ -217,7 +264,12 @@ mod tests {
             Screen::of(&live, Some(&replay)).board(),
             Screen::of(&live, None).board()
         );
-        assert_eq!(Screen::of(&live, None).lines()[0].text, "Turn 3");
+        let lines = Screen::of(&live, None).lines(Filter::default());
+        assert_eq!(lines[0].text, "Turn 3");
+        assert!(
+            lines.iter().any(|l| l.text == "Turn 1"),
+            "the history keeps tick 1"
+        );
     }
 
     #[test]

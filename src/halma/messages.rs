@@ -19,7 +19,13 @@ pub fn result_text(result: GameResult) -> String {
 
 /// The message field after a tick.
 pub fn tick_lines(outcome: &TickOutcome) -> Vec<Line> {
-    let mut lines = vec![line(Tone::Info, format!("Turn {}", outcome.turn))];
+    tick_entries(outcome).into_iter().map(|(_, l)| l).collect()
+}
+
+/// [`tick_lines`], each with the team it is about (`None` for the turn, damage and the result), so the
+/// field can show one team's lines.
+pub fn tick_entries(outcome: &TickOutcome) -> Vec<(Option<Team>, Line)> {
+    let mut lines = vec![(None, line(Tone::Info, format!("Turn {}", outcome.turn)))];
     for team in outcome.movers.iter().copied() {
         let text = match outcome.moves.iter().find(|m| m.team == team) {
             Some(m) => {
@@ -28,25 +34,28 @@ pub fn tick_lines(outcome: &TickOutcome) -> Vec<Line> {
             }
             None => format!("{team}: no move enacted"),
         };
-        lines.push(line(Tone::Info, text));
+        lines.push((Some(team), line(Tone::Info, text)));
     }
     for sq in &outcome.collisions {
-        lines.push(line(
-            Tone::Info,
-            format!("Collision at {sq}: both pieces damaged"),
+        lines.push((
+            None,
+            line(
+                Tone::Info,
+                format!("Collision at {sq}: both pieces damaged"),
+            ),
         ));
     }
     if outcome.damaged.is_empty() {
-        lines.push(line(Tone::Info, "Damaged pieces: none"));
+        lines.push((None, line(Tone::Info, "Damaged pieces: none")));
     } else {
         let list: Vec<String> = outcome
             .damaged
             .iter()
             .map(|d| format!("{} ({},{}) {}", d.team, d.x, d.y, d.damage))
             .collect();
-        lines.push(line(
-            Tone::Info,
-            format!("Damaged pieces: {}", list.join(", ")),
+        lines.push((
+            None,
+            line(Tone::Info, format!("Damaged pieces: {}", list.join(", "))),
         ));
     }
     for e in &outcome.errors {
@@ -54,18 +63,83 @@ pub fn tick_lines(outcome: &TickOutcome) -> Vec<Line> {
             ErrorKind::NoMove => "no move",
             ErrorKind::InvalidMove => "invalid move",
         };
-        lines.push(line(
-            Tone::Error,
-            format!("Error, {}: {what}: {}", e.team, e.message),
+        lines.push((
+            Some(e.team),
+            line(
+                Tone::Error,
+                format!("Error, {}: {what}: {}", e.team, e.message),
+            ),
         ));
     }
-    if !outcome.errors.is_empty() {
-        lines.push(line(Tone::Error, "Neither move was enacted this tick."));
+    // "Neither" only when two movers were asked; in an alternating game one side moved, or failed to.
+    match (outcome.errors.first(), outcome.movers.as_slice()) {
+        (None, _) => {}
+        (Some(_), [_, _]) => lines.push((
+            None,
+            line(Tone::Error, "Neither move was enacted this tick."),
+        )),
+        (Some(e), _) => lines.push((
+            Some(e.team),
+            line(Tone::Error, format!("{}'s move was not enacted.", e.team)),
+        )),
     }
     if let Some(r) = outcome.result {
-        lines.push(line(Tone::Result, result_text(r)));
+        lines.push((None, line(Tone::Result, result_text(r))));
     }
     lines
+}
+
+/// A tick's lines, each with the team it is about.
+type TickEntries = (u32, Vec<(Option<Team>, Line)>);
+
+/// Which lines of the message field's history show.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Filter {
+    /// One team's lines (and those about no team), or all.
+    pub team: Option<Team>,
+    /// Only the errors, each with its turn.
+    pub errors_only: bool,
+}
+
+/// The message field's history: each tick's lines, the latest tick first, at most [`Log::MAX_TICKS`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Log {
+    ticks: std::collections::VecDeque<TickEntries>,
+}
+
+impl Log {
+    /// The most ticks kept; older ones drop off the bottom.
+    pub const MAX_TICKS: usize = 300;
+
+    /// Adds the lines of the tick that came out as `outcome`.
+    pub fn push(&mut self, outcome: &TickOutcome) {
+        if self.ticks.len() == Self::MAX_TICKS {
+            self.ticks.pop_back();
+        }
+        self.ticks.push_front((outcome.turn, tick_entries(outcome)));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ticks.is_empty()
+    }
+
+    /// The lines `filter` lets through, the latest tick first.
+    pub fn lines(&self, filter: Filter) -> Vec<Line> {
+        let mut out = Vec::new();
+        for (turn, entries) in &self.ticks {
+            for (team, l) in entries {
+                if filter.team.is_some() && team.is_some() && *team != filter.team {
+                    continue;
+                }
+                if !filter.errors_only {
+                    out.push(l.clone());
+                } else if l.tone == Tone::Error {
+                    out.push(line(Tone::Error, format!("Turn {turn}: {}", l.text)));
+                }
+            }
+        }
+        out
+    }
 }
 
 /// The message field before the first tick.
@@ -103,5 +177,65 @@ mod tests {
         assert_eq!(text[1], "red: (2,14) -> (3,13)");
         assert_eq!(text[2], "blue: (15,14) -> (14,13)");
         assert_eq!(text[3], "Damaged pieces: none");
+    }
+
+    /// A mini game whose mover answers nothing: "red's move was not enacted", never "Neither".
+    fn failed_alternating_tick(seed: u64) -> TickOutcome {
+        let mut g = Game::new(&Preset::Mini.rules(), seed).unwrap();
+        let none =
+            || gridarena_engine::halma::Answer::NoMove(gridarena_engine::halma::NoMove::Missing);
+        g.tick(none(), none()).unwrap()
+    }
+
+    #[test]
+    fn an_alternating_tick_names_the_side_that_failed() {
+        let o = failed_alternating_tick(5);
+        assert_eq!(o.movers.len(), 1);
+        let mover = o.movers[0];
+        let text: Vec<String> = tick_lines(&o).into_iter().map(|l| l.text).collect();
+        assert!(
+            text.contains(&format!("{mover}'s move was not enacted.")),
+            "{text:?}"
+        );
+        assert!(!text.iter().any(|t| t.starts_with("Neither")), "{text:?}");
+    }
+
+    #[test]
+    fn the_log_keeps_the_latest_ticks_first_and_filters_them() {
+        let mut g = Game::new(&Preset::Arena.rules(), 1).unwrap();
+        let none =
+            || gridarena_engine::halma::Answer::NoMove(gridarena_engine::halma::NoMove::Missing);
+        let mut log = Log::default();
+        for _ in 0..Log::MAX_TICKS + 5 {
+            log.push(&g.tick(none(), none()).unwrap());
+        }
+        let all = log.lines(Filter::default());
+        assert_eq!(all[0].text, format!("Turn {}", Log::MAX_TICKS + 5));
+        assert_eq!(
+            all.iter().filter(|l| l.text.starts_with("Turn ")).count(),
+            Log::MAX_TICKS,
+            "bounded"
+        );
+        assert_eq!(
+            all.last().unwrap().text,
+            "Neither move was enacted this tick."
+        );
+        let errors = log.lines(Filter {
+            team: None,
+            errors_only: true,
+        });
+        assert!(errors.iter().all(|l| l.tone == Tone::Error));
+        assert!(errors[0]
+            .text
+            .starts_with(&format!("Turn {}: ", Log::MAX_TICKS + 5)));
+        let blue = log.lines(Filter {
+            team: Some(Team::Blue),
+            errors_only: false,
+        });
+        assert!(blue.iter().any(|l| l.text.starts_with("Error, blue")));
+        assert!(
+            !blue.iter().any(|l| l.text.contains("red")),
+            "red's lines are hidden"
+        );
     }
 }

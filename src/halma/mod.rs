@@ -3,11 +3,13 @@
 mod arena;
 mod arena_keys;
 pub mod arena_model;
+mod beat;
 pub mod board;
 pub mod board_view;
 pub mod builtin;
 mod controls;
 mod human_actions;
+mod inspector;
 mod latency_panel;
 mod message_field;
 pub mod messages;

@@ -3,7 +3,7 @@
 use super::messages::{Line, Tone};
 use super::player::Player;
 use gridarena_engine::halma::protocol::check_ai_url;
-use gridarena_engine::halma::Team;
+use gridarena_engine::halma::{ContentType, Team};
 use leptos::prelude::*;
 
 /// Where a new web AI points until the user types another address: the Python starter's default.
@@ -19,6 +19,10 @@ pub fn PlayerPicker(
     current: Signal<Player>,
     on_change: Callback<Player>,
     notice: RwSignal<Option<Line>>,
+    /// How the web AI's requests are labelled.
+    content_type: RwSignal<ContentType>,
+    /// The tick length, which the doctor page's link carries.
+    tick_ms: RwSignal<u32>,
 ) -> impl IntoView {
     // The URL field's text, kept while another player is chosen so switching back restores it.
     let url = RwSignal::new(match current.get_untracked() {
@@ -87,7 +91,39 @@ pub fn PlayerPicker(
                         }
                     }
                 />
+                <select
+                    data-testid=format!("type-{name}")
+                    aria-label=format!("Content type of {name}'s requests")
+                    prop:value=move || content_type.get().key()
+                    on:change=move |ev| {
+                        if let Ok(c) = event_target_value(&ev).parse::<ContentType>() {
+                            content_type.set(c);
+                        }
+                    }
+                >
+                    {ContentType::ALL
+                        .into_iter()
+                        .map(|c| view! { <option value=c.key()>{c.header()}</option> })
+                        .collect_view()}
+                </select>
+                <a
+                    data-testid=format!("doctor-{name}")
+                    target="_blank"
+                    rel="noopener"
+                    href=move || doctor_link(&url.get(), content_type.get(), tick_ms.get())
+                >
+                    "Test this AI"
+                </a>
             </Show>
         </span>
     }
+}
+
+/// The doctor page's link for the web AI at `url`.
+fn doctor_link(url: &str, content_type: ContentType, tick_ms: u32) -> String {
+    format!(
+        "#/doctor?url={}&type={}&tick={tick_ms}",
+        js_sys::encode_uri_component(url),
+        content_type.key()
+    )
 }

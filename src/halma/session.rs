@@ -6,13 +6,18 @@
 //! ([`GameLoop`]); this type adds the page's players, the human's clicks, answer times and the record.
 
 use super::builtin;
+use super::messages::Log;
 use super::player::Player;
 use gridarena_engine::halma;
 use gridarena_engine::halma::record::Recorder;
 use gridarena_engine::halma::{
-    Answer, Game, GameLoop, LoopError, NoMove, Path, Position, Preset, Square, Team, Teams,
-    TickOutcome,
+    Answer, ContentType, Exchange, Game, GameLoop, LoopError, NoMove, Path, Position, Preset,
+    Square, Team, Teams, TickOutcome, Verdict, Wire,
 };
+use std::collections::VecDeque;
+
+/// The most ticks whose web exchanges the inspector keeps in a live game (the record keeps them all).
+pub const MAX_EXCHANGE_TICKS: usize = 1000;
 
 /// A human's move being clicked together: the piece, then every landing square so far.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -50,6 +55,14 @@ pub struct Session {
     /// Started at the first tick, so the header names the players who actually began the game.
     recorder: Option<Recorder>,
     latency: Teams<Latency>,
+    /// How each team's web requests are labelled.
+    content_types: Teams<ContentType>,
+    /// What went over the wire for each web AI in the tick in progress (its verdict comes at the end).
+    wires: Teams<Option<Exchange>>,
+    /// The web exchanges of the latest ticks, the oldest first, at most [`MAX_EXCHANGE_TICKS`] ticks.
+    exchanges: VecDeque<(u32, Vec<Exchange>)>,
+    /// The message field's history.
+    log: Log,
 }
 
 /// A request the page must send for the tick in progress.
@@ -58,6 +71,8 @@ pub struct Ask {
     /// The engine's request: the tick it belongs to ([`Session::round`]), the team, a built-in AI's seed.
     pub request: halma::Ask,
     pub player: Player,
+    /// How a web AI's request is labelled.
+    pub content_type: ContentType,
     /// How long the page waits for the answer.
     pub time_limit_ms: u64,
 }
@@ -87,10 +102,26 @@ impl Latency {
 impl Session {
     /// A new game of `preset`; `seed` draws the first mover of an alternating game and seeds the AIs.
     pub fn new(preset: Preset, players: Teams<Player>, seed: u64) -> Session {
-        // Presets are fixed, valid setups: the engine's tests cover every one of them.
-        let game = Game::new(&preset.rules(), seed)
+        Session::with_turn_limit(preset, preset.rules().turn_limit, players, seed)
+    }
+
+    /// [`Session::new`] ending at `turn_limit` turns (at least 1) instead of the preset's.
+    pub fn with_turn_limit(
+        preset: Preset,
+        turn_limit: u32,
+        players: Teams<Player>,
+        seed: u64,
+    ) -> Session {
+        let mut rules = preset.rules();
+        rules.turn_limit = turn_limit.max(1);
+        // Presets are fixed, valid setups (the engine's tests cover every one) and the limit is not 0.
+        let game = Game::new(&rules, seed)
             .unwrap_or_else(|e| unreachable!("preset {preset} does not set up: {e}"));
         Session {
+            content_types: Teams::default(),
+            wires: Teams::default(),
+            exchanges: VecDeque::new(),
+            log: Log::default(),
             play: GameLoop::new(game, seed),
             preset,
             players,
@@ -125,6 +156,43 @@ impl Session {
     /// Whether a record exists to download (a tick has been played).
     pub fn has_record(&self) -> bool {
         self.recorder.is_some()
+    }
+
+    /// How `team`'s web requests are labelled.
+    pub fn content_type(&self, team: Team) -> ContentType {
+        self.content_types[team]
+    }
+
+    /// Labels `team`'s web requests with `content_type` from the next tick on.
+    pub fn set_content_type(&mut self, team: Team, content_type: ContentType) {
+        self.content_types[team] = content_type;
+    }
+
+    /// The message field's history.
+    pub fn log(&self) -> &Log {
+        &self.log
+    }
+
+    /// The web exchanges of tick `turn` (from 1), if it is among the latest kept.
+    pub fn exchanges(&self, turn: u32) -> Option<&[Exchange]> {
+        self.exchanges
+            .iter()
+            .find(|(t, _)| *t == turn)
+            .map(|(_, e)| e.as_slice())
+    }
+
+    /// Keeps what went over the wire for `team`'s web request to `url` in tick `round`, and the body sent.
+    pub fn keep_wire(&mut self, round: u32, team: Team, url: String, request: String, wire: Wire) {
+        if self.round() == Some(round) {
+            self.wires[team] = Some(Exchange {
+                tick: 0,
+                team,
+                url,
+                request,
+                wire,
+                verdict: Verdict::NotAsked,
+            });
+        }
     }
 
     /// Hands `team` to another player from the next tick on; a half-clicked human move is dropped.
@@ -190,6 +258,7 @@ impl Session {
             .into_iter()
             .map(|request| Ask {
                 player: self.players[request.team].clone(),
+                content_type: self.content_types[request.team],
                 request,
                 time_limit_ms,
             })
@@ -238,7 +307,25 @@ impl Session {
         });
         let outcome = self.play.finish(waited_ms).map_err(|e| e.to_string())?;
         self.drafts = Teams::default();
-        recorder.push(&outcome, self.play.game());
+        let sent = std::mem::take(&mut self.wires);
+        let wires = sent.map(|_, e| e.as_ref().map(|e| e.wire.clone()));
+        recorder.push_with_wires(&outcome, self.play.game(), Some(&wires));
+        let exchanges: Vec<Exchange> = Team::ALL
+            .into_iter()
+            .filter_map(|team| {
+                let mut e = sent[team].clone()?;
+                e.tick = outcome.turn;
+                e.verdict = Verdict::of(&outcome, team);
+                Some(e)
+            })
+            .collect();
+        if !exchanges.is_empty() {
+            if self.exchanges.len() == MAX_EXCHANGE_TICKS {
+                self.exchanges.pop_front();
+            }
+            self.exchanges.push_back((outcome.turn, exchanges));
+        }
+        self.log.push(&outcome);
         if self.play.game().result().is_some() {
             recorder.finish();
         }
@@ -518,6 +605,50 @@ mod tests {
         assert!(s.finish_tick(1000).is_err(), "no tick in progress");
         assert_eq!(s.latency(Team::Red).average(), Some(2.0));
         assert_eq!(s.latency(Team::Blue).average(), None);
+    }
+
+    #[test]
+    fn web_exchanges_are_kept_per_tick_and_go_into_the_record() {
+        let players = Teams {
+            red: Player::Web("http://127.0.0.1:9/".into()),
+            blue: Player::BuiltIn(BuiltIn::Greedy),
+        };
+        let mut s = Session::with_turn_limit(Preset::Arena, 3, players, 8);
+        s.set_content_type(Team::Red, ContentType::Json);
+        let asks = s.begin_tick(500).unwrap();
+        assert_eq!(asks[0].content_type, ContentType::Json);
+        let round = s.round().unwrap();
+        let body = s.request_body(Team::Red, 500);
+        let wire = Wire {
+            status: Some(200),
+            ms: Some(3),
+            ..Wire::sent(ContentType::Json, 500)
+        }
+        .with_body(b"nonsense");
+        s.keep_wire(
+            round,
+            Team::Red,
+            "http://127.0.0.1:9/".into(),
+            body.clone(),
+            wire.clone(),
+        );
+        s.deliver(round, Team::Red, Answer::NoMove(NoMove::Missing), 3.0);
+        s.finish_tick(500).unwrap();
+        let kept = s.exchanges(1).unwrap();
+        assert_eq!(kept.len(), 1);
+        assert_eq!((kept[0].tick, kept[0].team), (1, Team::Red));
+        assert_eq!(kept[0].request, body);
+        assert!(kept[0].verdict.is_error());
+        assert_eq!(s.exchanges(2), None);
+        let record = Record::parse(&s.record_text().unwrap()).unwrap();
+        assert_eq!(record.wire(1, Team::Red), Some(&wire));
+        assert_eq!(record.request(1, Team::Red), Some(body));
+        // The turn limit set ends the game there.
+        s.set_player(Team::Red, Player::BuiltIn(BuiltIn::Greedy));
+        while !s.is_over() {
+            s.tick().unwrap();
+        }
+        assert_eq!(s.game().turn(), 3);
     }
 
     #[test]

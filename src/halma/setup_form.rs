@@ -6,7 +6,7 @@ use super::messages::Line;
 use super::player::Player;
 use super::player_picker::PlayerPicker;
 use super::session::Session;
-use gridarena_engine::halma::{Preset, Team, Teams};
+use gridarena_engine::halma::{ContentType, Preset, Team, Teams};
 use leptos::prelude::*;
 
 /// The form; New game sends the seed field's text to `on_new_game`.
@@ -18,6 +18,11 @@ pub fn SetupForm(
     /// The preset the next New game sets up.
     preset_choice: RwSignal<Preset>,
     notice: RwSignal<Option<Line>>,
+    /// Each team's content type for web requests.
+    content_types: Teams<RwSignal<ContentType>>,
+    tick_ms: RwSignal<u32>,
+    /// The turn-limit field's text (empty: the preset's own), checked by New game.
+    turns_text: RwSignal<String>,
     on_new_game: Callback<String>,
 ) -> impl IntoView {
     let seed_text = RwSignal::new(String::new());
@@ -31,6 +36,8 @@ pub fn SetupForm(
                     notice.set(None);
                 })
                 notice=notice
+                content_type=content_types[team]
+                tick_ms=tick_ms
             />
         }
     };
@@ -75,6 +82,18 @@ pub fn SetupForm(
                     placeholder="random"
                     prop:value=move || seed_text.get()
                     on:input=move |ev| seed_text.set(event_target_value(&ev))
+                />
+            </label>
+            <label>
+                <span>"Turn limit"</span>
+                <input
+                    type="text"
+                    inputmode="numeric"
+                    data-testid="turn-limit"
+                    aria-label="Turn limit, 1 to 100000 (empty for the preset's)"
+                    placeholder=move || preset_choice.get().rules().turn_limit.to_string()
+                    prop:value=move || turns_text.get()
+                    on:input=move |ev| turns_text.set(event_target_value(&ev))
                 />
             </label>
             <button type="submit" data-testid="new-game">"New game"</button>

@@ -12,7 +12,7 @@ use super::session::{Ask, Session};
 use super::web_ai;
 use crate::ai_worker::{AiWorker, Reply};
 use crate::now_ms as now;
-use gridarena_engine::halma::{Answer, NoMove, Team, Teams};
+use gridarena_engine::halma::{Answer, ContentType, NoMove, Team, Teams, Wire};
 use leptos::prelude::*;
 use std::time::Duration;
 use web_sys::AbortController;
@@ -194,15 +194,26 @@ impl Ticker {
                     self.deliver(request.turn, request.team, answer);
                 }
             }
-            Player::Web(url) => {
-                self.fetch(ask.request.team, ask.request.turn, url, ask.time_limit_ms)
-            }
+            Player::Web(url) => self.fetch(
+                ask.request.team,
+                ask.request.turn,
+                url,
+                ask.content_type,
+                ask.time_limit_ms,
+            ),
             Player::Human => {}
         }
     }
 
     /// Sends `team`'s request to its web AI; the answer, or why there is none, is delivered when it comes.
-    fn fetch(self, team: Team, round: u32, url: String, deadline_ms: u64) {
+    fn fetch(
+        self,
+        team: Team,
+        round: u32,
+        url: String,
+        content_type: ContentType,
+        deadline_ms: u64,
+    ) {
         let body = self
             .session
             .with_untracked(|s| s.request_body(team, deadline_ms));
@@ -217,8 +228,14 @@ impl Ticker {
         let signal = controller.signal();
         self.state
             .update_value(|s| s.requests[team] = Some((round, controller)));
+        // Kept now, so a request that times out still shows what was sent.
+        let sent = Wire::sent(content_type, deadline_ms);
+        let (u, b) = (url.clone(), body.clone());
+        self.session
+            .update_untracked(|s| s.keep_wire(round, team, u, b, sent));
         leptos::task::spawn_local(async move {
-            let answer = web_ai::ask(&url, body, &signal, deadline_ms).await;
+            let (answer, wire) =
+                web_ai::ask_wire(&url, content_type, body.clone(), &signal, deadline_ms).await;
             // Only the request still in flight for this tick may answer; a cancelled one is already
             // counted as timed out.
             let current = self
@@ -228,6 +245,10 @@ impl Ticker {
                     _ => false,
                 })
                 .unwrap_or(false);
+            // A timed-out request's exchange is kept too: the inspector says what was sent.
+            let _ = self
+                .session
+                .try_update_untracked(|s| s.keep_wire(round, team, url, body, wire));
             if current {
                 self.deliver(round, team, answer);
             }

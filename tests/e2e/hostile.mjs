@@ -21,6 +21,7 @@ export const behaviours = {
   '/redirect-loop': { status: 302, location: '/redirect-loop', body: '' },
   '/never-answers': { hang: true },
   '/good': { body: move([{ x: 2, y: 13 }]) },
+  '/markup': { type: 'text/html', body: '<b>bold</b><img src=x onerror="window.pwned=1">' },
 };
 
 export async function startHostile() {
