@@ -5,7 +5,7 @@
 
 use super::arena_keys::arena_keys;
 use super::arena_model::{click_notice, parse_seed, waiting_text, Screen};
-use super::beat::{late_note, Beat};
+use super::beat::{late_note, tab_hidden, Beat, ON_TIME_TO_CLEAR};
 use super::board::Board;
 use super::controls::{Controls, DEFAULT_TICK_MS};
 use super::human_actions::HumanActions;
@@ -130,7 +130,8 @@ pub fn ArenaPage() -> impl IntoView {
         }
     };
     // Run: one beat per tick length, from a worker's timer (it keeps time in a hidden tab); a new beat
-    // whenever Run or the speed changes. A beat that still comes late is said, not hidden.
+    // whenever Run or the speed changes. A beat that still comes late is said, not hidden,
+    // until enough on-time beats follow.
     let interval = StoredValue::new_local(None::<Beat>);
     let late = RwSignal::new(None::<String>);
     Effect::new(move |was_on: Option<bool>| {
@@ -139,10 +140,17 @@ pub fn ArenaPage() -> impl IntoView {
         interval.set_value(None);
         if on {
             let mut previous = crate::now_ms();
+            let mut on_time = 0;
             interval.set_value(Some(Beat::start(ms, move || {
                 let now = crate::now_ms();
-                if let Some(note) = late_note(now - previous, ms) {
+                if let Some(note) = late_note(now - previous, ms, tab_hidden()) {
                     late.set(Some(note));
+                    on_time = 0;
+                } else {
+                    on_time += 1;
+                    if on_time == ON_TIME_TO_CLEAR {
+                        late.set(None);
+                    }
                 }
                 previous = now;
                 advance(false);
@@ -207,7 +215,7 @@ pub fn ArenaPage() -> impl IntoView {
     let filter = RwSignal::new(Filter::default());
     let messages = Memo::new(move |_| {
         let f = filter.get();
-        screen.with(|s| s.lines(f))
+        screen.with(|s| s.numbered_lines(f))
     });
 
     view! {

@@ -41,12 +41,22 @@ impl<'a> Screen<'a> {
 
     /// The message field: a replay's shown tick, or the live game's history through `filter`.
     pub fn lines(self, filter: Filter) -> Vec<Line> {
+        self.numbered_lines(filter)
+            .into_iter()
+            .map(|(_, l)| l)
+            .collect()
+    }
+
+    /// [`Screen::lines`], numbered for the page to key its paragraphs by: the live log's lines keep
+    /// their numbers from tick to tick; the few lines of a replay or a new game are numbered in order.
+    pub fn numbered_lines(self, filter: Filter) -> Vec<(u64, Line)> {
+        let in_order = |lines: Vec<Line>| (0..).zip(lines).collect();
         match self {
-            Screen::Replay(r) => r.lines(),
+            Screen::Replay(r) => in_order(r.lines()),
             Screen::Live(s) if s.log().is_empty() => {
-                start_lines(&s.game().movers(), s.game().to_move())
+                in_order(start_lines(&s.game().movers(), s.game().to_move()))
             }
-            Screen::Live(s) => s.log().lines(filter),
+            Screen::Live(s) => s.log().numbered_lines(filter),
         }
     }
 

@@ -6,10 +6,10 @@ use crate::notice::tone_class;
 use gridarena_engine::halma::Team;
 use leptos::prelude::*;
 
-/// The lines shown and the filter the page reads them through. A memo, so the paragraphs are rebuilt
-/// only when the text changes.
+/// The lines shown, numbered, and the filter the page reads them through. Paragraphs are keyed by
+/// number and text, so a tick adds its own and drops the oldest; the other few hundred stay untouched.
 #[component]
-pub fn MessageField(lines: Memo<Vec<Line>>, filter: RwSignal<Filter>) -> impl IntoView {
+pub fn MessageField(lines: Memo<Vec<(u64, Line)>>, filter: RwSignal<Filter>) -> impl IntoView {
     view! {
         <div class="message-panel">
             <div class="message-filter" role="group" aria-label="Message filter">
@@ -41,13 +41,11 @@ pub fn MessageField(lines: Memo<Vec<Line>>, filter: RwSignal<Filter>) -> impl In
                 aria-label="Message field"
                 data-testid="messages"
             >
-                {move || {
-                    lines
-                        .get()
-                        .into_iter()
-                        .map(|l| view! { <p class=tone_class(l.tone)>{l.text}</p> })
-                        .collect_view()
-                }}
+                <For
+                    each=move || lines.get()
+                    key=|(n, l)| (*n, l.text.clone())
+                    children=|(_, l)| view! { <p class=tone_class(l.tone)>{l.text}</p> }
+                />
             </div>
         </div>
     }

@@ -89,8 +89,9 @@ pub fn tick_entries(outcome: &TickOutcome) -> Vec<(Option<Team>, Line)> {
     lines
 }
 
-/// A tick's lines, each with the team it is about.
-type TickEntries = (u32, Vec<(Option<Team>, Line)>);
+/// A tick's turn, the number of its first line (lines are numbered in the order they were added, for the
+/// page to key them), and its lines, each with the team it is about.
+type TickEntries = (u32, u64, Vec<(Option<Team>, Line)>);
 
 /// Which lines of the message field's history show.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -105,6 +106,8 @@ pub struct Filter {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Log {
     ticks: std::collections::VecDeque<TickEntries>,
+    /// The number the next line added gets.
+    next: u64,
 }
 
 impl Log {
@@ -116,7 +119,10 @@ impl Log {
         if self.ticks.len() == Self::MAX_TICKS {
             self.ticks.pop_back();
         }
-        self.ticks.push_front((outcome.turn, tick_entries(outcome)));
+        let entries = tick_entries(outcome);
+        let first = self.next;
+        self.next += entries.len() as u64;
+        self.ticks.push_front((outcome.turn, first, entries));
     }
 
     pub fn is_empty(&self) -> bool {
@@ -125,16 +131,25 @@ impl Log {
 
     /// The lines `filter` lets through, the latest tick first.
     pub fn lines(&self, filter: Filter) -> Vec<Line> {
+        self.numbered_lines(filter)
+            .into_iter()
+            .map(|(_, l)| l)
+            .collect()
+    }
+
+    /// [`Log::lines`], each with its number: a line keeps its number while it stays in the log, so the
+    /// page adds the new tick's paragraphs and drops the oldest instead of redrawing 300 ticks a tick.
+    pub fn numbered_lines(&self, filter: Filter) -> Vec<(u64, Line)> {
         let mut out = Vec::new();
-        for (turn, entries) in &self.ticks {
-            for (team, l) in entries {
+        for (turn, first, entries) in &self.ticks {
+            for (n, (team, l)) in (*first..).zip(entries) {
                 if filter.team.is_some() && team.is_some() && *team != filter.team {
                     continue;
                 }
                 if !filter.errors_only {
-                    out.push(l.clone());
+                    out.push((n, l.clone()));
                 } else if l.tone == Tone::Error {
-                    out.push(line(Tone::Error, format!("Turn {turn}: {}", l.text)));
+                    out.push((n, line(Tone::Error, format!("Turn {turn}: {}", l.text))));
                 }
             }
         }
@@ -236,6 +251,35 @@ mod tests {
         assert!(
             !blue.iter().any(|l| l.text.contains("red")),
             "red's lines are hidden"
+        );
+    }
+
+    #[test]
+    fn a_line_keeps_its_number_as_ticks_come_and_go() {
+        let mut g = Game::new(&Preset::Arena.rules(), 1).unwrap();
+        let none =
+            || gridarena_engine::halma::Answer::NoMove(gridarena_engine::halma::NoMove::Missing);
+        let mut log = Log::default();
+        for _ in 0..Log::MAX_TICKS {
+            log.push(&g.tick(none(), none()).unwrap());
+        }
+        let before = log.numbered_lines(Filter::default());
+        log.push(&g.tick(none(), none()).unwrap());
+        let after = log.numbered_lines(Filter::default());
+        let numbers = |v: &[(u64, Line)]| v.iter().map(|(n, _)| *n).collect::<Vec<_>>();
+        let mut unique = numbers(&after);
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), after.len(), "numbers are unique");
+        // The new tick's lines come on top with new numbers; below them, every line keeps its number and
+        // text; the oldest tick dropped off the bottom.
+        let newest_before = before.iter().map(|(n, _)| *n).max().unwrap();
+        let fresh = after.iter().take_while(|(n, _)| *n > newest_before).count();
+        assert!(fresh > 0);
+        assert_eq!(&after[fresh..], &before[..after.len() - fresh]);
+        assert!(
+            after.len() - fresh < before.len(),
+            "the oldest tick dropped off"
         );
     }
 }

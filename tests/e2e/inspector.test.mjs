@@ -218,6 +218,29 @@ test('a turn limit of 5 ends the game at turn 5; a bad one is explained', async 
   await page.close();
 });
 
+test('a late beat is said on the page, naming a hidden tab only when the tab is hidden', async () => {
+  const { page } = await openApp(browser, server.url);
+  await page.selectOption('[data-testid=player-red]', 'builtin:greedy');
+  await page.selectOption('[data-testid=player-blue]', 'builtin:greedy');
+  await page.click('[data-testid=new-game]');
+  await page.locator('[data-testid=speed]').fill('100');
+  await page.click('[data-testid=run]');
+  await page.waitForFunction(() => /turn ([3-9]|\d\d+)$/.test(document.querySelector('[data-testid=game-info]').textContent));
+  // Hold the page's thread for 700 ms: the worker keeps beating, and the next beat reaches the page late.
+  const block = () => page.evaluate(() => { const t = performance.now(); while (performance.now() - t < 700) { /* busy */ } });
+  await block();
+  await page.waitForFunction(() => document.querySelector('[data-testid=late]').textContent !== '');
+  assert.match(await page.textContent('[data-testid=late]'), /^ticks run late: the page is too busy .*; \d+ ms instead of 100$/);
+  await page.evaluate(() => Object.defineProperty(document, 'hidden', { configurable: true, get: () => true }));
+  await block();
+  await page.waitForFunction(() => /hidden tab/.test(document.querySelector('[data-testid=late]').textContent));
+  assert.match(await page.textContent('[data-testid=late]'), /^ticks run late: the browser slows timers in a hidden tab; \d+ ms instead of 100$/);
+  // Twenty on-time beats in a row take the note down.
+  await page.waitForFunction(() => document.querySelector('[data-testid=late]').textContent === '', null, { timeout: 15_000 });
+  await page.click('[data-testid=stop]');
+  await page.close();
+});
+
 test('a downloaded record, loaded as a replay, shows the tick\'s exchange in the inspector', async () => {
   const endpoint = await front();
   const { page, errors } = await webGame(endpoint.url, { ticks: 3 });
