@@ -2,30 +2,13 @@
 // make the two mistakes students make most (no CORS header; a Flask-style refusal of text/plain).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import http from 'node:http';
-import { serveDist, launch, openApp, root } from './harness.mjs';
+import { serveDist, launch, openApp, startAi } from './harness.mjs';
 import { closedPort } from './hostile.mjs';
 
 let server, browser;
 const children = [];
 const closers = [];
-
-/** Starts `cmd` and waits until `url` answers a CORS preflight. */
-async function startAi(cmd, args, url) {
-  const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d) => { stderr += d; });
-  children.push(child);
-  for (let i = 0; i < 100; i++) {
-    try {
-      const r = await fetch(url, { method: 'OPTIONS' });
-      if (r.status < 500) return;
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${cmd} ${args.join(' ')} did not start: ${stderr}`);
-}
 
 /**
  * A legal move for the asked team: one step of one of its pieces to an empty square on the board (a step
@@ -120,7 +103,7 @@ const failedIds = (checks) => checks.filter((c) => c.status === 'failed').map((c
 test('the Python starter passes every check, sent as text/plain and as application/json', async () => {
   const port = await closedPort();
   const url = `http://127.0.0.1:${port}/`;
-  await startAi('python3', ['ai/python/halma_ai.py', '--port', String(port), '--quiet'], url);
+  children.push(await startAi('python3', ['ai/python/halma_ai.py', '--port', String(port), '--quiet'], url));
   for (const type of ['text', 'json']) {
     const { page, errors, checks, summary, status } = await diagnose(url, type);
     assert.deepEqual(failedIds(checks), [], type);

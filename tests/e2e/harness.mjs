@@ -3,6 +3,7 @@ import { chromium } from 'playwright-core';
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -58,3 +59,20 @@ export async function openApp(browser, url, init, ready = '[data-testid=board] .
 }
 
 export const cell = (x, y) => `[data-testid=board] .cell[data-x="${x}"][data-y="${y}"]`;
+
+/** Starts `cmd` (from the repository root) and waits until `url` answers a CORS preflight; the child is
+ *  returned for the caller to kill. */
+export async function startAi(cmd, args, url) {
+  const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  for (let i = 0; i < 100; i++) {
+    try {
+      const r = await fetch(url, { method: 'OPTIONS' });
+      if (r.status < 500) return child;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill();
+  throw new Error(`${cmd} ${args.join(' ')} did not start: ${stderr}`);
+}

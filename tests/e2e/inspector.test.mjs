@@ -2,16 +2,16 @@
 // the message field's history and filters, the turn limit, and the layout on a laptop screen.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFile } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serveDist, launch, openApp, root } from './harness.mjs';
+import { serveDist, launch, openApp, startAi } from './harness.mjs';
 import { startHostile, closedPort } from './hostile.mjs';
 
-let server, browser, hostile, python, pyUrl;
+let server, browser, hostile, pyUrl;
 const children = [];
 const servers = [];
 
@@ -53,12 +53,7 @@ before(async () => {
   hostile = await startHostile();
   const port = await closedPort();
   pyUrl = `http://127.0.0.1:${port}/`;
-  python = spawn('python3', ['ai/python/halma_ai.py', '--port', String(port)], { cwd: root, stdio: 'ignore' });
-  children.push(python);
-  for (let i = 0; i < 100; i++) {
-    try { if ((await fetch(pyUrl, { method: 'OPTIONS' })).status < 500) break; } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  children.push(await startAi('python3', ['ai/python/halma_ai.py', '--port', String(port)], pyUrl));
 });
 after(async () => {
   for (const c of children) c.kill();

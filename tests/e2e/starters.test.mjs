@@ -1,31 +1,14 @@
 // A whole game between the two starter AIs (ai/python against ai/php), played through the page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serveDist, launch, openApp, root } from './harness.mjs';
+import { serveDist, launch, openApp, startAi } from './harness.mjs';
 import { closedPort } from './hostile.mjs';
 
 let server, browser;
 const children = [];
-
-/** Starts `cmd` and waits until `url` answers a CORS preflight. */
-async function startAi(cmd, args, url) {
-  const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d) => { stderr += d; });
-  children.push(child);
-  for (let i = 0; i < 100; i++) {
-    try {
-      const r = await fetch(url, { method: 'OPTIONS' });
-      if (r.status < 500) return;
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${cmd} ${args.join(' ')} did not start: ${stderr}`);
-}
 
 before(async () => {
   server = await serveDist('/');
@@ -41,8 +24,8 @@ test('the Python starter plays a whole mini game against the PHP starter through
   const [py, php] = [await closedPort(), await closedPort()];
   const pyUrl = `http://127.0.0.1:${py}/`;
   const phpUrl = `http://127.0.0.1:${php}/`;
-  await startAi('python3', ['ai/python/halma_ai.py', '--port', String(py)], pyUrl);
-  await startAi('php', ['-S', `127.0.0.1:${php}`, 'ai/php/index.php'], phpUrl);
+  children.push(await startAi('python3', ['ai/python/halma_ai.py', '--port', String(py)], pyUrl));
+  children.push(await startAi('php', ['-S', `127.0.0.1:${php}`, 'ai/php/index.php'], phpUrl));
 
   const { page, errors } = await openApp(browser, `${server.url}?red=${encodeURIComponent(pyUrl)}`
     + `&blue=${encodeURIComponent(phpUrl)}&preset=mini`);
