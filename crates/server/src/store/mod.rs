@@ -1,0 +1,420 @@
+//! Where the online server keeps everything that must outlive a process: players and their records,
+//! games and their moves, the matchmaking queue, and who runs each game's clock. One interface, two
+//! databases: SQLite (the embedded default, one server per file) and PostgreSQL (several servers on one
+//! database). The hub never sees SQL; every rule that must hold across instances is enforced here, in
+//! one transaction, so two instances cannot both pair a player, both store move 12 of a game, or both
+//! end a game.
+//!
+//! **Time.** Deadlines and leases are wall-clock milliseconds since the Unix epoch ([`Millis`]), stored
+//! in the database, so an instance that takes a game over knows when its player runs out of time.
+//! Instances are expected to keep their clocks in step (NTP); a skew of a few hundred milliseconds only
+//! moves a time-out by that much.
+//!
+//! **Instances.** Each server process has an [`InstanceId`] and says it is alive every few seconds
+//! ([`Store::keep_alive`]); its seekers and its clocks are honoured only while it does.
+//!
+//! **Errors.** A [`StoreError`] is for the server's log, never for a client: it may name tables,
+//! constraints or files.
+
+mod postgres;
+mod sqlite;
+
+use gridarena_engine::go::online::{ColorPref, GameId};
+use std::fmt;
+use tokio::sync::broadcast;
+
+pub use postgres::PgStore;
+pub use sqlite::SqliteStore;
+
+/// Wall-clock milliseconds since the Unix epoch.
+pub type Millis = i64;
+
+/// The wall clock now, in [`Millis`].
+pub fn now_ms() -> Millis {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// One server process's name in the database: random, new at each start.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct InstanceId(pub String);
+
+impl fmt::Display for InstanceId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A database failure, for the log.
+#[derive(Debug)]
+pub struct StoreError(pub String);
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+/// Why the database could not be opened.
+#[derive(Debug)]
+pub enum OpenError {
+    /// Another server process has this SQLite file open (SQLite serves one instance; use PostgreSQL for
+    /// several).
+    Locked { path: String },
+    /// The database was written by a newer GridArena: its schema is `found`, this one knows `known`.
+    NewerSchema { found: i64, known: i64 },
+    /// Anything else (unreachable server, bad URL, permissions).
+    Other(StoreError),
+}
+
+impl fmt::Display for OpenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpenError::Locked { path } => write!(
+                f,
+                "{path} is in use by another gridarena server; SQLite serves one server at a time \
+                 (run several on PostgreSQL: --db postgres://...)"
+            ),
+            OpenError::NewerSchema { found, known } => write!(
+                f,
+                "the database has schema version {found}, newer than this gridarena knows ({known}); \
+                 run a newer gridarena, or another database"
+            ),
+            OpenError::Other(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for OpenError {}
+
+/// A player as the server knows them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerRow {
+    pub id: i64,
+    pub name: String,
+    pub wins: u32,
+    pub losses: u32,
+}
+
+/// A player's record: in total and per board size (9, 13, 19 always present, in that order).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordRow {
+    pub name: String,
+    pub wins: u32,
+    pub losses: u32,
+    pub by_size: Vec<(u8, u32, u32)>,
+}
+
+/// A stored game: who plays it, its moves in GTP spelling (stones and passes; a resignation or a
+/// time-out is in `result`, not here), its result once finished, and the deadline of the move to play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    pub id: GameId,
+    pub size: u8,
+    pub black: (i64, String),
+    pub white: (i64, String),
+    pub moves: Vec<String>,
+    pub result: Option<String>,
+    pub score: Option<(u16, u16)>,
+    pub deadline: Millis,
+}
+
+/// Why a player could not be created.
+#[derive(Debug)]
+pub enum CreatePlayerError {
+    /// The name's key (see `names::name_key`) belongs to someone.
+    Taken,
+    Store(StoreError),
+}
+
+/// A request for a game, as the queue keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeekRow {
+    pub player: i64,
+    pub name: String,
+    /// The instance holding the player's connection, and the connection there.
+    pub instance: InstanceId,
+    pub conn: u64,
+    pub size: u8,
+    pub color: ColorPref,
+}
+
+/// What a seek came to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeekOutcome {
+    /// Queued (replacing the player's earlier request, if any).
+    Waiting,
+    /// Paired with `waiting`, the oldest compatible request of a live instance, which left the queue;
+    /// game `game` was created in the same transaction, with its clock run by the seeking instance.
+    Paired {
+        game: GameId,
+        waiting: SeekRow,
+        /// Whether `waiting` plays Black.
+        waiting_black: bool,
+    },
+}
+
+/// Why a move was not stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveRefusal {
+    /// The game is over (or does not exist).
+    Over,
+    /// The game has `stored` moves, so this is not the next one: the caller's copy is stale.
+    OutOfStep { stored: u32 },
+    /// The deadline passed before the move was stored: the player to move has lost on time (the clock
+    /// keeper ends the game).
+    TooLate,
+}
+
+/// How a game ends, to be stored once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finish {
+    /// The result in SGF's spelling: `B+R`, `W+T`, `B+3.5`, `0`.
+    pub result: String,
+    /// The winner's and the loser's player ids; `None` for a draw.
+    pub winner_loser: Option<(i64, i64)>,
+    /// The area count, when the game was scored.
+    pub score: Option<(u16, u16)>,
+    /// How the game ended, kept in the game's row so a restart knows it (never replayed as a move).
+    pub reason: EndReason,
+    /// Whether the result counts in the players' records and the leaderboard.
+    pub rated: bool,
+    /// The number of moves the caller's copy holds: the finish is refused (false) if the database holds
+    /// another number, i.e. a move arrived meanwhile.
+    pub moves: u32,
+    /// For a time-out: the finish is refused unless the stored deadline is at or before this instant
+    /// (so a move stored in time wins over a clock that woke late).
+    pub late_at: Option<Millis>,
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    /// Two passes, scored.
+    Passes,
+    Resignation,
+    Time,
+    /// The move cap was reached: scored as it stands.
+    MoveCap,
+}
+
+impl EndReason {
+    /// The word stored in the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndReason::Passes => "passes",
+            EndReason::Resignation => "resignation",
+            EndReason::Time => "time",
+            EndReason::MoveCap => "move-cap",
+        }
+    }
+}
+
+/// What another instance did, heard through the database (PostgreSQL's LISTEN/NOTIFY). An instance acts
+/// on it only for the games and connections it holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// Move `number` of `game` was stored.
+    Moved { game: GameId, number: u32 },
+    /// `game` was finished.
+    Ended { game: GameId },
+    /// `game` was created for a request that waited on `instance`'s connection `conn`.
+    Matched {
+        game: GameId,
+        instance: InstanceId,
+        conn: u64,
+    },
+    /// The notification channel was lost and is back: events may have been missed, so reload what is
+    /// held from the database.
+    Resync,
+}
+
+/// The store, on one of the two databases.
+pub enum Store {
+    Sqlite(SqliteStore),
+    Postgres(PgStore),
+}
+
+/// Calls the same method on whichever database the store is.
+macro_rules! both {
+    ($self:ident . $method:ident ( $($arg:expr),* )) => {
+        match $self {
+            Store::Sqlite(s) => s.$method($($arg),*).await,
+            Store::Postgres(s) => s.$method($($arg),*).await,
+        }
+    };
+}
+
+impl Store {
+    /// Opens `spec` (`postgres://...` or `postgresql://...`: PostgreSQL; anything else: a SQLite file,
+    /// created if missing) and migrates its schema. A SQLite file is locked for this process.
+    pub async fn open(spec: &str) -> Result<Store, OpenError> {
+        if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
+            Ok(Store::Postgres(PgStore::open(spec).await?))
+        } else {
+            Ok(Store::Sqlite(SqliteStore::open(std::path::Path::new(spec)).await?))
+        }
+    }
+
+    /// A private SQLite database in memory (tests).
+    pub async fn open_in_memory() -> Result<Store, OpenError> {
+        Ok(Store::Sqlite(SqliteStore::open_in_memory().await?))
+    }
+
+    /// Whether several instances can share this database.
+    pub fn is_shared(&self) -> bool {
+        matches!(self, Store::Postgres(_))
+    }
+
+    /// The events of other instances (PostgreSQL); `None` for SQLite, which has no others.
+    pub fn events(&self) -> Option<broadcast::Receiver<Event>> {
+        match self {
+            Store::Sqlite(_) => None,
+            Store::Postgres(s) => Some(s.events()),
+        }
+    }
+
+    /// The schema version in force.
+    pub async fn schema_version(&self) -> Result<i64, StoreError> {
+        both!(self.schema_version())
+    }
+
+    /// Registers a player whose name has been validated; `key` is unique.
+    pub async fn create_player(
+        &self,
+        name: &str,
+        key: &str,
+        token_hash: &[u8],
+    ) -> Result<i64, CreatePlayerError> {
+        both!(self.create_player(name, key, token_hash))
+    }
+
+    /// The player holding the token with this hash.
+    pub async fn player_by_token(&self, token_hash: &[u8]) -> Result<Option<PlayerRow>, StoreError> {
+        both!(self.player_by_token(token_hash))
+    }
+
+    /// A player's record by name key.
+    pub async fn record(&self, key: &str) -> Result<Option<RecordRow>, StoreError> {
+        both!(self.record(key))
+    }
+
+    /// The top `n` players with a rated game: most wins, then fewest losses, then name key.
+    pub async fn leaderboard(&self, n: u32) -> Result<Vec<(String, u32, u32)>, StoreError> {
+        both!(self.leaderboard(n))
+    }
+
+    /// Says `instance` is alive at `now`, takes over the clocks of games whose clock instance has been
+    /// silent for `lease` ms (and of games with none), and drops the requests of such instances. Returns
+    /// how many clocks it took over.
+    pub async fn keep_alive(
+        &self,
+        instance: &InstanceId,
+        now: Millis,
+        lease: Millis,
+    ) -> Result<usize, StoreError> {
+        both!(self.keep_alive(instance, now, lease))
+    }
+
+    /// How many instances other than `instance` said they were alive within `lease` ms of `now`.
+    pub async fn others_alive(
+        &self,
+        instance: &InstanceId,
+        now: Millis,
+        lease: Millis,
+    ) -> Result<usize, StoreError> {
+        both!(self.others_alive(instance, now, lease))
+    }
+
+    /// Gives every unfinished game at least until `at` for its next move: for a server that starts on a
+    /// database no other instance was serving, since nobody could move while it was down.
+    pub async fn grace(&self, at: Millis) -> Result<(), StoreError> {
+        both!(self.grace(at))
+    }
+
+    /// An instance that stops cleanly: its requests leave the queue, its clocks are free to be taken.
+    pub async fn retire(&self, instance: &InstanceId) -> Result<(), StoreError> {
+        both!(self.retire(instance))
+    }
+
+    /// Matchmaking, in one transaction: drops `seek.player`'s earlier request; takes the oldest request
+    /// of the same size from another player on a live instance (seen within `lease` ms of `now`) whose
+    /// colour is compatible ([`crate::matchmaking::pair_colors`], `coin` deciding any/any); if there is
+    /// one, removes it and creates the game (clock run by `seek.instance`, first deadline
+    /// `first_deadline`); otherwise queues `seek`. A request is taken by one transaction only (row
+    /// locks), so nobody is paired twice.
+    pub async fn seek(
+        &self,
+        seek: &SeekRow,
+        coin: bool,
+        now: Millis,
+        lease: Millis,
+        first_deadline: Millis,
+    ) -> Result<SeekOutcome, StoreError> {
+        both!(self.seek(seek, coin, now, lease, first_deadline))
+    }
+
+    /// Removes a player's request; whether there was one.
+    pub async fn cancel_seek(&self, player: i64) -> Result<bool, StoreError> {
+        both!(self.cancel_seek(player))
+    }
+
+    /// Removes the request made on a connection that closed.
+    pub async fn leave(&self, instance: &InstanceId, conn: u64) -> Result<(), StoreError> {
+        both!(self.leave(instance, conn))
+    }
+
+    /// Stores move `number` (from 1) of `game`, played by `color` (`'B'`/`'W'`), if the game is
+    /// unfinished, holds `number - 1` moves, and its deadline is not before `now`; the next deadline
+    /// becomes `next_deadline`. Other instances hear [`Event::Moved`].
+    pub async fn add_move(
+        &self,
+        game: GameId,
+        number: u32,
+        color: char,
+        mv: &str,
+        now: Millis,
+        next_deadline: Millis,
+    ) -> Result<Result<(), MoveRefusal>, StoreError> {
+        both!(self.add_move(game, number, color, mv, now, next_deadline))
+    }
+
+    /// Ends `game` as `finish` says, in one transaction, if it is unfinished and `finish.moves` and
+    /// `finish.late_at` hold; counts it in both players' records (total and per size) when rated.
+    /// Returns whether this call ended it. Other instances hear [`Event::Ended`].
+    pub async fn finish(&self, game: GameId, finish: &Finish) -> Result<bool, StoreError> {
+        both!(self.finish(game, finish))
+    }
+
+    /// How many rated games `a` and `b` finished against each other since `since` (farming check).
+    pub async fn rated_between(&self, a: i64, b: i64, since: Millis) -> Result<u32, StoreError> {
+        both!(self.rated_between(a, b, since))
+    }
+
+    /// The unfinished games whose clock `instance` runs and whose deadline is at or before `now`.
+    pub async fn due(&self, instance: &InstanceId, now: Millis) -> Result<Vec<GameId>, StoreError> {
+        both!(self.due(instance, now))
+    }
+
+    /// The ids of every unfinished game, oldest first (at start-up, to end those whose stored moves
+    /// already end them).
+    pub async fn unfinished(&self) -> Result<Vec<GameId>, StoreError> {
+        both!(self.unfinished())
+    }
+
+    /// A player's unfinished games, oldest first.
+    pub async fn unfinished_of(&self, player: i64) -> Result<Vec<GameRow>, StoreError> {
+        both!(self.unfinished_of(player))
+    }
+
+    /// One game with its moves.
+    pub async fn game(&self, id: GameId) -> Result<Option<GameRow>, StoreError> {
+        both!(self.game(id))
+    }
+}
+
+#[cfg(test)]
+mod tests;
