@@ -16,15 +16,19 @@ pub struct Options {
     /// The port (0: any free one; the line printed on start says which)
     #[arg(long, default_value_t = 8080)]
     port: u16,
-    /// The SQLite database (created and migrated if needed)
+    /// The database: a SQLite file (created and migrated if needed; one server per file), or
+    /// postgres://user@host/dbname for several servers sharing one database (docs/online.md)
     #[arg(long, default_value = "gridarena.sqlite3")]
-    db: PathBuf,
+    db: String,
     /// The built app to serve (`trunk build --release` writes it)
     #[arg(long, default_value = "dist")]
     dist: PathBuf,
     /// Seconds for each move (tests use a short clock)
     #[arg(long, default_value_t = 300, hide = true)]
     move_seconds: u64,
+    /// Milliseconds an instance may be silent before another takes its clocks (tests use a short one)
+    #[arg(long, default_value_t = 5000, hide = true)]
+    clock_lease_ms: u64,
 }
 
 /// Starts the server and runs until the process is stopped. Prints the address it listens on first.
@@ -53,14 +57,16 @@ pub fn run(options: Options, out: &mut impl Write) -> Result<ExitCode, Failure> 
             dist: options.dist,
             move_time: Duration::from_secs(options.move_seconds),
             heartbeat: gridarena_server::HEARTBEAT,
+            lease: Duration::from_millis(options.clock_lease_ms.clamp(100, 600_000)),
         };
-        let (router, hub) =
-            gridarena_server::app(&config).map_err(|e| Failure::Input(e.to_string()))?;
+        let (router, hub) = gridarena_server::app(&config)
+            .await
+            .map_err(|e| Failure::Input(e.to_string()))?;
         writeln!(
             out,
-            "GridArena is serving on http://{addr}/ (database {}, {} games resumed)",
-            config.db.display(),
-            hub.live_games()
+            "GridArena is serving on http://{addr}/ (database {}, instance {})",
+            shown_db(&config.db),
+            hub.instance()
         )
         .and_then(|()| out.flush())
         .map_err(Failure::Output)?;
@@ -69,4 +75,30 @@ pub fn run(options: Options, out: &mut impl Write) -> Result<ExitCode, Failure> 
             .map_err(|e| Failure::Internal(format!("the server stopped: {e}")))?;
         Ok(ExitCode::SUCCESS)
     })
+}
+
+/// The database as the start-up line shows it: a PostgreSQL URL without its password.
+fn shown_db(db: &str) -> String {
+    match db.split_once("://") {
+        Some((scheme, rest)) => match rest.split_once('@') {
+            Some((user, host)) => {
+                let user = user.split(':').next().unwrap_or("");
+                format!("{scheme}://{user}@{host}")
+            }
+            None => db.to_string(),
+        },
+        None => db.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_password_is_not_printed() {
+        assert_eq!(
+            super::shown_db("postgres://ga:secret@db.school/go"),
+            "postgres://ga@db.school/go"
+        );
+        assert_eq!(super::shown_db("gridarena.sqlite3"), "gridarena.sqlite3");
+    }
 }

@@ -175,12 +175,15 @@ async fn run(games: usize, think: Duration) {
         .expect("a port");
     let addr = listener.local_addr().expect("an address");
     let config = gridarena_server::Config {
-        db: dir.join("bench.sqlite3"),
+        db: dir.join("bench.sqlite3").display().to_string(),
         dist: dir.join("dist"),
         move_time: Duration::from_secs(300),
         heartbeat: gridarena_server::HEARTBEAT,
+        lease: gridarena_server::CLOCK_LEASE,
     };
-    let (router, hub) = gridarena_server::app(&config).expect("the server starts");
+    let (router, hub) = gridarena_server::app(&config)
+        .await
+        .expect("the server starts");
     tokio::spawn(gridarena_server::serve_router(listener, router));
 
     let t0 = Instant::now();
@@ -189,6 +192,7 @@ async fn run(games: usize, think: Duration) {
     for i in 0..clients {
         let (_, _, token) = hub
             .register(&format!("bench{i}"))
+            .await
             .expect("a player registers");
         tokens.push(token);
     }

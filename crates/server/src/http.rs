@@ -1,6 +1,7 @@
 //! The HTTP side: the JSON endpoints of docs/online.md, the WebSocket upgrade, and the app's files.
 
-use crate::games::{Hub, RegisterError};
+use crate::hub::{Hub, RegisterError};
+use crate::incident;
 use crate::ws;
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, State, WebSocketUpgrade};
@@ -105,30 +106,35 @@ async fn register(State(hub): State<Arc<Hub>>, body: Bytes) -> Response {
     let Ok(req) = serde_json::from_slice::<NewPlayer>(&body) else {
         return error(StatusCode::BAD_REQUEST, r#"send {"name": "..."} as JSON"#);
     };
-    let result = tokio::task::spawn_blocking(move || hub.register(&req.name)).await;
-    match result {
-        Ok(Ok((id, name, token))) => match u64::try_from(id) {
+    match hub.register(&req.name).await {
+        Ok((id, name, token)) => match u64::try_from(id) {
             Ok(id) => (StatusCode::CREATED, Json(Registered { id, name, token })).into_response(),
-            // SQLite numbers rows from 1 up; a negative id means a database edited by hand.
-            Err(_) => error(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                format!("internal error: player id {id} is negative"),
+            // Databases number rows from 1 up; a negative id means a database edited by hand.
+            Err(_) => internal(
+                "registering a player",
+                &format!("player id {id} is negative"),
             ),
         },
-        Ok(Err(e @ RegisterError::Name(_))) => error(StatusCode::BAD_REQUEST, e.to_string()),
-        Ok(Err(e @ RegisterError::Taken(_))) => error(StatusCode::CONFLICT, e.to_string()),
-        Ok(Err(e @ RegisterError::Internal(_))) => {
+        Err(e @ RegisterError::Name(_)) => error(StatusCode::BAD_REQUEST, e.to_string()),
+        Err(e @ RegisterError::Taken(_)) => error(StatusCode::CONFLICT, e.to_string()),
+        Err(e @ RegisterError::Internal(_)) => {
             error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
         }
-        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
     }
+}
+
+/// A failure the client hears of by number only ([`incident`]).
+fn internal(what: &str, detail: &dyn std::fmt::Display) -> Response {
+    error(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        incident::report(what, detail),
+    )
 }
 
 async fn player(State(hub): State<Arc<Hub>>, Path(name): Path<String>) -> Response {
     let key = crate::names::name_key(&name);
-    let result = tokio::task::spawn_blocking(move || hub.db().record(&key)).await;
-    match result {
-        Ok(Ok(Some(r))) => Json(PlayerRecord {
+    match hub.store().record(&key).await {
+        Ok(Some(r)) => Json(PlayerRecord {
             name: r.name,
             wins: r.wins,
             losses: r.losses,
@@ -139,16 +145,14 @@ async fn player(State(hub): State<Arc<Hub>>, Path(name): Path<String>) -> Respon
                 .collect(),
         })
         .into_response(),
-        Ok(Ok(None)) => error(StatusCode::NOT_FOUND, "no player by that name"),
-        Ok(Err(e)) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
-        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+        Ok(None) => error(StatusCode::NOT_FOUND, "no player by that name"),
+        Err(e) => internal("reading a record", &e),
     }
 }
 
 async fn leaderboard(State(hub): State<Arc<Hub>>) -> Response {
-    let result = tokio::task::spawn_blocking(move || hub.db().leaderboard(LEADERBOARD)).await;
-    match result {
-        Ok(Ok(rows)) => Json(
+    match hub.store().leaderboard(LEADERBOARD).await {
+        Ok(rows) => Json(
             rows.into_iter()
                 .map(|(name, wins, losses)| PlayerRecord {
                     name,
@@ -159,8 +163,7 @@ async fn leaderboard(State(hub): State<Arc<Hub>>) -> Response {
                 .collect::<Vec<_>>(),
         )
         .into_response(),
-        Ok(Err(e)) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
-        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+        Err(e) => internal("reading the leaderboard", &e),
     }
 }
 
@@ -168,9 +171,8 @@ async fn game_sgf(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Respon
     let Ok(id) = id.parse::<u64>() else {
         return error(StatusCode::NOT_FOUND, "no such game");
     };
-    let result = tokio::task::spawn_blocking(move || hub.sgf(id)).await;
-    match result {
-        Ok(Ok(Some(sgf))) => (
+    match hub.sgf(id).await {
+        Ok(Some(sgf)) => (
             [
                 (
                     header::CONTENT_TYPE,
@@ -184,9 +186,8 @@ async fn game_sgf(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Respon
             sgf,
         )
             .into_response(),
-        Ok(Ok(None)) => error(StatusCode::NOT_FOUND, "no such game"),
-        Ok(Err(e)) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
-        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+        Ok(None) => error(StatusCode::NOT_FOUND, "no such game"),
+        Err(e) => internal("reading a game", &e),
     }
 }
 

@@ -7,7 +7,8 @@
 //! closed itself: its seek leaves the queue and its games stop sending to it. Without this a client
 //! whose network vanished (no TCP close) would stay in the queue and be paired as a ghost.
 
-use crate::games::{Conn, Hub, Out, Seat};
+use crate::games::{Conn, Out, Seat};
+use crate::Hub;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use gridarena_engine::go::online::{ClientMsg, ServerMsg};
@@ -162,9 +163,9 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>, heartbeat: Duration) {
                 continue;
             }
         };
-        handle(&hub, &conn, &mut me, msg);
+        handle(&hub, &conn, &mut me, msg).await;
     }
-    hub.leave(conn.id);
+    hub.leave(conn.id).await;
     // Let queued messages (a last error) go out, then stop the writer, which drops the receiver so the
     // games this connection followed drop it on their next send.
     drop(conn);
@@ -196,7 +197,7 @@ fn gate(limit: &mut RateLimit, conn: &Conn) -> Verdict {
     verdict
 }
 
-fn handle(hub: &Arc<Hub>, conn: &Conn, me: &mut Option<Seat>, msg: ClientMsg) {
+async fn handle(hub: &Arc<Hub>, conn: &Conn, me: &mut Option<Seat>, msg: ClientMsg) {
     match msg {
         ClientMsg::Hello { token } => {
             if me.is_some() {
@@ -205,9 +206,9 @@ fn handle(hub: &Arc<Hub>, conn: &Conn, me: &mut Option<Seat>, msg: ClientMsg) {
                 ));
                 return;
             }
-            *me = hub.hello(conn, &token);
+            *me = hub.hello(conn, &token).await;
         }
-        ClientMsg::Watch { game } => hub.watch(conn, game),
+        ClientMsg::Watch { game } => hub.watch(conn, game).await,
         other => {
             let Some(seat) = me.as_ref() else {
                 conn.send(&ServerMsg::error(
@@ -216,10 +217,10 @@ fn handle(hub: &Arc<Hub>, conn: &Conn, me: &mut Option<Seat>, msg: ClientMsg) {
                 return;
             };
             match other {
-                ClientMsg::Seek { size, color } => hub.seek(conn, seat, size, color),
-                ClientMsg::Cancel => hub.cancel(conn, seat),
-                ClientMsg::Move { game, mv } => hub.play(conn, seat, game, &mv),
-                ClientMsg::Resign { game } => hub.resign(conn, seat, game),
+                ClientMsg::Seek { size, color } => hub.seek(conn, seat, size, color).await,
+                ClientMsg::Cancel => hub.cancel(conn, seat).await,
+                ClientMsg::Move { game, mv } => hub.play(conn, seat, game, &mv).await,
+                ClientMsg::Resign { game } => hub.resign(conn, seat, game).await,
                 ClientMsg::Hello { .. } | ClientMsg::Watch { .. } => {}
             }
         }

@@ -29,10 +29,11 @@ fn temp_db() -> PathBuf {
 
 async fn start_with(db: PathBuf, move_time: Duration) -> SocketAddr {
     start_config(gridarena_server::Config {
-        db,
+        db: db.display().to_string(),
         dist: PathBuf::from("/nonexistent-dist"),
         move_time,
         heartbeat: gridarena_server::HEARTBEAT,
+        lease: gridarena_server::CLOCK_LEASE,
     })
     .await
 }
@@ -40,7 +41,7 @@ async fn start_with(db: PathBuf, move_time: Duration) -> SocketAddr {
 async fn start_config(config: gridarena_server::Config) -> SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let (router, _hub) = gridarena_server::app(&config).unwrap();
+    let (router, _hub) = gridarena_server::app(&config).await.unwrap();
     tokio::spawn(gridarena_server::serve_router(listener, router));
     addr
 }
@@ -729,10 +730,11 @@ async fn the_root_says_how_to_build_the_app_when_it_is_missing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_silent_client_is_dropped_and_leaves_the_queue() {
     let addr = start_config(gridarena_server::Config {
-        db: temp_db(),
+        db: temp_db().display().to_string(),
         dist: PathBuf::from("/nonexistent-dist"),
         move_time: Duration::from_secs(300),
         heartbeat: Duration::from_millis(150),
+        lease: gridarena_server::CLOCK_LEASE,
     })
     .await;
     let ta = register(addr, "Ghost").await;
