@@ -75,6 +75,12 @@ impl Server {
         (v["wins"].as_i64().unwrap(), v["losses"].as_i64().unwrap())
     }
 
+    /// Registers `name` and reads their record back.
+    fn record_of_new(&self, name: &str) -> (i64, i64) {
+        self.register(name);
+        self.record(name)
+    }
+
     fn hello(&self, token: &str) -> Client {
         let (ws, _) =
             tungstenite::connect(format!("ws://{}/api/ws", self.addr)).expect("connected");
@@ -140,6 +146,10 @@ fn play(mover: &mut Client, other: &mut Client, game: i64, mv: &str) {
     assert_eq!(other.expect("move")["move"], mv);
 }
 
+/// Ten quiet moves, Black's mirroring White's through the centre: enough for a game to count in the
+/// records, and an even position.
+const OPENING: [&str; 10] = ["C3", "G7", "C7", "G3", "D4", "F6", "D6", "F4", "E3", "E7"];
+
 fn temp_db() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gridarena-serve-crash-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -154,7 +164,14 @@ fn a_killed_server_restarts_with_records_intact_and_the_game_resumable() {
 
     // One game ends before the crash: its record must survive.
     let (mut c, mut d, done) = pair(&server, "Cleo", "Dan");
-    play(&mut c, &mut d, done, "E5");
+    // Ten moves, so that the game counts in the records.
+    for (i, mv) in OPENING.iter().enumerate() {
+        if i % 2 == 0 {
+            play(&mut c, &mut d, done, mv);
+        } else {
+            play(&mut d, &mut c, done, mv);
+        }
+    }
     d.send(json!({"type": "resign", "game": done}));
     assert_eq!(c.expect("ended")["result"], "B+R");
     assert_eq!(server.record("Cleo"), (1, 0));
@@ -171,7 +188,8 @@ fn a_killed_server_restarts_with_records_intact_and_the_game_resumable() {
     a.expect("snapshot");
     b.expect("matched");
     b.expect("snapshot");
-    let moves = ["C3", "G7", "D4", "F6", "pass"];
+    let mut moves = OPENING.to_vec();
+    moves.push("pass");
     for (i, mv) in moves.iter().enumerate() {
         if i % 2 == 0 {
             play(&mut a, &mut b, game, mv);
@@ -189,7 +207,7 @@ fn a_killed_server_restarts_with_records_intact_and_the_game_resumable() {
     let snap = b.expect("snapshot");
     assert_eq!(snap["game"], game);
     assert_eq!(snap["moves"], json!(moves));
-    assert_eq!(snap["move_number"], 5);
+    assert_eq!(snap["move_number"], 11);
     assert_eq!(snap["to_move"], "white");
     let mut a = server.hello(&ta);
     let snap_a = a.expect("snapshot");
@@ -223,7 +241,31 @@ fn a_killed_server_restarts_with_records_intact_and_the_game_resumable() {
         .call()
         .expect("the record");
     let sgf = resp.body_mut().read_to_string().unwrap();
-    assert!(sgf.contains(";B[cg];W[gc];B[df];W[fd];B[];W[]"), "{sgf}");
+    assert!(sgf.contains(";B[eg];W[ec];B[];W[]"), "{sgf}");
     server.kill();
     let _ = std::fs::remove_dir_all(db.parent().unwrap());
+}
+
+#[test]
+fn a_second_server_on_the_same_sqlite_file_is_refused() {
+    let dir = std::env::temp_dir().join(format!("gridarena-serve-twice-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("online.sqlite3");
+    let first = Server::start(&db);
+    let second = Command::new(env!("CARGO_BIN_EXE_gridarena"))
+        .args(["serve", "--port", "0", "--dist", "/nonexistent-dist", "--db"])
+        .arg(&db)
+        .output()
+        .expect("the binary runs");
+    assert!(!second.status.success());
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert!(err.contains("in use by another gridarena server"), "{err}");
+    // The first goes on serving.
+    assert_eq!(first.record_of_new("Still"), (0, 0));
+    first.kill();
+    // Once it is gone (even killed), the file is free again.
+    let again = Server::start(&db);
+    again.kill();
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -193,6 +193,10 @@ async fn pair_with_tokens(
     (ca, cb, game, ta, tb)
 }
 
+/// Ten quiet moves (Black's mirror White's through the centre): enough for a game to count in the
+/// records (`gridarena_server::policy::MIN_RATED_MOVES`), and an even position.
+const OPENING: [&str; 10] = ["C3", "G7", "C7", "G3", "D4", "F6", "D6", "F4", "E3", "E7"];
+
 /// Plays `moves` alternately (Black first), checking both players see each move.
 async fn play_moves(
     black: &mut Client,
@@ -388,7 +392,8 @@ async fn a_game_to_two_passes_is_counted_once() {
     let addr = start().await;
     let (mut black, mut white, game) = pair(addr, "Black Cat", "White Owl").await;
     // White's E5 stone is captured by Black's E6.
-    let moves = ["D5", "E5", "F5", "A1", "E4", "A2", "E6"];
+    // White's J9 makes it eight moves, so that the game, with two passes, counts (ten moves).
+    let moves = ["D5", "E5", "F5", "A1", "E4", "A2", "E6", "J9"];
     let seen = play_moves(&mut black, &mut white, game, &moves).await;
     assert_eq!(seen[0]["move_number"], 1);
     assert_eq!(seen[0]["color"], "black");
@@ -397,12 +402,12 @@ async fn a_game_to_two_passes_is_counted_once() {
     assert_eq!(seen[5]["captured"], json!([]));
     assert!(seen[6]["clock_ms"].as_u64().unwrap() > 290_000);
 
-    white.play(game, "pass").await;
+    black.play(game, "pass").await;
     black.expect("move").await;
     white.expect("move").await;
-    black.play(game, "pass").await;
+    white.play(game, "pass").await;
     let last = black.expect("move").await;
-    assert_eq!(last["move_number"], 9);
+    assert_eq!(last["move_number"], 10);
     white.expect("move").await;
 
     let mut engine = Game::new(BoardSize::NINE);
@@ -460,13 +465,13 @@ async fn a_game_to_two_passes_is_counted_once() {
     assert!(sgf.contains(&format!("RE[{expected}]")), "{sgf}");
     assert!(sgf.contains(";B[dd]") || sgf.contains("B[d"), "{sgf}");
     let (g, _) = gridarena_engine::go::sgf::from_sgf(&sgf).unwrap();
-    assert_eq!(g.moves().len(), 9);
+    assert_eq!(g.moves().len(), 10);
 
     // A watcher of a finished game gets its final snapshot.
     let mut w = Client::connect(addr).await;
     w.send(json!({"type": "watch", "game": game})).await;
     let snap = w.expect("snapshot").await;
-    assert_eq!(snap["move_number"], 9);
+    assert_eq!(snap["move_number"], 10);
     assert_eq!(snap["result"], expected.as_str());
     assert_eq!(snap["captures"], json!({"black": 1, "white": 0}));
 }
@@ -475,7 +480,7 @@ async fn a_game_to_two_passes_is_counted_once() {
 async fn resignation_ends_the_game() {
     let addr = start().await;
     let (mut black, mut white, game) = pair(addr, "Res1", "Res2").await;
-    play_moves(&mut black, &mut white, game, &["E5"]).await;
+    play_moves(&mut black, &mut white, game, &OPENING).await;
     // Either player may resign, whoever's turn it is.
     black.send(json!({"type": "resign", "game": game})).await;
     let e = black.expect("ended").await;
@@ -491,7 +496,9 @@ async fn resignation_ends_the_game() {
 async fn running_out_of_time_loses() {
     let addr = start_with(temp_db(), Duration::from_secs(1)).await;
     let (mut black, mut white, game) = pair(addr, "Slow", "Quick").await;
-    play_moves(&mut black, &mut white, game, &["E5"]).await;
+    let mut moves = OPENING.to_vec();
+    moves.push("E5");
+    play_moves(&mut black, &mut white, game, &moves).await;
     // White's clock runs even while White is disconnected.
     drop(white);
     let started = std::time::Instant::now();
@@ -780,4 +787,70 @@ async fn a_silent_client_is_dropped_and_leaves_the_queue() {
             _ => break,
         }
     }
+}
+
+/// Black resigns game `game` and both players hear the end.
+async fn resign(black: &mut Client, white: &mut Client, game: i64) {
+    black.send(json!({"type": "resign", "game": game})).await;
+    assert_eq!(black.expect("ended").await["result"], "W+R");
+    white.expect("ended").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn instant_games_do_not_count_nor_a_fourth_game_a_day_between_two_players() {
+    let addr = start().await;
+    let (mut black, mut white, game) = pair(addr, "Farmer", "Sheep").await;
+    // An instant resignation ends the game but counts for nobody.
+    resign(&mut black, &mut white, game).await;
+    assert_eq!(record(addr, "Sheep").await["wins"], 0);
+    assert_eq!(record(addr, "Farmer").await["losses"], 0);
+    let (_, board) = get_json(addr, "/api/leaderboard").await;
+    assert_eq!(board, json!([]));
+    // Three real games a day count; the fourth does not.
+    for n in 1..=4 {
+        black
+            .send(json!({"type": "seek", "size": 9, "color": "black"}))
+            .await;
+        black.expect("waiting").await;
+        white
+            .send(json!({"type": "seek", "size": 9, "color": "white"}))
+            .await;
+        let game = black.expect("matched").await["game"].as_i64().unwrap();
+        black.expect("snapshot").await;
+        white.expect("matched").await;
+        white.expect("snapshot").await;
+        play_moves(&mut black, &mut white, game, &OPENING).await;
+        resign(&mut black, &mut white, game).await;
+        let wins = record(addr, "Sheep").await["wins"].as_i64().unwrap();
+        assert_eq!(wins, n.min(3), "after game {n}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resignation_that_cannot_be_stored_leaves_the_game_in_play() {
+    let db = temp_db();
+    let addr = start_with(db.clone(), Duration::from_secs(300)).await;
+    let (mut black, mut white, game) = pair(addr, "Disk", "Full").await;
+    play_moves(&mut black, &mut white, game, &OPENING).await;
+    // The database refuses to end games, as a full disk or a lost database server would.
+    let side = rusqlite::Connection::open(&db).unwrap();
+    side.execute_batch(
+        "CREATE TRIGGER refuse_ends BEFORE UPDATE OF finished ON games WHEN NEW.finished = 1
+         BEGIN SELECT RAISE(ABORT, 'injected: disk full at /srv/secret'); END;",
+    )
+    .unwrap();
+    black.send(json!({"type": "resign", "game": game})).await;
+    let e = black.expect("error").await;
+    let text = e["message"].as_str().unwrap();
+    assert!(text.contains("could not store the resignation, try again"), "{e}");
+    assert!(text.contains("logged as E"), "{e}");
+    assert!(!text.contains("secret") && !text.contains("disk"), "{e}");
+    white.quiet(100).await;
+    // The game goes on: moves are still taken.
+    play_moves(&mut black, &mut white, game, &["E5"]).await;
+    side.execute_batch("DROP TRIGGER refuse_ends").unwrap();
+    white.send(json!({"type": "resign", "game": game})).await;
+    assert_eq!(white.expect("ended").await["result"], "B+R");
+    assert_eq!(black.expect("ended").await["result"], "B+R");
+    assert_eq!(record(addr, "Disk").await["wins"], 1);
 }
