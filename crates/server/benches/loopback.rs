@@ -8,6 +8,12 @@
 //! `THINK_MS` (default 0: flat out) makes each client wait that long before each of its moves, for the
 //! latency under a paced load rather than under saturation.
 //!
+//! `DB` (default: a fresh SQLite file) may be a `postgres://` URL (an empty database: the bench registers
+//! its own players); `INSTANCES` (default 1; more needs PostgreSQL) starts that many server instances in
+//! this process, each with its own listener and connection pool, and the clients spread over them, so
+//! most games are played across two instances. For how the server grows with cores, run the same under
+//! `taskset -c 0` and `taskset -c 0,1`.
+//!
 //! Run: `cargo bench -p gridarena-server --bench loopback` (GAMES=200 for a quick look). Each game takes
 //! 4 sockets in this process (2 client ends, 2 server ends), so 1000 games need an open-file limit above
 //! 4,000; the bench checks `ulimit -n` first and says so if it is too low.
@@ -170,27 +176,45 @@ async fn run(games: usize, think: Duration) {
     let dir = std::env::temp_dir().join(format!("gridarena-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a temp dir");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a port");
-    let addr = listener.local_addr().expect("an address");
+    let db =
+        std::env::var("DB").unwrap_or_else(|_| dir.join("bench.sqlite3").display().to_string());
+    let instances: usize = std::env::var("INSTANCES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1)
+        .max(1);
     let config = gridarena_server::Config {
-        db: dir.join("bench.sqlite3").display().to_string(),
+        db: db.clone(),
         dist: dir.join("dist"),
         move_time: Duration::from_secs(300),
         heartbeat: gridarena_server::HEARTBEAT,
         lease: gridarena_server::CLOCK_LEASE,
     };
-    let (router, hub) = gridarena_server::app(&config)
-        .await
-        .expect("the server starts");
-    tokio::spawn(gridarena_server::serve_router(listener, router));
+    let mut addrs = Vec::new();
+    let mut hubs = Vec::new();
+    for _ in 0..instances {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a port");
+        addrs.push(listener.local_addr().expect("an address"));
+        let (router, hub) = gridarena_server::app(&config)
+            .await
+            .expect("the server starts");
+        tokio::spawn(gridarena_server::serve_router(listener, router));
+        hubs.push(hub);
+    }
+    let shown = if db.starts_with("postgres") {
+        "PostgreSQL"
+    } else {
+        "SQLite"
+    };
+    println!("{instances} instance(s) on {shown}");
 
     let t0 = Instant::now();
     let clients = 2 * games;
     let mut tokens = Vec::with_capacity(clients);
     for i in 0..clients {
-        let (_, _, token) = hub
+        let (_, _, token) = hubs[0]
             .register(&format!("bench{i}"))
             .await
             .expect("a player registers");
@@ -206,7 +230,7 @@ async fn run(games: usize, think: Duration) {
         .enumerate()
         .map(|(i, token)| {
             tokio::spawn(client(
-                addr,
+                addrs[i % addrs.len()],
                 token,
                 i as u64 + 1,
                 Arc::clone(&connect),
