@@ -70,11 +70,35 @@ pub fn run(options: Options, out: &mut impl Write) -> Result<ExitCode, Failure> 
         )
         .and_then(|()| out.flush())
         .map_err(Failure::Output)?;
-        gridarena_server::serve_router(listener, router)
-            .await
-            .map_err(|e| Failure::Internal(format!("the server stopped: {e}")))?;
+        tokio::select! {
+            served = gridarena_server::serve_router(listener, router) => {
+                served.map_err(|e| Failure::Internal(format!("the server stopped: {e}")))?;
+            }
+            () = stop_signal() => hub.retire().await,
+        }
         Ok(ExitCode::SUCCESS)
     })
+}
+
+/// Ctrl-C or SIGTERM (what a service manager sends): the server then retires its instance, so another
+/// takes its clocks at once.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(s) => s,
+                Err(_) => return std::future::pending().await,
+            };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
 }
 
 /// The database as the start-up line shows it: a PostgreSQL URL without its password.

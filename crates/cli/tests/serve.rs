@@ -115,7 +115,14 @@ fn a_second_server_on_the_same_sqlite_file_is_refused() {
     let db = dir.join("online.sqlite3");
     let first = Server::start(&db);
     let second = Command::new(env!("CARGO_BIN_EXE_gridarena"))
-        .args(["serve", "--port", "0", "--dist", "/nonexistent-dist", "--db"])
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--dist",
+            "/nonexistent-dist",
+            "--db",
+        ])
         .arg(&db)
         .output()
         .expect("the binary runs");

@@ -215,6 +215,14 @@ impl Hub {
         &self.instance
     }
 
+    /// A clean stop: this instance's requests leave the queue and its clocks are free for the other
+    /// instances at once, rather than after the lease.
+    pub async fn retire(&self) {
+        if let Err(e) = self.store.retire(&self.instance).await {
+            incident::report("retiring the instance", &e);
+        }
+    }
+
     /// A new connection id.
     pub fn next_conn_id(&self) -> u64 {
         self.next_conn.fetch_add(1, Ordering::Relaxed)

@@ -690,40 +690,6 @@ async fn bad_input_gets_an_error_for_its_sender_only() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn games_resume_after_a_restart_of_the_server() {
-    let db = temp_db();
-    let addr = start_with(db.clone(), Duration::from_secs(300)).await;
-    let (mut black, mut white, game, tb, tw) = pair_with_tokens(addr, "Rest1", "Rest2").await;
-    play_moves(&mut black, &mut white, game, &["C3", "G7", "pass"]).await;
-    drop(black);
-    drop(white);
-    // A second server on the same file stands in for a restart (the CLI's test kills a real one).
-    let addr2 = start_with(db, Duration::from_secs(300)).await;
-    let mut white = Client::hello(addr2, &tw).await;
-    let snap = white.expect("snapshot").await;
-    assert_eq!(snap["moves"], json!(["C3", "G7", "pass"]));
-    assert_eq!(snap["move_number"], 3);
-    assert_eq!(snap["to_move"], "white");
-    assert!(
-        snap["clock_ms"].as_u64().unwrap() > 299_000,
-        "a fresh clock: {snap}"
-    );
-    let mut black = Client::hello(addr2, &tb).await;
-    black.expect("snapshot").await;
-    play_moves(&mut white, &mut black, game, &["pass"]).await;
-    let ended = black.expect("ended").await;
-    assert_eq!(white.expect("ended").await, ended);
-    let winner = if ended["result"].as_str().unwrap().starts_with("B+") {
-        "Rest1"
-    } else {
-        "Rest2"
-    };
-    assert_eq!(record(addr2, winner).await["wins"], 1);
-    let (_, board) = get_json(addr2, "/api/leaderboard").await;
-    assert_eq!(board.as_array().unwrap().len(), 2);
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_root_says_how_to_build_the_app_when_it_is_missing() {
     let addr = start().await;
     let (status, head, body) = http(addr, "GET", "/", "").await;
@@ -842,7 +808,10 @@ async fn a_resignation_that_cannot_be_stored_leaves_the_game_in_play() {
     black.send(json!({"type": "resign", "game": game})).await;
     let e = black.expect("error").await;
     let text = e["message"].as_str().unwrap();
-    assert!(text.contains("could not store the resignation, try again"), "{e}");
+    assert!(
+        text.contains("could not store the resignation, try again"),
+        "{e}"
+    );
     assert!(text.contains("logged as E"), "{e}");
     assert!(!text.contains("secret") && !text.contains("disk"), "{e}");
     white.quiet(100).await;
