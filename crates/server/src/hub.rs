@@ -284,12 +284,11 @@ impl Hub {
             losses: player.losses,
         });
         for row in games {
-            if let Ok(Found::Live(cell)) = self.load(row.id).await {
-                let mut st = cell.lock().await;
-                if st.ended.is_none() {
-                    st.subscribers.insert(conn.id, conn.clone());
-                    conn.send(&ServerMsg::Snapshot(cell.snapshot(&st)));
-                }
+            let cell = self.adopt(&row);
+            let mut st = cell.lock().await;
+            if st.ended.is_none() {
+                st.subscribers.insert(conn.id, conn.clone());
+                conn.send(&ServerMsg::Snapshot(cell.snapshot(&st)));
             }
         }
         Some(Seat {
@@ -439,11 +438,18 @@ impl Hub {
             lock(&self.finished).put(id, Arc::clone(&done));
             return Ok(Found::Over(done));
         }
-        let cell = Arc::new(GameCell::from_row(&row));
-        // Another task may have loaded it meanwhile: the first copy is the one.
-        Ok(Found::Live(Arc::clone(
-            lock(&self.games).entry(id).or_insert(cell),
-        )))
+        Ok(Found::Live(self.adopt(&row)))
+    }
+
+    /// This instance's copy of the unfinished game `row`: the one held, or a new one made from the row.
+    /// (Another task may have made one meanwhile: the first copy is the one.)
+    fn adopt(&self, row: &GameRow) -> Arc<GameCell> {
+        let mut games = lock(&self.games);
+        Arc::clone(
+            games
+                .entry(row.id)
+                .or_insert_with(|| Arc::new(GameCell::from_row(row))),
+        )
     }
 
     /// The live game `id`; otherwise `conn` is told why there is none.
