@@ -19,6 +19,7 @@ pub mod games;
 pub mod http;
 pub mod matchmaking;
 pub mod names;
+pub mod store;
 pub mod ws;
 
 use std::path::PathBuf;
