@@ -2,7 +2,8 @@
 # Installs what building, serving and testing GridArena needs, skipping whatever is already there.
 # Only package registries are used (crates.io, npm, Debian): nothing downloads prebuilt tools from elsewhere.
 # Usage: scripts/setup.sh [--browser]   (--browser also installs what the tests need: Chromium, Python 3 and
-# PHP to run the starter AIs, and GNU Go, the reference the Go rules are tested against)
+# PHP to run the starter AIs, GNU Go, the reference the Go rules are tested against, and PostgreSQL, which
+# the server's store is tested on)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -63,6 +64,10 @@ if [ "${1:-}" = "--browser" ]; then
   if ! command -v python3 >/dev/null || ! command -v php >/dev/null; then
     say "installing Python 3 and PHP for the starter AIs (Debian packages)"
     apt_install python3 php-cli
+  fi
+  if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+    say "installing PostgreSQL for the server's store tests (Debian package)"
+    apt_install postgresql
   fi
   if [ ! -x /usr/games/gnugo ]; then
     say "installing GNU Go (Debian package)"

@@ -21,9 +21,18 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 step "the engine builds for the browser (wasm32-unknown-unknown)"
 cargo build -p gridarena-engine --target wasm32-unknown-unknown --release --locked
 
-step "tests"
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+cleanup() {
+  rm -f "$log"
+  if [ -n "${GRIDARENA_TEST_PG_DIR:-}" ]; then ./scripts/pg-cluster.sh stop "$GRIDARENA_TEST_PG_DIR"; fi
+}
+trap cleanup EXIT
+
+step "a throwaway PostgreSQL cluster for the server's store tests (stopped on exit)"
+pg_env=$(./scripts/pg-cluster.sh start)
+eval "$pg_env"
+
+step "tests"
 cargo test --workspace --locked 2>&1 | tee "$log"
 
 step "the app's release build (trunk)"

@@ -16,8 +16,11 @@
 //! **Errors.** A [`StoreError`] is for the server's log, never for a client: it may name tables,
 //! constraints or files.
 
+mod common;
 mod postgres;
 mod sqlite;
+#[cfg(any(test, feature = "test-support"))]
+pub mod testing;
 
 use gridarena_engine::go::online::{ColorPref, GameId};
 use std::fmt;
@@ -255,7 +258,9 @@ impl Store {
         if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
             Ok(Store::Postgres(PgStore::open(spec).await?))
         } else {
-            Ok(Store::Sqlite(SqliteStore::open(std::path::Path::new(spec)).await?))
+            Ok(Store::Sqlite(
+                SqliteStore::open(std::path::Path::new(spec)).await?,
+            ))
         }
     }
 
@@ -293,7 +298,10 @@ impl Store {
     }
 
     /// The player holding the token with this hash.
-    pub async fn player_by_token(&self, token_hash: &[u8]) -> Result<Option<PlayerRow>, StoreError> {
+    pub async fn player_by_token(
+        &self,
+        token_hash: &[u8],
+    ) -> Result<Option<PlayerRow>, StoreError> {
         both!(self.player_by_token(token_hash))
     }
 

@@ -1,0 +1,222 @@
+//! The PostgreSQL store: several server instances on one database.
+//!
+//! Connections come from a `deadpool-postgres` pool ([`POOL_SIZE`]); statements are prepared once per
+//! connection and cached. Every rule that must hold across instances is one transaction with row
+//! locks:
+//! - `add_move` is one statement: it locks the game row (`FOR UPDATE`), checks that the game is
+//!   unfinished, holds `number - 1` moves and is still in time, then stores the move, the new count and
+//!   deadline, and notifies. Two instances storing the same move number: the second waits for the first
+//!   and then finds the count moved on.
+//! - `finish` is one statement too: `UPDATE games ... WHERE NOT finished AND move_count = ...` (which
+//!   locks the row and re-checks it after any concurrent write), then the records, then the notification.
+//! - `seek` takes a transaction-scoped advisory lock for the board size, so seeks of one size are
+//!   serialised across instances (two requests arriving at once on two instances would otherwise each
+//!   miss the other's uncommitted row and both wait), then takes the oldest compatible request from a
+//!   live instance with `FOR UPDATE SKIP LOCKED` (a request that a `leave`, a `cancel` or a
+//!   `keep_alive` is deleting is skipped rather than waited for).
+//!
+//! A deadlock or serialisation failure is retried (up to three times). Notifications ([`listen`]) go
+//! out inside the writing transaction, so other instances hear of a write only once it is committed.
+//!
+//! The methods by topic: [`players`], [`queue`] (instances and matchmaking), [`games`]; the schema and
+//! its migrations in [`schema`].
+//!
+//! **No TLS**: the connection is plain (`NoTls`). Reach a database on another machine over a trusted
+//! network or through a TLS-terminating tunnel.
+
+mod listen;
+mod schema;
+
+#[cfg(test)]
+pub(super) use listen::{parse as parse_payload, APPLICATION_NAME};
+#[cfg(test)]
+pub(super) use schema::VERSION;
+
+use super::common::{
+    by_size, color_from_word, color_word, conn_from_db, conn_to_db, count, move_refusal, partners,
+};
+use super::{
+    now_ms, CreatePlayerError, Event, Finish, GameRow, InstanceId, Millis, MoveRefusal, OpenError,
+    PlayerRow, RecordRow, SeekOutcome, SeekRow, StoreError,
+};
+use crate::matchmaking::pair_colors;
+use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime};
+use gridarena_engine::go::online::GameId;
+use std::time::Duration;
+use tokio::sync::broadcast;
+use tokio::task::JoinHandle;
+use tokio_postgres::error::SqlState;
+use tokio_postgres::{Config, NoTls, Row};
+
+/// Connections in the pool, per store.
+const POOL_SIZE: usize = 16;
+
+/// Events kept for a receiver that falls behind (it then gets `RecvError::Lagged`, and should reload
+/// as for [`Event::Resync`]).
+const EVENT_BUFFER: usize = 4096;
+
+/// The advisory locks that serialise seeks, one per board size: this plus the size.
+const SEEK_LOCK: i64 = 0x4752_4944_1000;
+
+/// How often a write that hit a deadlock or a serialisation failure is tried again.
+const RETRIES: u32 = 3;
+
+impl From<tokio_postgres::Error> for StoreError {
+    fn from(e: tokio_postgres::Error) -> Self {
+        match e.as_db_error() {
+            Some(db) => StoreError(format!("PostgreSQL: {db}")),
+            None => match std::error::Error::source(&e) {
+                Some(cause) => StoreError(format!("PostgreSQL: {e}: {cause}")),
+                None => StoreError(format!("PostgreSQL: {e}")),
+            },
+        }
+    }
+}
+
+/// Whether a failed write may simply be tried again.
+fn retryable(e: &tokio_postgres::Error) -> bool {
+    matches!(
+        e.code(),
+        Some(&SqlState::T_R_DEADLOCK_DETECTED) | Some(&SqlState::T_R_SERIALIZATION_FAILURE)
+    )
+}
+
+/// Runs `$body` (a block using `$client`, a pooled connection, whose `?` takes `tokio_postgres`
+/// errors) and tries it again on a deadlock or serialisation failure.
+macro_rules! retrying {
+    ($self:ident, $client:ident => $body:block) => {{
+        let mut attempt = 0;
+        loop {
+            #[allow(unused_mut)]
+            let mut $client = $self.client().await?;
+            let result: Result<_, tokio_postgres::Error> = async { $body }.await;
+            match result {
+                Err(e) if attempt < RETRIES && retryable(&e) => attempt += 1,
+                other => break other.map_err(StoreError::from),
+            }
+        }
+    }};
+}
+
+mod games;
+mod players;
+mod queue;
+
+/// The store on a PostgreSQL database.
+pub struct PgStore {
+    pool: Pool,
+    events: broadcast::Sender<Event>,
+    listener: JoinHandle<()>,
+}
+
+impl Drop for PgStore {
+    fn drop(&mut self) {
+        self.listener.abort();
+    }
+}
+
+fn col<'a, T: tokio_postgres::types::FromSql<'a>>(row: &'a Row, i: usize) -> Result<T, StoreError> {
+    row.try_get(i).map_err(StoreError::from)
+}
+
+impl PgStore {
+    /// Connects to `url`, migrates the schema (under an advisory lock), and starts listening for the
+    /// events of other instances.
+    pub async fn open(url: &str) -> Result<PgStore, OpenError> {
+        let mut config: Config = url
+            .parse()
+            .map_err(|e: tokio_postgres::Error| OpenError::Other(e.into()))?;
+        if config.get_application_name().is_none() {
+            config.application_name("gridarena");
+        }
+        let manager = Manager::from_config(
+            config.clone(),
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .runtime(Runtime::Tokio1)
+            .create_timeout(Some(Duration::from_secs(10)))
+            .wait_timeout(Some(Duration::from_secs(30)))
+            .build()
+            .map_err(|e| OpenError::Other(StoreError(format!("PostgreSQL pool: {e}"))))?;
+        {
+            let mut client = pool
+                .get()
+                .await
+                .map_err(|e| OpenError::Other(pool_error(e)))?;
+            schema::migrate(&mut client, schema::VERSION).await?;
+        }
+        let (events, _) = broadcast::channel(EVENT_BUFFER);
+        let (client, driver) = listen::listen(&config, &events)
+            .await
+            .map_err(|e| OpenError::Other(e.into()))?;
+        let listener = tokio::spawn(listen::keep_listening(
+            config,
+            events.clone(),
+            client,
+            driver,
+        ));
+        Ok(PgStore {
+            pool,
+            events,
+            listener,
+        })
+    }
+
+    /// What other instances do (and this one: its own notifications come back too).
+    pub fn events(&self) -> broadcast::Receiver<Event> {
+        self.events.subscribe()
+    }
+
+    async fn client(&self) -> Result<Object, StoreError> {
+        self.pool.get().await.map_err(pool_error)
+    }
+
+    pub(super) async fn schema_version(&self) -> Result<i64, StoreError> {
+        let client = self.client().await?;
+        let row = client
+            .query_one("SELECT version FROM schema_version", &[])
+            .await?;
+        col(&row, 0)
+    }
+
+    /// Sets the schema version by hand (tests of the newer-schema refusal).
+    #[cfg(test)]
+    pub(super) async fn force_version(&self, version: i64) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        client
+            .execute("UPDATE schema_version SET version = $1", &[&version])
+            .await?;
+        Ok(())
+    }
+}
+
+/// A plain connection to `url` (tests: to look at or change the database behind the store's back).
+#[cfg(test)]
+pub(super) async fn connect_raw(url: &str) -> Result<tokio_postgres::Client, StoreError> {
+    let (client, connection) = tokio_postgres::connect(url, NoTls).await?;
+    tokio::spawn(connection);
+    Ok(client)
+}
+
+/// Brings the database at `url` to schema version `target` and no further (tests of the migrations).
+#[cfg(test)]
+pub(super) async fn migrate_to(url: &str, target: i64) -> Result<(), OpenError> {
+    let mut client = connect_raw(url).await.map_err(OpenError::Other)?;
+    schema::migrate(&mut client, target).await
+}
+
+fn pool_error(e: deadpool_postgres::PoolError) -> StoreError {
+    match e {
+        deadpool_postgres::PoolError::Backend(e) => e.into(),
+        e => StoreError(format!("PostgreSQL pool: {e}")),
+    }
+}
+
+fn game_id(id: i64) -> Result<GameId, StoreError> {
+    GameId::try_from(id).map_err(|_| StoreError(format!("game id {id} out of range")))
+}

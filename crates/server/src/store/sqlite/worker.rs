@@ -1,0 +1,307 @@
+//! SQLite off the async runtime: one writer thread with group commit, and a few reader threads.
+//!
+//! **Writes.** Every write is a request on a channel to the one writer thread, which owns the only
+//! connection that writes. It takes the first request, then every request that queued up meanwhile (up
+//! to [`MAX_BATCH`]), and runs them all in one `BEGIN IMMEDIATE ... COMMIT`: that is group commit. Each
+//! request runs inside its own savepoint, so one that fails (a taken name, a constraint) is rolled back
+//! alone and the others still commit. Answers go out only after the COMMIT, so a caller never announces
+//! something that is not stored; if the COMMIT fails, every request of the batch gets its error. Under
+//! no load a batch is one request, and its latency is one transaction; under load the cost of a
+//! transaction (the WAL frames, the lock) is shared by everything that waited.
+//!
+//! **Reads.** WAL lets readers run beside the writer, so reads go to [`READERS`] threads, each with its
+//! own connection (`query_only`), each read in its own read transaction (a consistent snapshot of a
+//! game and its moves). A read sees every write whose answer has been given.
+//!
+//! **In memory** there is one connection (a private in-memory database has no second one), so reads go
+//! to the writer thread too and run inside its transaction.
+//!
+//! A panic inside a request (a bug) is caught: its savepoint is rolled back, its caller gets an error
+//! and the thread goes on.
+
+use crate::store::StoreError;
+use rusqlite::Connection;
+use std::fs::File;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::thread::JoinHandle;
+use tokio::sync::oneshot;
+
+/// The most requests committed in one transaction.
+pub(super) const MAX_BATCH: usize = 256;
+
+/// Reader threads (and connections) for a file database.
+pub(super) const READERS: usize = 4;
+
+/// A write request: runs inside the writer's transaction; answers once the batch has committed.
+trait Job: Send {
+    /// Does the work; what it returns says whether to roll back its savepoint and holds its answer.
+    fn run(self: Box<Self>, conn: &Connection) -> Box<dyn Ran>;
+    /// The batch failed before this request ran.
+    fn refuse(self: Box<Self>, error: &StoreError);
+}
+
+/// A request that has run and waits for the batch's COMMIT.
+trait Ran: Send {
+    fn failed(&self) -> bool;
+    fn deliver(self: Box<Self>, commit: Result<(), &StoreError>);
+}
+
+struct Pending<F, T, E> {
+    work: F,
+    answer: oneshot::Sender<Result<T, E>>,
+}
+
+struct Done<T, E> {
+    result: Result<T, E>,
+    answer: oneshot::Sender<Result<T, E>>,
+}
+
+impl<F, T, E> Job for Pending<F, T, E>
+where
+    F: FnOnce(&Connection) -> Result<T, E> + Send,
+    T: Send + 'static,
+    E: From<StoreError> + Send + 'static,
+{
+    fn run(self: Box<Self>, conn: &Connection) -> Box<dyn Ran> {
+        let result = (self.work)(conn);
+        Box::new(Done {
+            result,
+            answer: self.answer,
+        })
+    }
+
+    fn refuse(self: Box<Self>, error: &StoreError) {
+        let _ = self.answer.send(Err(E::from(StoreError(error.0.clone()))));
+    }
+}
+
+impl<T: Send, E: From<StoreError> + Send> Ran for Done<T, E> {
+    fn failed(&self) -> bool {
+        self.result.is_err()
+    }
+
+    fn deliver(self: Box<Self>, commit: Result<(), &StoreError>) {
+        let result = match commit {
+            Ok(()) => self.result,
+            Err(e) => Err(E::from(StoreError(e.0.clone()))),
+        };
+        let _ = self.answer.send(result);
+    }
+}
+
+type ReadJob = Box<dyn FnOnce(&Connection) + Send>;
+
+/// The threads and their channels. Dropping it stops the threads (after the work they hold), closes
+/// every connection, and only then releases the file lock: closing another descriptor of the file
+/// while SQLite still has it open would drop SQLite's own POSIX locks.
+pub(super) struct Workers {
+    writer: Option<mpsc::Sender<Box<dyn Job>>>,
+    reader: Option<mpsc::Sender<ReadJob>>,
+    threads: Vec<JoinHandle<()>>,
+    lock: Option<File>,
+    stats: Arc<Stats>,
+}
+
+/// What the writer has done: requests run, transactions committed (fewer under load: group commit).
+#[derive(Default)]
+pub(super) struct Stats {
+    pub requests: AtomicU64,
+    pub commits: AtomicU64,
+}
+
+fn stopped() -> StoreError {
+    StoreError("the SQLite worker dropped the request (it stopped, or the request panicked)".into())
+}
+
+impl Workers {
+    /// Starts the writer on `writer` and a reader thread on each of `readers` (none: reads go to the
+    /// writer). `lock` is held until the threads are gone.
+    pub(super) fn start(
+        writer: Connection,
+        readers: Vec<Connection>,
+        lock: Option<File>,
+    ) -> Result<Workers, StoreError> {
+        let spawn_err =
+            |e: std::io::Error| StoreError(format!("cannot start a SQLite thread: {e}"));
+        let mut threads = Vec::new();
+        let (wtx, wrx) = mpsc::channel();
+        let stats = Arc::new(Stats::default());
+        let counts = Arc::clone(&stats);
+        threads.push(
+            std::thread::Builder::new()
+                .name("sqlite-writer".into())
+                .spawn(move || write_loop(writer, wrx, &counts))
+                .map_err(spawn_err)?,
+        );
+        let reader = if readers.is_empty() {
+            None
+        } else {
+            let (rtx, rrx) = mpsc::channel::<ReadJob>();
+            let rrx = Arc::new(Mutex::new(rrx));
+            for (i, conn) in readers.into_iter().enumerate() {
+                let rrx = Arc::clone(&rrx);
+                threads.push(
+                    std::thread::Builder::new()
+                        .name(format!("sqlite-reader-{i}"))
+                        .spawn(move || read_loop(conn, &rrx))
+                        .map_err(spawn_err)?,
+                );
+            }
+            Some(rtx)
+        };
+        Ok(Workers {
+            writer: Some(wtx),
+            reader,
+            threads,
+            lock,
+            stats,
+        })
+    }
+
+    /// (requests run, transactions committed) by the writer so far.
+    pub(super) fn stats(&self) -> (u64, u64) {
+        (
+            self.stats.requests.load(Ordering::Relaxed),
+            self.stats.commits.load(Ordering::Relaxed),
+        )
+    }
+
+    /// Runs `work` in the writer's transaction; its answer comes after the COMMIT. An `Err` from `work`
+    /// rolls back what it did (and only that).
+    pub(super) async fn write<T, E, F>(&self, work: F) -> Result<T, E>
+    where
+        F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: From<StoreError> + Send + 'static,
+    {
+        let (answer, rx) = oneshot::channel();
+        let job: Box<dyn Job> = Box::new(Pending { work, answer });
+        let sent = self.writer.as_ref().map(|w| w.send(job));
+        if !matches!(sent, Some(Ok(()))) {
+            return Err(E::from(stopped()));
+        }
+        rx.await.unwrap_or_else(|_| Err(E::from(stopped())))
+    }
+
+    /// Runs `work` in a read transaction on a reader (on the writer for a database in memory).
+    pub(super) async fn read<T, F>(&self, work: F) -> Result<T, StoreError>
+    where
+        F: FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+        T: Send + 'static,
+    {
+        let Some(reader) = &self.reader else {
+            return self.write(work).await;
+        };
+        let (answer, rx) = oneshot::channel();
+        let job: ReadJob = Box::new(move |conn: &Connection| {
+            let _ = answer.send(in_read_transaction(conn, work));
+        });
+        reader.send(job).map_err(|_| stopped())?;
+        rx.await.unwrap_or_else(|_| Err(stopped()))
+    }
+}
+
+impl Drop for Workers {
+    fn drop(&mut self) {
+        self.writer.take();
+        self.reader.take();
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
+        }
+        self.lock.take();
+    }
+}
+
+fn in_read_transaction<T>(
+    conn: &Connection,
+    work: impl FnOnce(&Connection) -> Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    conn.execute_batch("BEGIN")?;
+    let result = work(conn);
+    // A read changes nothing: COMMIT and ROLLBACK are alike; ROLLBACK cannot fail on a read.
+    conn.execute_batch("ROLLBACK")?;
+    result
+}
+
+fn read_loop(conn: Connection, jobs: &Mutex<mpsc::Receiver<ReadJob>>) {
+    loop {
+        // One idle reader waits on the channel at a time; the others wait for the lock.
+        let job = match jobs.lock() {
+            Ok(rx) => rx.recv(),
+            Err(poisoned) => poisoned.into_inner().recv(),
+        };
+        let Ok(job) = job else { return };
+        let _ = catch_unwind(AssertUnwindSafe(|| job(&conn)));
+        if !conn.is_autocommit() {
+            let _ = conn.execute_batch("ROLLBACK");
+        }
+    }
+}
+
+fn write_loop(conn: Connection, jobs: mpsc::Receiver<Box<dyn Job>>, stats: &Stats) {
+    while let Ok(first) = jobs.recv() {
+        let mut batch = vec![first];
+        while batch.len() < MAX_BATCH {
+            match jobs.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        let n = batch.len() as u64;
+        if run_batch(&conn, batch) {
+            stats.requests.fetch_add(n, Ordering::Relaxed);
+            stats.commits.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Runs a batch in one transaction, each request in its own savepoint, then answers them all; whether
+/// it committed.
+fn run_batch(conn: &Connection, batch: Vec<Box<dyn Job>>) -> bool {
+    if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
+        let e = StoreError::from(e);
+        for job in batch {
+            job.refuse(&e);
+        }
+        return false;
+    }
+    let mut ran: Vec<Box<dyn Ran>> = Vec::with_capacity(batch.len());
+    let mut jobs = batch.into_iter();
+    let mut broken = None;
+    for job in jobs.by_ref() {
+        if let Err(e) = conn.execute_batch("SAVEPOINT request") {
+            let e = StoreError::from(e);
+            job.refuse(&e);
+            broken = Some(e);
+            break;
+        }
+        let done = catch_unwind(AssertUnwindSafe(|| job.run(conn))).ok();
+        let end = match &done {
+            Some(d) if !d.failed() => conn.execute_batch("RELEASE request"),
+            _ => conn.execute_batch("ROLLBACK TO request; RELEASE request"),
+        };
+        ran.extend(done);
+        if let Err(e) = end {
+            // SQLite rolled back the whole transaction (disk full, I/O): nothing of the batch holds.
+            broken = Some(StoreError::from(e));
+            break;
+        }
+    }
+    let outcome = match broken {
+        Some(e) => Err(e),
+        None => conn.execute_batch("COMMIT").map_err(StoreError::from),
+    };
+    if outcome.is_err() && !conn.is_autocommit() {
+        let _ = conn.execute_batch("ROLLBACK");
+    }
+    let outcome = outcome.as_ref().map(|_| ());
+    for job in jobs {
+        job.refuse(outcome.err().unwrap_or(&stopped()));
+    }
+    for done in ran {
+        done.deliver(outcome);
+    }
+    outcome.is_ok()
+}
