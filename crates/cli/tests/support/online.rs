@@ -1,5 +1,6 @@
 //! `gridarena serve` as a real process, and blocking WebSocket clients for it: shared by the crash
-//! test and the several-instances tests.
+//! test and the several-instances tests (each uses part of it).
+#![allow(dead_code)]
 
 use serde_json::{json, Value};
 use std::ffi::OsStr;

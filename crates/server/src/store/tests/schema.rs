@@ -100,36 +100,8 @@ async fn check_migrated(store: &Store, v1: &V1) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_version_1_file_made_by_db_rs_migrates() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("old.sqlite3");
-    let v1 = {
-        let old = crate::db::Db::open(&path).unwrap();
-        assert_eq!(old.schema_version().unwrap(), 1);
-        let ada = old.create_player("Ada", "ada", &[1; 32]).unwrap();
-        let bob = old.create_player("Bob", "bob", &[2; 32]).unwrap();
-        let finished = old.create_game(13, ada, bob).unwrap();
-        old.add_move(finished, 1, 'B', "D4").unwrap();
-        assert!(old
-            .finish_game(finished, "B+R", Some((ada, bob)), None)
-            .unwrap());
-        let unfinished = old.create_game(9, ada, bob).unwrap();
-        old.add_move(unfinished, 1, 'B', "D4").unwrap();
-        old.add_move(unfinished, 2, 'W', "pass").unwrap();
-        V1 {
-            ada,
-            bob,
-            finished,
-            unfinished,
-        }
-    };
-    let store = Store::open(path.to_str().unwrap()).await.unwrap();
-    check_migrated(&store, &v1).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_version_1_sqlite_file_migrates_step_by_step() {
-    // The same through this module's own version 1, to hold the two schemas' first versions alike.
+    // Version 1 as the first release wrote it (db.rs, since replaced by the store).
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("v1.sqlite3");
     super::super::sqlite::migrate_to(&path, 1).unwrap();
