@@ -248,7 +248,80 @@ fn start() -> Result<Cluster, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::with_dbname;
+    use super::{bin_dir, cluster_url, with_dbname, ENV};
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    /// The child process of [`a_killed_test_process_leaves_no_cluster`]: starts a cluster, says where,
+    /// and waits to be killed.
+    #[test]
+    #[ignore = "run by a_killed_test_process_leaves_no_cluster in a child process"]
+    fn cluster_holder() {
+        if std::env::var_os("GRIDARENA_CLUSTER_HOLDER").is_none() {
+            return;
+        }
+        println!("cluster {}", cluster_url());
+        std::thread::sleep(Duration::from_secs(60));
+    }
+
+    /// Processes whose command line mentions `needle`.
+    fn processes_naming(needle: &str) -> usize {
+        std::fs::read_dir("/proc")
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+            .filter(|cmd| String::from_utf8_lossy(cmd).contains(needle))
+            .count()
+    }
+
+    #[test]
+    fn a_killed_test_process_leaves_no_cluster() {
+        if bin_dir().is_err() && std::env::var_os(ENV).is_some() {
+            eprintln!("no local PostgreSQL binaries: the tests use {ENV} only");
+            return;
+        }
+        let mut child = Command::new(std::env::current_exe().unwrap())
+            .args([
+                "store::testing::tests::cluster_holder",
+                "--exact",
+                "--ignored",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env("GRIDARENA_CLUSTER_HOLDER", "1")
+            .env_remove(ENV)
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let line = BufReader::new(child.stdout.take().unwrap())
+            .lines()
+            .map_while(Result::ok)
+            .find(|l| l.contains("cluster "));
+        let Some(line) = line else {
+            let _ = child.kill();
+            panic!("the child started no cluster");
+        };
+        let dir = line
+            .split("host=")
+            .nth(1)
+            .and_then(|rest| rest.split('&').next())
+            .unwrap()
+            .to_owned();
+        assert!(std::path::Path::new(&dir).exists());
+        assert!(processes_naming(&dir) > 0, "no postgres runs in {dir}");
+        child.kill().unwrap(); // SIGKILL: nothing of the child's runs after it
+        child.wait().unwrap();
+        let started = Instant::now();
+        while std::path::Path::new(&dir).exists() || processes_naming(&dir) > 0 {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "{dir} or its postgres outlived the killed test process"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
 
     #[test]
     fn a_url_names_another_database() {

@@ -16,7 +16,7 @@ impl PgStore {
             return Ok(Err(MoveRefusal::Over));
         };
         let (n, color) = (i64::from(number), color.to_string());
-        let row = retrying!(self, client => {
+        let row = notifying!(self, client => {
             let stmt = client
                 .prepare_cached(
                     "WITH g AS (
@@ -70,7 +70,7 @@ impl PgStore {
         let moves = i64::from(f.moves);
         let reason = f.reason.as_str();
         let now = now_ms();
-        let ended = retrying!(self, client => {
+        let ended = notifying!(self, client => {
             let stmt = client
                 .prepare_cached(
                     "WITH g AS (

@@ -86,7 +86,7 @@ impl PgStore {
         let cut = now.saturating_sub(lease);
         let size = i64::from(seek.size);
         let [p1, p2, p3] = partners(seek.color);
-        let found = retrying!(self, client => {
+        let found = notifying!(self, client => {
             let tx = client.transaction().await?;
             tx.execute("SELECT pg_advisory_xact_lock($1)", &[&(SEEK_LOCK + size)])
                 .await?;
