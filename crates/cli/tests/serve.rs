@@ -227,3 +227,26 @@ fn a_killed_server_restarts_with_records_intact_and_the_game_resumable() {
     server.kill();
     let _ = std::fs::remove_dir_all(db.parent().unwrap());
 }
+
+#[test]
+fn a_move_clock_beyond_seven_days_is_a_usage_error_before_anything_starts() {
+    let db = std::env::temp_dir().join(format!(
+        "gridarena-serve-move-seconds-{}.sqlite3",
+        std::process::id()
+    ));
+    for seconds in ["0", "604801", "18446744073709551615", "-1"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_gridarena"))
+            .args(["serve", "--port", "0", "--dist", "/nonexistent-dist"])
+            .arg("--db")
+            .arg(&db)
+            .arg(format!("--move-seconds={seconds}"))
+            .stdin(Stdio::null())
+            .output()
+            .expect("the binary runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{seconds}: {stderr}");
+        assert!(stderr.contains("--move-seconds"), "{seconds}: {stderr}");
+        assert!(out.stdout.is_empty(), "nothing started: {seconds}");
+        assert!(!db.exists(), "no database was created for {seconds}");
+    }
+}

@@ -178,10 +178,12 @@ async fn run(games: usize, think: Duration) {
         db: dir.join("bench.sqlite3"),
         dist: dir.join("dist"),
         move_time: Duration::from_secs(300),
-        heartbeat: gridarena_server::HEARTBEAT,
+        // Every client is on 127.0.0.1: one address with all the connections.
+        max_connections_per_address: gridarena_server::MAX_CONNECTIONS,
+        ..gridarena_server::Config::default()
     };
     let (router, hub) = gridarena_server::app(&config).expect("the server starts");
-    tokio::spawn(gridarena_server::serve_router(listener, router));
+    tokio::spawn(async move { gridarena_server::serve_router(listener, router, &config).await });
 
     let t0 = Instant::now();
     let clients = 2 * games;
