@@ -119,6 +119,12 @@ impl Lobby {
             ServerMsg::Welcome { wins, losses, .. } => self.record = Some((wins, losses)),
             ServerMsg::Waiting { size, color } => self.seeking = Some((size, color)),
             ServerMsg::Cancelled => self.seeking = None,
+            ServerMsg::Unwatched { game } => {
+                self.games.retain(|g| g.id != game || g.mine.is_some());
+                if self.shown == Some(game) && self.current().is_none() {
+                    self.shown = None;
+                }
+            }
             ServerMsg::Matched {
                 game,
                 color,
@@ -450,5 +456,13 @@ mod tests {
         assert_eq!((l.shown(), l.notice()), (None, None));
         assert_eq!(l.other_games().len(), 2);
         assert_eq!(l.name(), "Cy");
+        // An unwatched game is no longer followed, and leaves the screen if it was on it.
+        l.show(13);
+        assert_eq!(
+            l.receive(ServerMsg::Unwatched { game: 13 }, 0.0),
+            Reaction::default()
+        );
+        assert_eq!(l.shown(), None);
+        assert_eq!(l.other_games(), [(12, "Game 12: Ada vs Bob".to_string())]);
     }
 }

@@ -4,7 +4,9 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { closedPort } from './hostile.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = path.join(root, 'dist');
@@ -75,4 +77,26 @@ export async function startAi(cmd, args, url) {
   }
   child.kill();
   throw new Error(`${cmd} ${args.join(' ')} did not start: ${stderr}`);
+}
+
+/** Starts the real server (`gridarena serve`, the debug build) on dist/ with a fresh database and waits
+ *  until its API answers; returns its base URL and a `close` that stops it. */
+export async function startGridarena() {
+  const bin = path.join(root, 'target', 'debug', 'gridarena');
+  const db = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gridarena-e2e-')), 'e2e.sqlite3');
+  const port = await closedPort();
+  const server = spawn(bin, ['serve', '--port', String(port), '--db', db, '--dist', dist],
+    { stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  server.stdout.on('data', (d) => { log += d; });
+  server.stderr.on('data', (d) => { log += d; });
+  const base = `http://127.0.0.1:${port}/`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}api/leaderboard`)).ok) break;
+    } catch { /* not up yet */ }
+    if (i > 100 || server.exitCode !== null) throw new Error(`gridarena serve did not start:\n${log}`);
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  return { base, close: () => server.kill() };
 }

@@ -3,43 +3,16 @@
 // game to two passes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { launch, root } from './harness.mjs';
+import { launch, startGridarena } from './harness.mjs';
 
 let server, browser, base;
 
-async function freePort() {
-  const s = net.createServer();
-  await new Promise((ok) => s.listen(0, '127.0.0.1', ok));
-  const { port } = s.address();
-  await new Promise((ok) => s.close(ok));
-  return port;
-}
-
 before(async () => {
-  const bin = path.join(root, 'target', 'debug', 'gridarena');
-  const db = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'online-')), 'e2e.sqlite3');
-  const port = await freePort();
-  server = spawn(bin, ['serve', '--port', String(port), '--db', db, '--dist', path.join(root, 'dist')],
-    { stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  server.stdout.on('data', (d) => { log += d; });
-  server.stderr.on('data', (d) => { log += d; });
-  base = `http://127.0.0.1:${port}/`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${base}api/leaderboard`)).ok) break;
-    } catch { /* not up yet */ }
-    if (i > 100 || server.exitCode !== null) throw new Error(`gridarena serve did not start:\n${log}`);
-    await new Promise((ok) => setTimeout(ok, 100));
-  }
+  server = await startGridarena();
+  base = server.base;
   browser = await launch();
 });
-after(async () => { await browser?.close(); server?.kill(); });
+after(async () => { await browser?.close(); server?.close(); });
 
 /** A person on their own machine: a fresh browser context (its own localStorage) in the lobby. */
 async function person(name) {

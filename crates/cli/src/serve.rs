@@ -7,6 +7,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+/// The longest `--move-seconds`: the server's longest clock ([`gridarena_server::MAX_MOVE_TIME`], 7
+/// days). Beyond it the clock's deadline could overflow, and the server would stop at start-up.
+const MAX_MOVE_SECONDS: u64 = gridarena_server::MAX_MOVE_TIME.as_secs();
+
 /// Options of `gridarena serve`.
 #[derive(Debug, Args)]
 pub struct Options {
@@ -23,8 +27,9 @@ pub struct Options {
     /// The built app to serve (`trunk build --release` writes it)
     #[arg(long, default_value = "dist")]
     dist: PathBuf,
-    /// Seconds for each move (tests use a short clock)
-    #[arg(long, default_value_t = 300, hide = true)]
+    /// Seconds for each move, 1 to 604800 (7 days; tests use a short clock)
+    #[arg(long, default_value_t = 300, hide = true,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_MOVE_SECONDS))]
     move_seconds: u64,
     /// Milliseconds an instance may be silent before another takes its clocks (tests use a short one)
     #[arg(long, default_value_t = 5000, hide = true)]
@@ -33,9 +38,6 @@ pub struct Options {
 
 /// Starts the server and runs until the process is stopped. Prints the address it listens on first.
 pub fn run(options: Options, out: &mut impl Write) -> Result<ExitCode, Failure> {
-    if options.move_seconds == 0 {
-        return Err(Failure::Input("--move-seconds must be at least 1".into()));
-    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -56,8 +58,8 @@ pub fn run(options: Options, out: &mut impl Write) -> Result<ExitCode, Failure> 
             db: options.db,
             dist: options.dist,
             move_time: Duration::from_secs(options.move_seconds),
-            heartbeat: gridarena_server::HEARTBEAT,
             lease: Duration::from_millis(options.clock_lease_ms.clamp(100, 600_000)),
+            ..gridarena_server::Config::default()
         };
         let (router, hub) = gridarena_server::app(&config)
             .await
@@ -71,7 +73,7 @@ pub fn run(options: Options, out: &mut impl Write) -> Result<ExitCode, Failure> 
         .and_then(|()| out.flush())
         .map_err(Failure::Output)?;
         tokio::select! {
-            served = gridarena_server::serve_router(listener, router) => {
+            served = gridarena_server::serve_router(listener, router, &config) => {
                 served.map_err(|e| Failure::Internal(format!("the server stopped: {e}")))?;
             }
             () = stop_signal() => hub.retire().await,

@@ -40,7 +40,10 @@ fn pair_across(first: &Server, second: &Server) -> (Client, Client, i64, String,
     bob.expect("snapshot");
     // Ann hears of it through the database.
     let m = ann.expect("matched");
-    assert_eq!((m["game"].as_i64(), m["opponent"].as_str()), (Some(game), Some("Bob")));
+    assert_eq!(
+        (m["game"].as_i64(), m["opponent"].as_str()),
+        (Some(game), Some("Bob"))
+    );
     ann.expect("snapshot");
     (ann, bob, game, ta, tb)
 }
@@ -83,7 +86,10 @@ fn players_on_two_instances_play_one_game_and_it_counts_once() {
     }
     // A move on the finished game is refused on either instance.
     ann.send(json!({"type": "move", "game": game, "move": "E5"}));
-    assert!(ann.expect("error")["message"].as_str().unwrap().contains("over"));
+    assert!(ann.expect("error")["message"]
+        .as_str()
+        .unwrap()
+        .contains("over"));
 }
 
 #[test]

@@ -9,7 +9,7 @@ mod online;
 use online::{pair, play, Server, OPENING};
 use serde_json::json;
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 fn temp_db() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gridarena-serve-crash-{}", std::process::id()));
@@ -136,4 +136,27 @@ fn a_second_server_on_the_same_sqlite_file_is_refused() {
     let again = Server::start(&db);
     again.kill();
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_move_clock_beyond_seven_days_is_a_usage_error_before_anything_starts() {
+    let db = std::env::temp_dir().join(format!(
+        "gridarena-serve-move-seconds-{}.sqlite3",
+        std::process::id()
+    ));
+    for seconds in ["0", "604801", "18446744073709551615", "-1"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_gridarena"))
+            .args(["serve", "--port", "0", "--dist", "/nonexistent-dist"])
+            .arg("--db")
+            .arg(&db)
+            .arg(format!("--move-seconds={seconds}"))
+            .stdin(Stdio::null())
+            .output()
+            .expect("the binary runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{seconds}: {stderr}");
+        assert!(stderr.contains("--move-seconds"), "{seconds}: {stderr}");
+        assert!(out.stdout.is_empty(), "nothing started: {seconds}");
+        assert!(!db.exists(), "no database was created for {seconds}");
+    }
 }

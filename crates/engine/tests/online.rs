@@ -46,8 +46,8 @@ fn read_and_write_back<T, E: std::fmt::Display>(
 
 #[test]
 fn every_documented_message_is_read_and_written_back_exactly() {
-    read_and_write_back("Client to server:", 6, ClientMsg::parse, ClientMsg::to_json);
-    read_and_write_back("Server to client:", 8, ServerMsg::parse, ServerMsg::to_json);
+    read_and_write_back("Client to server:", 7, ClientMsg::parse, ClientMsg::to_json);
+    read_and_write_back("Server to client:", 9, ServerMsg::parse, ServerMsg::to_json);
 }
 
 fn snapshot() -> Snapshot {
@@ -80,6 +80,7 @@ fn every_message_survives_a_round_trip() {
         },
         ClientMsg::Cancel,
         ClientMsg::Watch { game: 3 },
+        ClientMsg::Unwatch { game: 3 },
         ClientMsg::Move {
             game: 3,
             mv: "pass".into(),
@@ -103,6 +104,7 @@ fn every_message_survives_a_round_trip() {
             color: ColorPref::Any,
         },
         ServerMsg::Cancelled,
+        ServerMsg::Unwatched { game: 3 },
         ServerMsg::Matched {
             game: 1,
             color: "white".into(),
@@ -168,6 +170,8 @@ fn the_page_reads_a_server_message_without_the_fields_it_can_do_without() {
         r#"{"type":"nonsense"}"#,
         r#"{"type":"move","game":"x"}"#,
         r#"{"type":"watch","game":-1}"#,
+        r#"{"type":"unwatch"}"#,
+        r#"{"type":"unwatch","game":"12"}"#,
         r#"{"type":"seek","size":9,"color":"purple"}"#,
     ] {
         assert!(ServerMsg::parse(bad).is_err(), "{bad}");

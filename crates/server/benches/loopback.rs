@@ -187,8 +187,11 @@ async fn run(games: usize, think: Duration) {
         db: db.clone(),
         dist: dir.join("dist"),
         move_time: Duration::from_secs(300),
-        heartbeat: gridarena_server::HEARTBEAT,
-        lease: gridarena_server::CLOCK_LEASE,
+        // Every client is on 127.0.0.1: one address with all the connections, and more of them than a
+        // server takes by default.
+        max_connections: 2 * games + 64,
+        max_connections_per_address: 2 * games + 64,
+        ..gridarena_server::Config::default()
     };
     let mut addrs = Vec::new();
     let mut hubs = Vec::new();
@@ -200,7 +203,10 @@ async fn run(games: usize, think: Duration) {
         let (router, hub) = gridarena_server::app(&config)
             .await
             .expect("the server starts");
-        tokio::spawn(gridarena_server::serve_router(listener, router));
+        let served = config.clone();
+        tokio::spawn(
+            async move { gridarena_server::serve_router(listener, router, &served).await },
+        );
         hubs.push(hub);
     }
     let shown = if db.starts_with("postgres") {

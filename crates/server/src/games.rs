@@ -13,7 +13,8 @@ use axum::extract::ws::Utf8Bytes;
 use gridarena_engine::go::online::{GameId, PerColor, ServerMsg, Snapshot};
 use gridarena_engine::go::{BoardSize, Color, Game, Move, ReplayError};
 use std::collections::HashMap;
-use tokio::sync::{mpsc, Mutex, MutexGuard};
+use std::sync::Arc;
+use tokio::sync::{mpsc, Mutex, MutexGuard, Notify};
 
 /// What the hub hands a connection's writer.
 #[derive(Debug)]
@@ -22,27 +23,63 @@ pub enum Out {
     Text(Utf8Bytes),
     /// Close the connection with this reason.
     Close(String),
-    /// A WebSocket ping (the heartbeat; browsers answer it by themselves).
-    Ping,
+    /// A WebSocket ping (the heartbeat; browsers answer it by themselves), numbered so that only the
+    /// pong of the latest one counts as a sign of life.
+    Ping(u64),
 }
 
-/// One WebSocket connection as the hub sees it: an id and a way to send to it.
+/// One WebSocket connection as the hub sees it: an id and a way to send to it. Its queue is bounded
+/// ([`crate::ws::OUTBOX`]): a send to a full queue fails and asks the connection to close, since a
+/// client that lets that many messages pile up does not read.
 #[derive(Clone, Debug)]
 pub struct Conn {
     pub id: u64,
-    pub tx: mpsc::UnboundedSender<Out>,
+    tx: mpsc::Sender<Out>,
+    closing: Arc<Notify>,
 }
 
 impl Conn {
-    /// Sends a message; false if the connection is gone.
+    /// A connection that sends through `tx`.
+    pub fn new(id: u64, tx: mpsc::Sender<Out>) -> Conn {
+        Conn {
+            id,
+            tx,
+            closing: Arc::new(Notify::new()),
+        }
+    }
+
+    /// Notified when the connection must end: its queue overflowed, or its writer gave up.
+    pub fn closing(&self) -> Arc<Notify> {
+        Arc::clone(&self.closing)
+    }
+
+    /// Sends a message; false if the connection is gone (or is being closed for not reading).
     pub fn send(&self, msg: &ServerMsg) -> bool {
         self.send_text(Utf8Bytes::from(msg.to_json()))
     }
 
     fn send_text(&self, text: Utf8Bytes) -> bool {
-        self.tx.send(Out::Text(text)).is_ok()
+        self.push(Out::Text(text))
+    }
+
+    /// Queues anything for the writer without waiting; false if the connection is gone or its queue
+    /// is full (then it is asked to close).
+    pub fn push(&self, out: Out) -> bool {
+        match self.tx.try_send(out) {
+            Ok(()) => true,
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                self.closing.notify_one();
+                false
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => false,
+        }
     }
 }
+
+/// How many games in play one connection may watch as a spectator at once. A person follows a game or
+/// two; a projector wall of a class's games, 8. Each watched game sends every move to the connection,
+/// so without a cap one socket could ask for all of them.
+pub const MAX_WATCHED: usize = 8;
 
 /// A player who said hello.
 #[derive(Clone, Debug, PartialEq, Eq)]

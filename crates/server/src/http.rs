@@ -1,18 +1,29 @@
 //! The HTTP side: the JSON endpoints of docs/online.md, the WebSocket upgrade, and the app's files.
+//!
+//! What reaches a client is never a raw database error or a path on the server: a failure is answered
+//! "internal error (logged as E7)" and its details go to stderr under that number
+//! ([`crate::incident`]). The JSON endpoints have a per-address rate limit ([`ApiLimit`]) and a
+//! deadline ([`REQUEST_TIMEOUT`]); every answer gets the security headers of [`crate::headers`].
 
+use crate::bucket::TokenBucket;
+use crate::headers::{self, InlineScripts};
 use crate::hub::{Hub, RegisterError};
 use crate::incident;
+use crate::listen::address_key;
 use crate::ws;
 use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Path, State, WebSocketUpgrade};
-use axum::http::{header, StatusCode, Uri};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Request, State, WebSocketUpgrade};
+use axum::http::{header, HeaderMap, StatusCode, Uri};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use gridarena_engine::go::online::{ApiError, NewPlayer, PlayerRecord, Registered, WinLoss};
+use std::collections::HashMap;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use tower_http::services::ServeDir;
 
 /// The largest request body read by the JSON endpoints.
@@ -21,28 +32,96 @@ const MAX_BODY: usize = 4 * 1024;
 /// How many players the leaderboard lists.
 const LEADERBOARD: u32 = 20;
 
-/// The router: the API under `/api`, the app's files from `dist` for everything else. `heartbeat` is
-/// the WebSocket ping interval ([`crate::HEARTBEAT`]).
-pub fn router(hub: Arc<Hub>, dist: PathBuf, heartbeat: Duration) -> Router {
+/// How long a JSON endpoint may take, its request body included: a 4 KiB body arrives in one packet,
+/// and the answers are a few database reads, so 10 seconds only ends bodies sent a byte at a time.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How many addresses the API's rate limit remembers at most. An address is forgotten once its bucket
+/// is full again (5 seconds after its last request at the default rate); past this many at once (a
+/// flood from many addresses), the buckets start over rather than grow.
+const MAX_TRACKED_ADDRESSES: usize = 65_536;
+
+/// The JSON API's rate limit: a token bucket per client address ([`address_key`]), `burst` requests at
+/// once and `rate` a second ([`crate::API_RATE`], [`crate::API_BURST`]).
+#[derive(Debug)]
+pub struct ApiLimit {
+    rate: f64,
+    burst: f64,
+    buckets: Mutex<HashMap<IpAddr, TokenBucket>>,
+}
+
+impl ApiLimit {
+    pub fn new(rate: f64, burst: f64) -> ApiLimit {
+        ApiLimit {
+            rate,
+            burst,
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Takes a request from `ip`'s bucket; the refusal says how long until the next is allowed.
+    pub fn check(&self, ip: IpAddr, now: Instant) -> Result<(), Duration> {
+        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        let key = address_key(ip);
+        if !buckets.contains_key(&key) && buckets.len() >= MAX_TRACKED_ADDRESSES {
+            buckets.retain(|_, b| !b.is_full(now));
+            if buckets.len() >= MAX_TRACKED_ADDRESSES {
+                buckets.clear();
+            }
+        }
+        let bucket = buckets
+            .entry(key)
+            .or_insert_with(|| TokenBucket::full(self.rate, self.burst, now));
+        if bucket.take(now) {
+            Ok(())
+        } else {
+            Err(bucket.wait())
+        }
+    }
+}
+
+/// What the router needs beyond the hub.
+struct Setup {
+    ws: ws::Settings,
+    allowed_origins: Vec<String>,
+}
+
+/// The router: the API under `/api`, the app's files from `config.dist` for everything else.
+pub fn router(hub: Arc<Hub>, config: &crate::Config) -> Router {
+    let dist = config.dist.clone();
     let missing = dist.clone();
     let index = dist.join("index.html");
     let files = ServeDir::new(&dist).not_found_service(axum::routing::any(move |uri: Uri| {
         not_found(uri, missing.clone())
     }));
-    Router::new()
-        .route("/", get(move || root(index.clone())))
+    let setup = Arc::new(Setup {
+        ws: ws::Settings {
+            heartbeat: config.heartbeat,
+            hello_timeout: config.hello_timeout,
+        },
+        allowed_origins: config.allowed_origins.clone(),
+    });
+    let limit = Arc::new(ApiLimit::new(config.api_rate, config.api_burst));
+    let api = Router::new()
         .route("/api/players", post(register))
         .route("/api/players/{name}", get(player))
         .route("/api/leaderboard", get(leaderboard))
         .route("/api/games/{id}/sgf", get(game_sgf))
+        .route_layer(middleware::from_fn_with_state(limit, api_guard));
+    let page = move || root(index.clone());
+    Router::new()
+        .route("/", get(page.clone()))
+        .route("/index.html", get(page))
+        .merge(api)
         .route(
             "/api/ws",
-            get(move |hub, upgrade| websocket(hub, upgrade, heartbeat)),
+            get(move |hub, headers, upgrade| websocket(hub, headers, upgrade, Arc::clone(&setup))),
         )
         .route("/api/{*rest}", axum::routing::any(api_not_found))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(hub)
         .fallback_service(files)
+        .layer(middleware::from_fn(headers::security_headers))
 }
 
 fn error(status: StatusCode, message: impl Into<String>) -> Response {
@@ -52,40 +131,76 @@ fn error(status: StatusCode, message: impl Into<String>) -> Response {
     (status, Json(body)).into_response()
 }
 
-/// `/`: the app's page, or how to build it.
+/// Middleware of the JSON endpoints: the per-address rate limit, then the deadline.
+async fn api_guard(State(limit): State<Arc<ApiLimit>>, request: Request, next: Next) -> Response {
+    let ip = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
+    if let Err(wait) = limit.check(ip, Instant::now()) {
+        let seconds = (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1);
+        let mut response = error(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "too many requests from your address: at most {} a second (bursts of {}); try \
+                 again in {seconds} s",
+                limit.rate, limit.burst
+            ),
+        );
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, seconds.into());
+        return response;
+    }
+    match tokio::time::timeout(REQUEST_TIMEOUT, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => error(
+            StatusCode::REQUEST_TIMEOUT,
+            format!(
+                "the request took over {} s (its body came too slowly)",
+                REQUEST_TIMEOUT.as_secs()
+            ),
+        ),
+    }
+}
+
+/// `/` and `/index.html`: the app's page, with its inline scripts allowed by hash, or how to build it.
 async fn root(index: PathBuf) -> Response {
     match tokio::fs::read(&index).await {
-        Ok(page) => (
-            [
-                (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-                (header::CACHE_CONTROL, "no-cache"),
-            ],
-            page,
-        )
-            .into_response(),
+        Ok(page) => {
+            let scripts = InlineScripts(headers::inline_script_hashes(&String::from_utf8_lossy(
+                &page,
+            )));
+            let mut response = (
+                [
+                    (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+                    (header::CACHE_CONTROL, "no-cache"),
+                ],
+                page,
+            )
+                .into_response();
+            response.extensions_mut().insert(scripts);
+            response
+        }
         Err(_) => (
             [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-            not_built(&index),
+            NOT_BUILT,
         )
             .into_response(),
     }
 }
 
-fn not_built(index: &std::path::Path) -> String {
-    format!(
-        "GridArena's server is running, but the app is not built: there is no {}.\n\
-         Run `trunk build --release` in the repository root (or ./scripts/serve.sh), then reload.\n\
-         The online Go API is under /api (docs/online.md).\n",
-        index.display()
-    )
-}
+/// What `/` says when the app is not built. It names no path: the server's files are not the client's
+/// business.
+const NOT_BUILT: &str = "GridArena's server is running, but the app is not built.\n\
+    Run `trunk build --release` in the repository root (or ./scripts/serve.sh), then reload.\n\
+    The online Go API is under /api (docs/online.md).\n";
 
 async fn not_found(_uri: Uri, dist: PathBuf) -> Response {
-    let index = dist.join("index.html");
-    let text = if index.is_file() {
-        "not found\n".to_string()
+    let text = if dist.join("index.html").is_file() {
+        "not found\n"
     } else {
-        not_built(&index)
+        NOT_BUILT
     };
     (
         StatusCode::NOT_FOUND,
@@ -193,11 +308,21 @@ async fn game_sgf(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Respon
 
 async fn websocket(
     State(hub): State<Arc<Hub>>,
+    headers: HeaderMap,
     upgrade: WebSocketUpgrade,
-    heartbeat: Duration,
+    setup: Arc<Setup>,
 ) -> Response {
+    let text = |name| headers.get(name).and_then(|v| v.to_str().ok());
+    if let Err(why) = headers::check_origin(
+        text(header::ORIGIN),
+        text(header::HOST),
+        &setup.allowed_origins,
+    ) {
+        return error(StatusCode::FORBIDDEN, why);
+    }
+    let settings = setup.ws;
     upgrade
         .max_message_size(ws::HARD_MAX_MESSAGE)
         .max_frame_size(ws::HARD_MAX_MESSAGE)
-        .on_upgrade(move |socket| ws::run(socket, hub, heartbeat))
+        .on_upgrade(move |socket| ws::run(socket, hub, settings))
 }

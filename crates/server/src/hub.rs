@@ -7,7 +7,9 @@
 //! per game, no move after the deadline) is the store's, in a transaction; the hub acts on the answer.
 //! Its in-memory games ([`GameCell`]) are copies that catch up from the store whenever they are behind.
 
-use crate::games::{move_message, rebuild, snapshot_of, Conn, Ended, GameCell, LiveState, Seat};
+use crate::games::{
+    move_message, rebuild, snapshot_of, Conn, Ended, GameCell, LiveState, Seat, MAX_WATCHED,
+};
 use crate::incident;
 use crate::names::{self, NameError};
 use crate::policy;
@@ -18,7 +20,7 @@ use crate::store::{
 use gridarena_engine::go::online::{ColorPref, GameId, ServerMsg, Snapshot};
 use gridarena_engine::go::sgf::{self, GameInfo};
 use gridarena_engine::go::{BoardSize, Color, Game, GameResult, Move};
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -491,12 +493,30 @@ impl Hub {
         }
     }
 
-    /// `watch`: a snapshot of the game, then its moves as they come.
-    pub async fn watch(&self, conn: &Conn, id: GameId) {
+    /// `watch`: a snapshot of the game, then its moves as they come. `watched` is the set of games the
+    /// connection follows as a spectator (not as a player), at most [`MAX_WATCHED`] of them in play.
+    pub async fn watch(&self, conn: &Conn, id: GameId, watched: &mut HashSet<GameId>) {
         match self.load(id).await {
             Ok(Found::Live(cell)) => {
+                // Games that ended since no longer count.
+                let held: HashSet<GameId> = lock(&self.games).keys().copied().collect();
+                watched.retain(|g| *g == id || held.contains(g));
                 let mut st = cell.lock().await;
                 if st.ended.is_none() {
+                    let new = !st.subscribers.contains_key(&conn.id);
+                    if new && watched.len() >= MAX_WATCHED {
+                        conn.send(&ServerMsg::game_error(
+                            id,
+                            format!(
+                                "you watch {MAX_WATCHED} games already, the most one connection \
+                                 may: unwatch one first"
+                            ),
+                        ));
+                        return;
+                    }
+                    if new {
+                        watched.insert(id);
+                    }
                     st.subscribers.insert(conn.id, conn.clone());
                 }
                 conn.send(&ServerMsg::Snapshot(cell.snapshot(&st)));
@@ -514,6 +534,28 @@ impl Hub {
                 ));
             }
         }
+    }
+
+    /// `unwatch`: the connection stops following a game it watches as a spectator.
+    pub async fn unwatch(&self, conn: &Conn, id: GameId, watched: &mut HashSet<GameId>) {
+        if !watched.remove(&id) {
+            conn.send(&ServerMsg::game_error(
+                id,
+                format!("you are not watching game {id}"),
+            ));
+            return;
+        }
+        let cell = lock(&self.games).get(&id).cloned();
+        if let Some(cell) = cell {
+            let emptied = {
+                let mut st = cell.lock().await;
+                st.subscribers.remove(&conn.id).is_some() && st.subscribers.is_empty()
+            };
+            if emptied {
+                self.forget_if_unfollowed(&cell).await;
+            }
+        }
+        conn.send(&ServerMsg::Unwatched { game: id });
     }
 
     /// The live game `id` and the colour `me` plays in it; otherwise `conn` is told why not.

@@ -1,11 +1,19 @@
 //! Players' names and secret tokens.
 //!
 //! A name is what others see: trimmed, 1 to [`MAX_NAME_CHARS`] characters, letters, digits, spaces,
-//! `_`, `-` and `.`; unique without regard to case ([`name_key`]). A token is what proves a player is who
-//! they say: 32 random bytes in hex, given once; the server keeps only its SHA-256 ([`token_hash`]).
+//! `_`, `-` and `.`, in one script (`Аda` with a Cyrillic `А` is refused). Names are unique up to case
+//! and look-alikes ([`name_key`]): `Ada`, `ADA`, `Ａｄａ` (full-width) and `Αda`-like names written in
+//! another script are one name. A token is what proves a player is who they say: 32 random bytes in
+//! hex, given once; the server keeps only its SHA-256 ([`token_hash`]).
+//!
+//! Look-alikes are Unicode's own list (UTS #39, "confusables", through the `unicode-security` crate),
+//! not a table of ours: a name's key is its *skeleton*, the string every look-alike of it maps to.
 
 use sha2::{Digest, Sha256};
 use std::fmt;
+use unicode_normalization::UnicodeNormalization;
+use unicode_script::{Script, UnicodeScript};
+use unicode_security::MixedScript;
 
 /// The longest name, in characters.
 pub const MAX_NAME_CHARS: usize = 20;
@@ -17,8 +25,16 @@ pub const MAX_TOKEN_CHARS: usize = 128;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NameError {
     Empty,
-    TooLong { chars: usize },
-    BadChar { c: char },
+    TooLong {
+        chars: usize,
+    },
+    BadChar {
+        c: char,
+    },
+    /// Letters of more than one script, named (`["Latin", "Cyrillic"]`).
+    MixedScripts {
+        scripts: Vec<&'static str>,
+    },
 }
 
 impl fmt::Display for NameError {
@@ -37,6 +53,12 @@ impl fmt::Display for NameError {
             NameError::BadChar { c } => write!(
                 f,
                 "a name may hold only letters, digits, spaces, _ - and . (not {c:?})"
+            ),
+            NameError::MixedScripts { scripts } => write!(
+                f,
+                "a name is written in one script, but this one mixes {}: letters that look \
+                 alike in two scripts would let one player pass for another",
+                scripts.join(" and ")
             ),
         }
     }
@@ -60,12 +82,30 @@ pub fn validate_name(name: &str) -> Result<String, NameError> {
     if chars > MAX_NAME_CHARS {
         return Err(NameError::TooLong { chars });
     }
+    if !name.is_single_script() {
+        let mut scripts = Vec::new();
+        for c in name.chars() {
+            let script = c.script();
+            let name = script.full_name();
+            if !matches!(script, Script::Common | Script::Inherited) && !scripts.contains(&name) {
+                scripts.push(name);
+            }
+        }
+        return Err(NameError::MixedScripts { scripts });
+    }
     Ok(name.to_string())
 }
 
-/// The form names are compared in: trimmed and lower-cased, so "Ada" and "ADA " are the same name.
+/// The form names are compared in, so that names that look alike are one name: compatibility forms
+/// folded (NFKC: full-width `Ａ` is `A`), then the UTS #39 skeleton (Cyrillic `А` and Greek `Α` are
+/// `A`, `0` is `O`, `l`, `I` and `1` are one), lower-cased, and the skeleton again (a lower-case
+/// letter has its own look-alikes: `m` is `rn`). "Ada", " ADA", "Аda" and "Ａｄａ" have one key.
 pub fn name_key(name: &str) -> String {
-    name.trim().to_lowercase()
+    let folded: String = name.trim().nfkc().collect();
+    let lower: String = unicode_security::skeleton(&folded)
+        .flat_map(char::to_lowercase)
+        .collect();
+    unicode_security::skeleton(&lower).collect()
 }
 
 /// A new token: 32 bytes from the operating system's random source, as 64 lower-case hex digits.
@@ -126,6 +166,56 @@ mod tests {
     #[test]
     fn keys_ignore_case() {
         assert_eq!(name_key(" ADA"), name_key("ada"));
+        assert_eq!(name_key("Tom"), name_key("TOM"));
+    }
+
+    #[test]
+    fn names_mixing_scripts_are_refused_with_the_scripts_named() {
+        // Cyrillic А, then Latin "da".
+        let e = validate_name("\u{410}da").unwrap_err();
+        assert_eq!(
+            e,
+            NameError::MixedScripts {
+                scripts: vec!["Cyrillic", "Latin"]
+            }
+        );
+        assert!(e.to_string().contains("Cyrillic and Latin"), "{e}");
+        // Greek Ο in a Latin name.
+        assert!(validate_name("B\u{39f}b").is_err());
+        // One script each, with digits, spaces and punctuation (common to all): fine.
+        for name in [
+            "Ада 2",
+            "Σωκράτης_1",
+            "Ada-Lovelace.3",
+            "山田 太郎",
+            "やまだ",
+            "Ａｄａ",
+        ] {
+            assert!(validate_name(name).is_ok(), "{name}");
+        }
+    }
+
+    #[test]
+    fn look_alikes_share_a_key() {
+        let ada = name_key("Ada");
+        for alike in [
+            "ada",
+            " ADA ",
+            "\u{410}da",                // Cyrillic capital А
+            "\u{ff21}\u{ff44}\u{ff41}", // full-width Ａｄａ
+        ] {
+            assert_eq!(name_key(alike), ada, "{alike:?}");
+        }
+        // Wholly Cyrillic or Greek names that look Latin collide with the Latin name.
+        assert_eq!(name_key("\u{422}\u{41e}\u{420}"), name_key("TOP")); // Cyrillic ТОР
+        assert_eq!(name_key("\u{391}\u{392}\u{395}"), name_key("ABE")); // Greek ΑΒΕ
+        assert_eq!(name_key("B0b"), name_key("Bob"));
+        assert_eq!(name_key("Al"), name_key("AI"));
+        assert_eq!(name_key("Tom"), name_key("Torn"));
+        // Names that differ to the eye keep apart.
+        assert_ne!(name_key("Ada"), name_key("Adam"));
+        assert_ne!(name_key("Ann"), name_key("Anna"));
+        assert_ne!(name_key("\u{434}"), name_key("d"), "Cyrillic д is not d");
     }
 
     #[test]

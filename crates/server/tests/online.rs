@@ -1,221 +1,19 @@
 //! The online Go server end to end: a real server on 127.0.0.1:0, real WebSocket clients
 //! (tokio-tungstenite) and plain HTTP requests, as docs/online.md describes them.
 
+mod support;
+
 use futures_util::{SinkExt, StreamExt};
 use gridarena_engine::go::{BoardSize, Game, Move};
 use serde_json::{json, Value};
-use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
+use support::*;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
-
-const WAIT: Duration = Duration::from_secs(5);
-
-fn temp_db() -> PathBuf {
-    static N: AtomicU32 = AtomicU32::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "gridarena-server-test-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join("test.sqlite3")
-}
-
-async fn start_with(db: PathBuf, move_time: Duration) -> SocketAddr {
-    start_config(gridarena_server::Config {
-        db: db.display().to_string(),
-        dist: PathBuf::from("/nonexistent-dist"),
-        move_time,
-        heartbeat: gridarena_server::HEARTBEAT,
-        lease: gridarena_server::CLOCK_LEASE,
-    })
-    .await
-}
-
-async fn start_config(config: gridarena_server::Config) -> SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (router, _hub) = gridarena_server::app(&config).await.unwrap();
-    tokio::spawn(gridarena_server::serve_router(listener, router));
-    addr
-}
-
-async fn start() -> SocketAddr {
-    start_with(temp_db(), Duration::from_secs(300)).await
-}
-
-/// A minimal HTTP/1.1 request; returns the status, the headers (lower-cased) and the body.
-async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String, String) {
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
-         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut buf = Vec::new();
-    tokio::time::timeout(WAIT, s.read_to_end(&mut buf))
-        .await
-        .unwrap()
-        .unwrap();
-    let text = String::from_utf8(buf).unwrap();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap();
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    (status, head.to_lowercase(), body.to_string())
-}
-
-async fn get_json(addr: SocketAddr, path: &str) -> (u16, Value) {
-    let (status, _, body) = http(addr, "GET", path, "").await;
-    (status, serde_json::from_str(&body).unwrap())
-}
-
-async fn register(addr: SocketAddr, name: &str) -> String {
-    let (status, _, body) = http(
-        addr,
-        "POST",
-        "/api/players",
-        &json!({ "name": name }).to_string(),
-    )
-    .await;
-    assert_eq!(status, 201, "{body}");
-    let v: Value = serde_json::from_str(&body).unwrap();
-    v["token"].as_str().unwrap().to_string()
-}
-
-async fn record(addr: SocketAddr, name: &str) -> Value {
-    let (status, v) = get_json(addr, &format!("/api/players/{}", name.replace(" ", "%20"))).await;
-    assert_eq!(status, 200);
-    v
-}
-
-struct Client {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-}
-
-impl Client {
-    async fn connect(addr: SocketAddr) -> Client {
-        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/api/ws"))
-            .await
-            .unwrap();
-        Client { ws }
-    }
-
-    async fn send_text(&mut self, text: String) {
-        self.ws.send(Message::text(text)).await.unwrap();
-    }
-
-    async fn send(&mut self, v: Value) {
-        self.send_text(v.to_string()).await;
-    }
-
-    /// The next JSON message; None if the connection closed.
-    async fn next(&mut self) -> Option<Value> {
-        loop {
-            let msg = tokio::time::timeout(WAIT, self.ws.next())
-                .await
-                .expect("no message within 5 s");
-            match msg {
-                Some(Ok(Message::Text(t))) => {
-                    return Some(serde_json::from_str(t.as_str()).unwrap())
-                }
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
-                Some(Ok(_)) => continue,
-            }
-        }
-    }
-
-    async fn recv(&mut self) -> Value {
-        self.next().await.expect("the connection closed")
-    }
-
-    async fn expect(&mut self, kind: &str) -> Value {
-        let v = self.recv().await;
-        assert_eq!(v["type"], kind, "expected {kind}, got {v}");
-        v
-    }
-
-    /// Nothing arrives within `ms`.
-    async fn quiet(&mut self, ms: u64) {
-        if let Ok(m) = tokio::time::timeout(Duration::from_millis(ms), self.ws.next()).await {
-            panic!("expected nothing, got {m:?}");
-        }
-    }
-
-    async fn hello(addr: SocketAddr, token: &str) -> Client {
-        let mut c = Client::connect(addr).await;
-        c.send(json!({"type": "hello", "token": token})).await;
-        c.expect("welcome").await;
-        c
-    }
-
-    async fn play(&mut self, game: i64, mv: &str) {
-        self.send(json!({"type": "move", "game": game, "move": mv}))
-            .await;
-    }
-}
-
-/// Two new players in a new 9x9 game: (black, white, game id).
-async fn pair(addr: SocketAddr, a: &str, b: &str) -> (Client, Client, i64) {
-    let (ca, cb, game, _, _) = pair_with_tokens(addr, a, b).await;
-    (ca, cb, game)
-}
-
-/// [`pair`], and the two players' tokens.
-async fn pair_with_tokens(
-    addr: SocketAddr,
-    a: &str,
-    b: &str,
-) -> (Client, Client, i64, String, String) {
-    let ta = register(addr, a).await;
-    let tb = register(addr, b).await;
-    let mut ca = Client::hello(addr, &ta).await;
-    let mut cb = Client::hello(addr, &tb).await;
-    ca.send(json!({"type": "seek", "size": 9, "color": "black"}))
-        .await;
-    ca.expect("waiting").await;
-    cb.send(json!({"type": "seek", "size": 9, "color": "white"}))
-        .await;
-    let m = ca.expect("matched").await;
-    assert_eq!(m["color"], "black");
-    assert_eq!(m["opponent"], b);
-    let game = m["game"].as_i64().unwrap();
-    ca.expect("snapshot").await;
-    let m = cb.expect("matched").await;
-    assert_eq!(m["color"], "white");
-    assert_eq!(m["opponent"], a);
-    cb.expect("snapshot").await;
-    (ca, cb, game, ta, tb)
-}
 
 /// Ten quiet moves (Black's mirror White's through the centre): enough for a game to count in the
 /// records (`gridarena_server::policy::MIN_RATED_MOVES`), and an even position.
 const OPENING: [&str; 10] = ["C3", "G7", "C7", "G3", "D4", "F6", "D6", "F4", "E3", "E7"];
-
-/// Plays `moves` alternately (Black first), checking both players see each move.
-async fn play_moves(
-    black: &mut Client,
-    white: &mut Client,
-    game: i64,
-    moves: &[&str],
-) -> Vec<Value> {
-    let mut seen = Vec::new();
-    for (i, mv) in moves.iter().enumerate() {
-        let mover = if i % 2 == 0 { &mut *black } else { &mut *white };
-        mover.play(game, mv).await;
-        let a = black.expect("move").await;
-        let b = white.expect("move").await;
-        assert_eq!(a, b);
-        assert_eq!(a["move"].as_str().unwrap(), mv.to_string());
-        seen.push(a);
-    }
-    seen
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn names_are_checked_and_unique_without_regard_to_case() {
@@ -276,7 +74,7 @@ async fn names_are_checked_and_unique_without_regard_to_case() {
         .await;
     let e = c.expect("error").await;
     assert!(e["message"].as_str().unwrap().contains("unknown token"));
-    // Without hello, only watch works.
+    // Without hello, nothing but hello works.
     c.send(json!({"type": "seek", "size": 9, "color": "any"}))
         .await;
     assert!(c.expect("error").await["message"]
@@ -468,7 +266,7 @@ async fn a_game_to_two_passes_is_counted_once() {
     assert_eq!(g.moves().len(), 10);
 
     // A watcher of a finished game gets its final snapshot.
-    let mut w = Client::connect(addr).await;
+    let mut w = Client::hello(addr, &register(addr, "Watcher").await).await;
     w.send(json!({"type": "watch", "game": game})).await;
     let snap = w.expect("snapshot").await;
     assert_eq!(snap["move_number"], 10);
@@ -549,11 +347,17 @@ async fn a_reconnecting_player_gets_the_snapshot_and_goes_on() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn spectators_watch_without_a_token() {
+async fn spectators_say_hello_then_watch_and_unwatch() {
     let addr = start().await;
     let (mut black, mut white, game) = pair(addr, "Pla1", "Pla2").await;
     play_moves(&mut black, &mut white, game, &["C3"]).await;
+    // Watching needs a hello first, like everything else.
     let mut s = Client::connect(addr).await;
+    s.send(json!({"type": "watch", "game": game})).await;
+    s.expect_error("hello").await;
+    s.send(json!({"type": "hello", "token": register(addr, "Spec").await}))
+        .await;
+    s.expect("welcome").await;
     s.send(json!({"type": "watch", "game": game})).await;
     let snap = s.expect("snapshot").await;
     assert_eq!(snap["moves"], json!(["C3"]));
@@ -579,6 +383,53 @@ async fn spectators_watch_without_a_token() {
     assert!(sgf.contains(";B[cg]") && sgf.contains(";W[gc]"), "{sgf}");
     assert!(!sgf.contains("RE["), "{sgf}");
     black.expect("move").await;
+    white.expect("move").await;
+
+    // Unwatch: answered, and the game's moves stop coming.
+    s.send(json!({"type": "unwatch", "game": game})).await;
+    assert_eq!(
+        s.expect("unwatched").await,
+        json!({"type": "unwatched", "game": game})
+    );
+    play_moves(&mut black, &mut white, game, &["D4"]).await;
+    s.quiet(100).await;
+    s.send(json!({"type": "unwatch", "game": game})).await;
+    assert_eq!(s.expect_error("not watching").await["game"], game);
+    // A player cannot unwatch their own game: they follow it as a player.
+    black.send(json!({"type": "unwatch", "game": game})).await;
+    black.expect("error").await;
+    s.send_text(r#"{"type":"unwatch"}"#.to_string()).await;
+    s.expect_error("malformed").await;
+
+    // At most 8 games in play at once; a finished one no longer counts.
+    let mut games = Vec::new();
+    for i in 0..9 {
+        let (b, w, g) = pair(addr, &format!("Cap{i}b"), &format!("Cap{i}w")).await;
+        games.push((b, w, g));
+    }
+    for (_, _, g) in &games[..8] {
+        s.send(json!({"type": "watch", "game": g})).await;
+        s.expect("snapshot").await;
+    }
+    let ninth = games[8].2;
+    s.send(json!({"type": "watch", "game": ninth})).await;
+    let e = s.expect_error("watch 8 games already").await;
+    assert_eq!(e["game"], ninth);
+    // Watching a game again is not a new one.
+    s.send(json!({"type": "watch", "game": games[0].2})).await;
+    s.expect("snapshot").await;
+    // One watched game ends: the ninth fits.
+    let (b0, _, g0) = &mut games[0];
+    b0.send(json!({"type": "resign", "game": *g0})).await;
+    s.expect("ended").await;
+    s.send(json!({"type": "watch", "game": ninth})).await;
+    s.expect("snapshot").await;
+    // So does one more after an unwatch.
+    s.send(json!({"type": "unwatch", "game": ninth})).await;
+    s.expect("unwatched").await;
+    let (_, _, tenth) = pair(addr, "Cap10b", "Cap10w").await;
+    s.send(json!({"type": "watch", "game": tenth})).await;
+    s.expect("snapshot").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -696,8 +547,10 @@ async fn the_root_says_how_to_build_the_app_when_it_is_missing() {
     assert_eq!(status, 200);
     assert!(head.contains("content-type: text/plain"));
     assert!(body.contains("trunk build --release"), "{body}");
-    let (status, _, _) = http(addr, "GET", "/nothing.js", "").await;
+    assert!(!body.contains("nonexistent-dist"), "no server path: {body}");
+    let (status, _, body) = http(addr, "GET", "/nothing.js", "").await;
     assert_eq!(status, 404);
+    assert!(!body.contains("nonexistent-dist"), "no server path: {body}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -707,7 +560,7 @@ async fn a_silent_client_is_dropped_and_leaves_the_queue() {
         dist: PathBuf::from("/nonexistent-dist"),
         move_time: Duration::from_secs(300),
         heartbeat: Duration::from_millis(150),
-        lease: gridarena_server::CLOCK_LEASE,
+        ..gridarena_server::Config::default()
     })
     .await;
     let ta = register(addr, "Ghost").await;

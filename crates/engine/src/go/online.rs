@@ -49,6 +49,10 @@ pub enum ClientMsg {
     Watch {
         game: GameId,
     },
+    /// Stop following a game this connection watches as a spectator.
+    Unwatch {
+        game: GameId,
+    },
     Move {
         game: GameId,
         #[serde(rename = "move")]
@@ -111,6 +115,10 @@ pub enum ServerMsg {
         color: ColorPref,
     },
     Cancelled,
+    /// The answer to `unwatch`: the game's messages no longer come to this connection.
+    Unwatched {
+        game: GameId,
+    },
     Matched {
         game: GameId,
         /// The colour the receiver plays: `"black"` or `"white"`.

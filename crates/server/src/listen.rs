@@ -1,0 +1,261 @@
+//! The accept loop: every TCP connection is counted against a total and a per-address cap, and served
+//! by hyper with a timer, so that a request's head has a deadline and an idle connection ends.
+//!
+//! `axum::serve` runs hyper without a timer: no header deadline (a client sending a byte a second holds
+//! a connection for ever), idle keep-alive connections for ever, and no cap. Here:
+//!
+//! - **Caps.** A connection over [`Limits::max_connections`] in total, or over
+//!   [`Limits::max_per_address`] from one address, is answered `503` at once (without reading its
+//!   request) and closed; nothing waits in a backlog of ours. An address is an IPv4 address, or the
+//!   /64 network of an IPv6 one (the block one subscriber gets), so that rotating addresses inside one's
+//!   own block gains nothing. A WebSocket counts until it closes: the slot travels with the socket
+//!   through the HTTP upgrade.
+//! - **Timeouts.** hyper's `header_read_timeout` ([`Limits::header_timeout`]) starts whenever it waits
+//!   for a request's head: at the connection's opening and after each answer, so it ends slow senders
+//!   and idle kept-alive connections alike (`408` is not sent: the connection just closes).
+//! - HTTP/1.1 only, through hyper's own `http1` builder: without TLS no browser speaks HTTP/2 to a
+//!   server. (`hyper_util`'s `auto::Builder` first reads up to 24 bytes to tell HTTP/2 from HTTP/1,
+//!   even when told `http1_only`, and that read has no deadline: a connection that sends nothing would
+//!   be held for ever. The idle-connection test in `tests/hostile.rs` caught it.)
+//!
+//! Each request carries the client's address as axum's `ConnectInfo<SocketAddr>`, for the API's rate
+//! limit ([`crate::http`]).
+
+use axum::extract::ConnectInfo;
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use std::collections::HashMap;
+use std::io;
+use std::net::{IpAddr, Ipv6Addr};
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tower_service::Service;
+
+/// What a server refuses and when it gives up on a client.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    pub header_timeout: Duration,
+    pub max_connections: usize,
+    pub max_per_address: usize,
+}
+
+impl Limits {
+    /// The limits `config` sets.
+    pub fn of(config: &crate::Config) -> Limits {
+        Limits {
+            header_timeout: config.header_timeout,
+            max_connections: config.max_connections,
+            max_per_address: config.max_connections_per_address,
+        }
+    }
+}
+
+/// How long the loop pauses after a failed accept (out of file descriptors, say) before the next; the
+/// failure repeats at once otherwise, and the loop would spin.
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
+
+/// The answer to a connection over a cap, written without reading the request.
+const REFUSAL: &[u8] =
+    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n\
+Retry-After: 5\r\nConnection: close\r\nContent-Length: 58\r\n\r\n\
+too many connections from your address; try again shortly\n";
+
+/// The address a connection counts against: IPv4 addresses (also written as IPv6) as they are, IPv6
+/// ones by their /64.
+pub fn address_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let s = v6.segments();
+                IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+            }
+        },
+    }
+}
+
+/// The open connections, in total and per address.
+#[derive(Debug, Default)]
+struct Counts {
+    total: usize,
+    per_address: HashMap<IpAddr, usize>,
+}
+
+/// A connection's place under the caps; given back when dropped.
+#[derive(Debug)]
+struct Slot {
+    counts: Arc<Mutex<Counts>>,
+    key: IpAddr,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut c = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        c.total = c.total.saturating_sub(1);
+        if let Some(n) = c.per_address.get_mut(&self.key) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                c.per_address.remove(&self.key);
+            }
+        }
+    }
+}
+
+/// Takes a slot for a connection from `ip`, or None when a cap is reached.
+fn admit(counts: &Arc<Mutex<Counts>>, limits: &Limits, ip: IpAddr) -> Option<Slot> {
+    let key = address_key(ip);
+    let mut c = counts.lock().unwrap_or_else(|e| e.into_inner());
+    let mine = c.per_address.get(&key).copied().unwrap_or(0);
+    if c.total >= limits.max_connections || mine >= limits.max_per_address {
+        return None;
+    }
+    c.total += 1;
+    *c.per_address.entry(key).or_insert(0) += 1;
+    Some(Slot {
+        counts: Arc::clone(counts),
+        key,
+    })
+}
+
+/// A TCP stream that holds its connection's [`Slot`], so the slot lives exactly as long as the socket,
+/// through an HTTP upgrade to a WebSocket too.
+struct Counted {
+    stream: TcpStream,
+    _slot: Slot,
+}
+
+impl AsyncRead for Counted {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Counted {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+}
+
+/// Accepts connections on `listener` and serves `router` on each, under `limits`, until the process
+/// ends.
+pub async fn serve(listener: TcpListener, router: axum::Router, limits: Limits) -> io::Result<()> {
+    let mut builder = http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout)
+        .keep_alive(true);
+    let counts = Arc::new(Mutex::new(Counts::default()));
+    loop {
+        let (stream, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            Err(e) => {
+                eprintln!("accepting a connection failed: {e}");
+                tokio::time::sleep(ACCEPT_BACKOFF).await;
+                continue;
+            }
+        };
+        let Some(slot) = admit(&counts, &limits, peer.ip()) else {
+            // At most one small write that never waits: a refused client costs no task and no memory.
+            let _ = stream.try_write(REFUSAL);
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let io = TokioIo::new(Counted {
+            stream,
+            _slot: slot,
+        });
+        let router = router.clone();
+        let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
+            req.extensions_mut().insert(ConnectInfo(peer));
+            router.clone().call(req)
+        });
+        let connection = builder.serve_connection(io, service).with_upgrades();
+        tokio::spawn(async move {
+            // An error here is the client's doing (a malformed request, a timeout, a reset): nothing to
+            // report.
+            let _ = connection.await;
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caps_count_per_address_and_in_total_and_slots_come_back() {
+        let limits = Limits {
+            header_timeout: Duration::from_secs(1),
+            max_connections: 3,
+            max_per_address: 2,
+        };
+        let counts = Arc::new(Mutex::new(Counts::default()));
+        let a: IpAddr = "10.0.0.1".parse().unwrap();
+        let b: IpAddr = "10.0.0.2".parse().unwrap();
+        let a1 = admit(&counts, &limits, a).unwrap();
+        let _a2 = admit(&counts, &limits, a).unwrap();
+        assert!(admit(&counts, &limits, a).is_none(), "per address");
+        let _b1 = admit(&counts, &limits, b).unwrap();
+        let c: IpAddr = "10.0.0.3".parse().unwrap();
+        assert!(admit(&counts, &limits, c).is_none(), "in total");
+        drop(a1);
+        assert!(admit(&counts, &limits, a).is_some());
+        assert_eq!(
+            counts.lock().unwrap().per_address.len(),
+            2,
+            "an address with no connection is forgotten"
+        );
+    }
+
+    #[test]
+    fn ipv6_counts_by_its_64_and_mapped_ipv4_as_ipv4() {
+        let one: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
+        let two: IpAddr = "2001:db8:1:2:bbbb::9".parse().unwrap();
+        let other: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert_eq!(address_key(one), address_key(two));
+        assert_ne!(address_key(one), address_key(other));
+        let mapped: IpAddr = "::ffff:192.0.2.7".parse().unwrap();
+        assert_eq!(address_key(mapped), "192.0.2.7".parse::<IpAddr>().unwrap());
+    }
+
+    #[test]
+    fn the_refusal_is_a_whole_http_answer() {
+        let text = std::str::from_utf8(REFUSAL).unwrap();
+        let (head, body) = text.split_once("\r\n\r\n").unwrap();
+        assert!(head.contains(&format!("Content-Length: {}", body.len())));
+    }
+}
