@@ -167,6 +167,14 @@ impl Hub {
             finished: Mutex::new(FinishedCache::default()),
             next_conn: AtomicU64::new(1),
         });
+        let rekeyed = hub
+            .store
+            .rekey_players(names::name_key)
+            .await
+            .map_err(OpenError::Other)?;
+        if rekeyed > 0 {
+            eprintln!("{rekeyed} players' name keys follow the look-alike rule now");
+        }
         let now = now_ms();
         let lease = ms(hub.config.lease);
         // A SQLite file is locked to one process, so whatever instance it names is dead: this one takes

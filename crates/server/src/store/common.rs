@@ -90,3 +90,29 @@ pub(super) fn conn_to_db(conn: u64) -> i64 {
 pub(super) fn conn_from_db(conn: i64) -> u64 {
     u64::from_ne_bytes(conn.to_ne_bytes())
 }
+
+/// The players (id, name, stored key; in id order) whose stored key is not `key(name)`, each with its
+/// new key. A name whose new key an earlier player already holds (two look-alike names registered
+/// before keys caught look-alikes) keeps a key of its own, `key#id`: the older player keeps the name's
+/// key, and neither account is lost.
+pub(super) fn rekeyed(
+    players: &[(i64, String, String)],
+    key: fn(&str) -> String,
+) -> Vec<(i64, String)> {
+    let mut taken = std::collections::HashSet::new();
+    let mut wanted = Vec::with_capacity(players.len());
+    for (id, name, _) in players {
+        let mut k = key(name);
+        if !taken.insert(k.clone()) {
+            k = format!("{k}#{id}");
+            taken.insert(k.clone());
+        }
+        wanted.push(k);
+    }
+    players
+        .iter()
+        .zip(wanted)
+        .filter(|((_, _, old), new)| old != new)
+        .map(|((id, _, _), new)| (*id, new))
+        .collect()
+}

@@ -287,6 +287,12 @@ impl Store {
         both!(self.schema_version())
     }
 
+    /// Makes every player's stored key `key(name)` (the rule for keys changed: look-alike names now share
+    /// one), in one transaction, at start-up. Returns how many keys changed.
+    pub async fn rekey_players(&self, key: fn(&str) -> String) -> Result<usize, StoreError> {
+        both!(self.rekey_players(key))
+    }
+
     /// Registers a player whose name has been validated; `key` is unique.
     pub async fn create_player(
         &self,

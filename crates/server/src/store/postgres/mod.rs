@@ -45,6 +45,7 @@ pub(super) use schema::VERSION;
 
 use super::common::{
     by_size, color_from_word, color_word, conn_from_db, conn_to_db, count, move_refusal, partners,
+    rekeyed,
 };
 use super::{
     now_ms, CreatePlayerError, Event, Finish, GameRow, InstanceId, Millis, MoveRefusal, OpenError,

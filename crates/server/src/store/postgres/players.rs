@@ -2,6 +2,9 @@
 
 use super::*;
 
+/// The advisory lock taken while re-keying players (any number no other user of the database takes).
+const REKEY_LOCK: i64 = 0x4752_4944_0002;
+
 impl PgStore {
     pub(in crate::store) async fn create_player(
         &self,
@@ -82,6 +85,39 @@ impl PgStore {
             losses: count(col(first, 2)?),
             by_size: by_size(sizes),
         }))
+    }
+
+    pub(in crate::store) async fn rekey_players(
+        &self,
+        key: fn(&str) -> String,
+    ) -> Result<usize, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        // Instances starting together re-key one after the other.
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&REKEY_LOCK])
+            .await?;
+        let rows = tx
+            .query("SELECT id, name, name_key FROM players ORDER BY id", &[])
+            .await?;
+        let mut players = Vec::with_capacity(rows.len());
+        for row in &rows {
+            players.push((col(row, 0)?, col(row, 1)?, col(row, 2)?));
+        }
+        let changes = rekeyed(&players, key);
+        // Through a key no name has, so that two keys trading places never collide on the way.
+        for (id, _) in &changes {
+            tx.execute(
+                "UPDATE players SET name_key = '#' || id::text WHERE id = $1",
+                &[id],
+            )
+            .await?;
+        }
+        for (id, new) in &changes {
+            tx.execute("UPDATE players SET name_key = $2 WHERE id = $1", &[id, new])
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(changes.len())
     }
 
     pub(in crate::store) async fn leaderboard(

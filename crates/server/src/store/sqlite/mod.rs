@@ -21,7 +21,7 @@ mod worker;
 pub(super) use schema::VERSION;
 
 use super::common::{
-    by_size, color_from_word, color_word, conn_from_db, conn_to_db, move_refusal, partners,
+    by_size, color_from_word, color_word, conn_from_db, conn_to_db, move_refusal, partners, rekeyed,
 };
 use super::{
     now_ms, CreatePlayerError, Finish, GameRow, InstanceId, Millis, MoveRefusal, OpenError,

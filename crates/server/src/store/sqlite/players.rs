@@ -89,6 +89,32 @@ impl SqliteStore {
             .await
     }
 
+    pub(in crate::store) async fn rekey_players(
+        &self,
+        key: fn(&str) -> String,
+    ) -> Result<usize, StoreError> {
+        self.workers
+            .write(move |c| {
+                let players: Vec<(i64, String, String)> = c
+                    .prepare("SELECT id, name, name_key FROM players ORDER BY id")?
+                    .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+                    .collect::<Result<_, _>>()?;
+                let changes = rekeyed(&players, key);
+                // Through a key no name has, so that two keys trading places never collide.
+                let mut park =
+                    c.prepare("UPDATE players SET name_key = '#' || id WHERE id = ?1")?;
+                for (id, _) in &changes {
+                    park.execute([id])?;
+                }
+                let mut update = c.prepare("UPDATE players SET name_key = ?2 WHERE id = ?1")?;
+                for (id, new) in &changes {
+                    update.execute(params![id, new])?;
+                }
+                Ok(changes.len())
+            })
+            .await
+    }
+
     pub(in crate::store) async fn leaderboard(
         &self,
         n: u32,

@@ -7,6 +7,7 @@ on_every_backend!(
     names_are_unique_and_tokens_find_players,
     concurrent_registrations_of_one_name_give_it_once,
     records_count_rated_games_per_size,
+    old_keys_follow_the_look_alike_rule_after_a_rekey,
 );
 
 async fn names_are_unique_and_tokens_find_players(b: Backend) {
@@ -116,4 +117,31 @@ async fn records_count_rated_games_per_size(b: Backend) {
         ]
     );
     assert_eq!(s.leaderboard(1).await.unwrap().len(), 1);
+}
+
+/// Players registered when keys were the lower-cased name: after the re-key, `Tom` is found by its
+/// look-alike key, and `Тоm` (Cyrillic Т and о), registered later, keeps a key of its own.
+async fn old_keys_follow_the_look_alike_rule_after_a_rekey(b: Backend) {
+    let db = Db::new(b).await;
+    let s = &db.store;
+    let tom = s.create_player("Tom", "tom", &[1; 32]).await.unwrap();
+    let fake = s.create_player("Тоm", "тоm", &[2; 32]).await.unwrap();
+    s.create_player("Ada", "ada", &[3; 32]).await.unwrap();
+    let key = crate::names::name_key;
+    assert_eq!(
+        s.rekey_players(key).await.unwrap(),
+        2,
+        "Ada's key is already right"
+    );
+    assert_eq!(s.record(&key("TOM")).await.unwrap().unwrap().name, "Tom");
+    assert_eq!(s.record(&key("ada")).await.unwrap().unwrap().name, "Ada");
+    let own = format!("{}#{fake}", key("Тоm"));
+    assert_eq!(s.record(&own).await.unwrap().unwrap().name, "Тоm");
+    assert!(matches!(
+        s.create_player("TOM", &key("TOM"), &[4; 32]).await,
+        Err(CreatePlayerError::Taken)
+    ));
+    // A second re-key changes nothing.
+    assert_eq!(s.rekey_players(key).await.unwrap(), 0);
+    assert!(tom < fake);
 }
