@@ -66,26 +66,37 @@ test('two people meet in the lobby and play a 9x9 game to two passes', async () 
   assert.match(await status(bob), /Your move/);
   assert.match(await ada.page.textContent('[data-testid=online-white] .clock'), /^[45]:\d\d$/);
 
-  await bob.page.click('[data-testid=online-pass]');
-  await ada.page.waitForFunction(() => /Your move/.test(document.querySelector('[data-testid=online-status]').textContent));
+  // Seven more stones, so that the game counts in the records (ten moves at least).
+  await play(bob, ada, 'C7', 4);
+  await play(ada, bob, 'G3', 5);
+  await play(bob, ada, 'A1', 6);
+  await play(ada, bob, 'E3', 7);
+  await play(bob, ada, 'A9', 8);
+  await play(ada, bob, 'E7', 9);
+  await play(bob, ada, 'J1', 10);
+
   await ada.page.click('[data-testid=online-pass]');
+  await bob.page.waitForFunction(() => /Your move/.test(document.querySelector('[data-testid=online-status]').textContent));
+  await bob.page.click('[data-testid=online-pass]');
   for (const p of [ada, bob]) {
     await p.page.waitForFunction(() => /wins/.test(document.querySelector('[data-testid=online-status]').textContent));
   }
-  // Black: E5, G7 and most of the board; White: C3 and its corner. The server counted it.
-  assert.match(await status(ada), /\(B\+\d+(\.5)?\)/);
-  assert.match(await status(bob), /Black \(Ada\) wins by/);
-  assert.equal(await stones(ada), 3);
+  // The server counted it: both pages say the same winner, with the margin.
+  const said = (await status(ada)).match(/(Black \(Ada\)|White \(Bob\)) wins by .*\(([BW])\+\d+(\.5)?\)/);
+  assert.ok(said, await status(ada));
+  assert.match(await status(bob), new RegExp(`${said[1].replace(/[()]/g, '\\$&')} wins by`));
+  assert.equal(await stones(ada), 10);
+  const [winner, loser] = said[2] === 'B' ? ['Ada', 'Bob'] : ['Bob', 'Ada'];
 
-  // Records: Ada won once, Bob lost once; the lobby's leaderboard shows it.
+  // Records: the winner won once, the loser lost once; the lobby's leaderboard shows them.
   await ada.page.click('[data-testid=online-leave]');
-  await ada.page.waitForFunction(() => /Ada/.test(document.querySelector('[data-testid=online-leaderboard]').textContent));
-  const record = await (await fetch(`${base}api/players/${encodeURIComponent('Bob')}`)).json();
-  assert.equal(record.losses, 1);
-  assert.equal(record.wins, 0);
+  await ada.page.waitForFunction((w) => new RegExp(w).test(document.querySelector('[data-testid=online-leaderboard]').textContent), winner);
+  const record = async (name) => (await fetch(`${base}api/players/${encodeURIComponent(name)}`)).json();
+  assert.deepEqual([(await record(winner)).wins, (await record(winner)).losses], [1, 0]);
+  assert.deepEqual([(await record(loser)).wins, (await record(loser)).losses], [0, 1]);
   const sgf = await (await fetch(`${base}api/games/1/sgf`)).text();
-  assert.match(sgf, /;B\[ee\];W\[cg\];B\[gc\];W\[\];B\[\]/);
-  assert.match(sgf, /RE\[B\+/);
+  assert.match(sgf, /;B\[ee\];W\[cg\];B\[gc\];W\[cc\];B\[gg\];W\[ai\];B\[eg\];W\[aa\];B\[ec\];W\[ii\];B\[\];W\[\]/);
+  assert.match(sgf, new RegExp(`RE\\[${said[2]}\\+`));
 
   assert.deepEqual([...ada.errors, ...bob.errors], []);
   await ada.context.close();
