@@ -294,7 +294,7 @@ impl Hub {
             losses: player.losses,
         });
         for row in games {
-            let cell = self.adopt(&row);
+            let cell = self.adopt(&row).await;
             let mut st = cell.lock().await;
             if st.ended.is_none() {
                 st.subscribers.insert(conn.id, conn.clone());
@@ -448,18 +448,32 @@ impl Hub {
             lock(&self.finished).put(id, Arc::clone(&done));
             return Ok(Found::Over(done));
         }
-        Ok(Found::Live(self.adopt(&row)))
+        Ok(Found::Live(self.adopt(&row).await))
     }
 
     /// This instance's copy of the unfinished game `row`: the one held, or a new one made from the row.
-    /// (Another task may have made one meanwhile: the first copy is the one.)
-    fn adopt(&self, row: &GameRow) -> Arc<GameCell> {
-        let mut games = lock(&self.games);
-        Arc::clone(
-            games
-                .entry(row.id)
-                .or_insert_with(|| Arc::new(GameCell::from_row(row))),
-        )
+    /// (Another task may have made one meanwhile: the first copy is the one.) On a shared database a
+    /// new copy reads the game once more after it is held: a move stored by another instance between
+    /// the row's read and now was announced while no copy here could hear it.
+    async fn adopt(&self, row: &GameRow) -> Arc<GameCell> {
+        let (cell, new) = {
+            let mut games = lock(&self.games);
+            match games.get(&row.id) {
+                Some(cell) => (Arc::clone(cell), false),
+                None => {
+                    let cell = Arc::new(GameCell::from_row(row));
+                    games.insert(row.id, Arc::clone(&cell));
+                    (cell, true)
+                }
+            }
+        };
+        if new && self.store.is_shared() {
+            let mut st = cell.lock().await;
+            if let Err(e) = self.refresh(&cell, &mut st).await {
+                incident::report("loading a game", &e);
+            }
+        }
+        cell
     }
 
     /// The live game `id`; otherwise `conn` is told why there is none.
