@@ -90,7 +90,23 @@ async fn client(
                 };
                 continue;
             }
-            Some("snapshot") => {}
+            Some("snapshot") => {
+                // Paired through another instance, the opponent may have moved before this client
+                // heard of the game: the snapshot's moves are the game so far.
+                let moves: Vec<String> = v["moves"]
+                    .as_array()
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|m| m.as_str().map(str::to_string))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                game = Game::new(BoardSize::NINE);
+                if game.play_gtp(&moves).is_err() {
+                    eprintln!("client {seed}: the snapshot does not replay");
+                    return out;
+                }
+            }
             Some("move") => {
                 let number = v["move_number"].as_u64().unwrap_or(0);
                 if let Some((n, t)) = pending {
