@@ -221,19 +221,10 @@ impl GameCell {
     /// database being the truth): announces each move the copy lacked, then the end if the row is
     /// finished. Returns whether the game is now over.
     pub fn catch_up(&self, st: &mut LiveState, row: &GameRow) -> bool {
-        let have = st.moves() as usize;
-        for (i, text) in row.moves.iter().enumerate().skip(have) {
-            let Ok(mv) = Move::from_gtp(text, self.size) else {
-                eprintln!("game {}: stored move {text:?} is not a move", self.id);
-                break;
-            };
-            let color = st.game.to_move();
-            if let Err(e) = st.game.play(mv) {
-                eprintln!("game {}: stored move {text} refused: {e}", self.id);
+        for text in row.moves.iter().skip(st.moves() as usize) {
+            if !self.play_stored(st, text, row.deadline) {
                 break;
             }
-            let msg = move_message(self.id, &st.game, i + 1, color, mv, row.deadline);
-            st.broadcast(&msg);
         }
         st.deadline = row.deadline;
         if st.ended.is_none() {
@@ -243,6 +234,27 @@ impl GameCell {
             }
         }
         st.ended.is_some()
+    }
+
+    /// Plays the stored move `text` that comes next, announces it with the `deadline` that follows it,
+    /// and says whether it was played (a stored move the engine refuses, from a database edited by
+    /// hand, is logged and stops the copy there).
+    pub fn play_stored(&self, st: &mut LiveState, text: &str, deadline: Millis) -> bool {
+        let Ok(mv) = Move::from_gtp(text, self.size) else {
+            eprintln!("game {}: stored move {text:?} is not a move", self.id);
+            return false;
+        };
+        let color = st.game.to_move();
+        if let Err(e) = st.game.play(mv) {
+            eprintln!("game {}: stored move {text} refused: {e}", self.id);
+            return false;
+        }
+        st.deadline = deadline;
+        let number = st.moves() as usize;
+        st.broadcast(&move_message(
+            self.id, &st.game, number, color, mv, deadline,
+        ));
+        true
     }
 }
 

@@ -220,8 +220,14 @@ impl EndReason {
 /// on it only for the games and connections it holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
-    /// Move `number` of `game` was stored.
-    Moved { game: GameId, number: u32 },
+    /// Move `number` of `game` was stored: `mv` in GTP words, and the deadline it set, so that an
+    /// instance whose copy has every move before it plays it without reading the game back.
+    Moved {
+        game: GameId,
+        number: u32,
+        mv: String,
+        deadline: Millis,
+    },
     /// `game` was finished.
     Ended { game: GameId },
     /// `game` was created for a request that waited on `instance`'s connection `conn`.

@@ -31,7 +31,8 @@ impl PgStore {
                        INSERT INTO moves (game_id, number, color, mv, played_at)
                        SELECT id, $2, $3, $4, $5::bigint / 1000 FROM stored),
                      note AS (
-                       SELECT pg_notify('gridarena', 'm ' || id || ' ' || $2::bigint) FROM stored)
+                       SELECT pg_notify('gridarena', 'm ' || id || ' ' || $2::bigint || ' ' || $6::bigint
+                                                     || ' ' || $4::text) FROM stored)
                      SELECT g.finished, g.move_count, g.deadline_at, (SELECT count(*) FROM note)
                      FROM g",
                 )

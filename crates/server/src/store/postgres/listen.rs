@@ -5,7 +5,7 @@
 //!
 //! | payload | event |
 //! |---|---|
-//! | `m <game> <number>` | [`Event::Moved`] |
+//! | `m <game> <number> <deadline> <move>` | [`Event::Moved`] (the move in GTP words, the deadline in ms) |
 //! | `e <game>` | [`Event::Ended`] |
 //! | `p <game> <instance> <conn>` | [`Event::Matched`] (the instance and connection of the request that waited) |
 //!
@@ -31,11 +31,14 @@ pub(in crate::store) fn parse(payload: &str) -> Option<Event> {
     let (kind, rest) = payload.split_once(' ')?;
     match kind {
         "m" => {
-            let (game, number) = rest.split_once(' ')?;
-            Some(Event::Moved {
-                game: game.parse().ok()?,
-                number: number.parse().ok()?,
-            })
+            let mut words = rest.split(' ');
+            let event = Event::Moved {
+                game: words.next()?.parse().ok()?,
+                number: words.next()?.parse().ok()?,
+                deadline: words.next()?.parse().ok()?,
+                mv: words.next().filter(|mv| !mv.is_empty())?.to_owned(),
+            };
+            words.next().is_none().then_some(event)
         }
         "e" => Some(Event::Ended {
             game: rest.parse().ok()?,

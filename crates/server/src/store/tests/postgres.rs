@@ -52,7 +52,13 @@ async fn a_second_store_hears_moves_ends_and_matches() {
         .await
         .unwrap()
         .unwrap();
-    assert_eq!(next(&mut heard).await, Event::Moved { game, number: 1 });
+    let moved = Event::Moved {
+        game,
+        number: 1,
+        mv: "D4".into(),
+        deadline: T0 + 2000,
+    };
+    assert_eq!(next(&mut heard).await, moved);
     // Refused writes say nothing.
     assert_eq!(
         one.add_move(game, 1, 'B', "D4", T0, T0 + 2000)
@@ -97,7 +103,7 @@ async fn a_second_store_hears_moves_ends_and_matches() {
     );
     // The instance hears itself too, in the same order.
     assert_eq!(next(&mut own).await, matched);
-    assert_eq!(next(&mut own).await, Event::Moved { game, number: 1 });
+    assert_eq!(next(&mut own).await, moved);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -126,10 +132,12 @@ async fn a_lost_listener_comes_back_with_resync() {
 fn payloads_read_back() {
     use super::super::postgres::parse_payload as parse;
     assert_eq!(
-        parse("m 12 3"),
+        parse("m 12 3 1700000000123 pass"),
         Some(Event::Moved {
             game: 12,
-            number: 3
+            number: 3,
+            mv: "pass".into(),
+            deadline: 1_700_000_000_123
         })
     );
     assert_eq!(parse("e 12"), Some(Event::Ended { game: 12 }));
@@ -141,7 +149,20 @@ fn payloads_read_back() {
             conn: u64::MAX
         })
     );
-    for bad in ["", "m", "m 1", "m x 1", "e -1", "p 1 2", "q 1", "m 1 2 3"] {
+    for bad in [
+        "",
+        "m",
+        "m 1",
+        "m x 1",
+        "e -1",
+        "p 1 2",
+        "q 1",
+        "m 1 2 3",
+        "m 1 2",
+        "m 1 2 3 ",
+        "m 1 2 x D4",
+        "m 1 2 3 D4 x",
+    ] {
         assert_eq!(parse(bad), None, "{bad:?}");
     }
 }

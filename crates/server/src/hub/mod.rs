@@ -14,7 +14,7 @@ use crate::incident;
 use crate::names::{self, NameError};
 use crate::policy;
 use crate::store::{
-    now_ms, CreatePlayerError, EndReason, Event, Finish, GameRow, InstanceId, Millis, MoveRefusal,
+    now_ms, CreatePlayerError, EndReason, Finish, GameRow, InstanceId, Millis, MoveRefusal,
     OpenError, SeekOutcome, SeekRow, Store, StoreError,
 };
 use gridarena_engine::go::online::{ColorPref, GameId, ServerMsg, Snapshot};
@@ -25,7 +25,9 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
-use tokio::sync::broadcast::error::RecvError;
+
+mod clock;
+mod follow;
 
 /// Why registering a name failed.
 #[derive(Debug)]
@@ -818,103 +820,6 @@ impl Hub {
             }
             Found::Over(done) => Ok(Some(done.sgf.clone())),
             Found::Missing => Ok(None),
-        }
-    }
-
-    /// The clock keeper: says this instance is alive (taking over the clocks of silent ones) a few
-    /// times per lease, and ends every game of its own whose deadline passed.
-    async fn keep_clocks(self: Arc<Self>) {
-        let lease = ms(self.config.lease);
-        let tick = (self.config.move_time / 4)
-            .clamp(Duration::from_millis(10), Duration::from_millis(250));
-        let mut said_alive = now_ms();
-        loop {
-            tokio::time::sleep(tick).await;
-            let now = now_ms();
-            if now - said_alive >= lease / 3 {
-                match self.store.keep_alive(&self.instance, now, lease).await {
-                    Ok(_) => said_alive = now,
-                    Err(e) => {
-                        incident::report("saying the instance is alive", &e);
-                    }
-                }
-            }
-            match self.store.due(&self.instance, now).await {
-                Ok(due) => {
-                    for id in due {
-                        if let Err(e) = self.time_out(id, now).await {
-                            incident::report("ending a game on time", &e);
-                        }
-                    }
-                }
-                Err(e) => {
-                    incident::report("looking for games out of time", &e);
-                }
-            }
-        }
-    }
-
-    /// Game `id`'s deadline passed at `now` by the store: the player to move loses on time, unless a
-    /// move came in meanwhile (or the stored moves already end the game, which is then scored).
-    async fn time_out(&self, id: GameId, now: Millis) -> Result<(), StoreError> {
-        let Found::Live(cell) = self.load(id).await? else {
-            return Ok(());
-        };
-        let mut st = cell.lock().await;
-        self.refresh(&cell, &mut st).await?;
-        if st.ended.is_none() {
-            if let Some(reason) = over_by_moves(&cell, &st) {
-                let game = st.game.clone();
-                self.end(&cell, &mut st, &game, reason, None).await?;
-            } else if st.deadline <= now {
-                let mut after = st.game.clone();
-                let loser = after.to_move();
-                if after.time_out(loser).is_ok() {
-                    self.end(&cell, &mut st, &after, EndReason::Time, Some(now))
-                        .await?;
-                }
-            }
-        }
-        drop(st);
-        self.forget_if_unfollowed(&cell).await;
-        Ok(())
-    }
-
-    /// Follows the other instances: a move or an end stored elsewhere reaches this instance's copy and
-    /// its followers; a pairing made elsewhere for a connection here is told to it.
-    async fn follow(self: Arc<Self>, mut events: tokio::sync::broadcast::Receiver<Event>) {
-        loop {
-            let event = events.recv().await;
-            let held: Vec<Arc<GameCell>> = match &event {
-                Ok(Event::Moved { game, .. } | Event::Ended { game }) => {
-                    lock(&self.games).get(game).cloned().into_iter().collect()
-                }
-                Ok(Event::Matched {
-                    game,
-                    instance,
-                    conn,
-                }) => {
-                    if *instance == self.instance {
-                        self.matched_here(*game, *conn).await;
-                    }
-                    continue;
-                }
-                Ok(Event::Resync) | Err(RecvError::Lagged(_)) => {
-                    lock(&self.games).values().cloned().collect()
-                }
-                Err(RecvError::Closed) => return,
-            };
-            for cell in held {
-                let mut st = cell.lock().await;
-                if let Ok(Event::Moved { number, .. }) = &event {
-                    if *number <= st.moves() {
-                        continue;
-                    }
-                }
-                if let Err(e) = self.refresh(&cell, &mut st).await {
-                    incident::report("following another instance", &e);
-                }
-            }
         }
     }
 }
