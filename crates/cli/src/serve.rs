@@ -31,6 +31,16 @@ pub struct Options {
     #[arg(long, default_value_t = 300, hide = true,
           value_parser = clap::value_parser!(u64).range(1..=MAX_MOVE_SECONDS))]
     move_seconds: u64,
+    /// Connections open at once; one more is answered 503 and closed (each player's or spectator's
+    /// page holds one)
+    #[arg(long, default_value_t = gridarena_server::MAX_CONNECTIONS,
+          value_parser = connection_cap)]
+    max_connections: usize,
+    /// Connections open at once from one address: raise it behind a proxy or for a school whose
+    /// computers share one public address (docs/online.md)
+    #[arg(long, default_value_t = gridarena_server::MAX_CONNECTIONS_PER_ADDRESS,
+          value_parser = connection_cap)]
+    max_connections_per_address: usize,
     /// Milliseconds an instance may be silent before another takes its clocks (tests use a short one)
     #[arg(long, default_value_t = 5000, hide = true)]
     clock_lease_ms: u64,
@@ -59,6 +69,8 @@ pub fn run(options: Options, out: &mut impl Write) -> Result<ExitCode, Failure> 
             dist: options.dist,
             move_time: Duration::from_secs(options.move_seconds),
             lease: Duration::from_millis(options.clock_lease_ms.clamp(100, 600_000)),
+            max_connections: options.max_connections,
+            max_connections_per_address: options.max_connections_per_address,
             ..gridarena_server::Config::default()
         };
         let (router, hub) = gridarena_server::app(&config)
@@ -80,6 +92,14 @@ pub fn run(options: Options, out: &mut impl Write) -> Result<ExitCode, Failure> 
         }
         Ok(ExitCode::SUCCESS)
     })
+}
+
+/// A connection cap: 1 to a million (past that the process runs out of files long before).
+fn connection_cap(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n @ 1..=1_000_000) => Ok(n),
+        _ => Err(format!("{text:?} is not a number from 1 to 1000000")),
+    }
 }
 
 /// Ctrl-C or SIGTERM (what a service manager sends): the server then retires its instance, so another
@@ -126,5 +146,15 @@ mod tests {
             "postgres://ga@db.school/go"
         );
         assert_eq!(super::shown_db("gridarena.sqlite3"), "gridarena.sqlite3");
+    }
+
+    #[test]
+    fn a_connection_cap_is_a_number_from_one_to_a_million() {
+        assert_eq!(super::connection_cap("1"), Ok(1));
+        assert_eq!(super::connection_cap("1000000"), Ok(1_000_000));
+        for bad in ["0", "1000001", "-1", "many", "", "99999999999999999999999"] {
+            let err = super::connection_cap(bad).unwrap_err();
+            assert!(err.contains("from 1 to 1000000"), "{bad}: {err}");
+        }
     }
 }

@@ -14,9 +14,14 @@
 //! most games are played across two instances. For how the server grows with cores, run the same under
 //! `taskset -c 0` and `taskset -c 0,1`.
 //!
+//! `SERVERS` (a comma-separated list of `host:port`) plays against instances already running, such as
+//! `gridarena serve --db postgres://... --max-connections 12000 --max-connections-per-address 12000`
+//! processes on the same `DB` (which the bench still needs, to register its players): as deployed, each
+//! instance in its own process.
+//!
 //! Run: `cargo bench -p gridarena-server --bench loopback` (GAMES=200 for a quick look). Each game takes
-//! 4 sockets in this process (2 client ends, 2 server ends), so 1000 games need an open-file limit above
-//! 4,000; the bench checks `ulimit -n` first and says so if it is too low.
+//! 4 sockets in this process (2 client ends, 2 server ends; 2 with `SERVERS`), so 1000 games need an
+//! open-file limit above 4,000; the bench checks `ulimit -n` first and says so if it is too low.
 
 use futures_util::{SinkExt, StreamExt};
 use gridarena_engine::go::{BoardSize, Color, Game, Move};
@@ -178,7 +183,12 @@ fn main() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1000);
-    let need = 4 * games as u64 + 64;
+    let per_game = if std::env::var_os("SERVERS").is_some() {
+        2
+    } else {
+        4
+    };
+    let need = per_game * games as u64 + 64;
     match open_file_limit() {
         Some(limit) if limit < need => {
             eprintln!(
@@ -223,9 +233,24 @@ async fn run(games: usize, think: Duration) {
         max_connections_per_address: 2 * games + 64,
         ..gridarena_server::Config::default()
     };
-    let mut addrs = Vec::new();
+    let mut addrs: Vec<SocketAddr> = Vec::new();
     let mut hubs = Vec::new();
-    for _ in 0..instances {
+    if let Ok(servers) = std::env::var("SERVERS") {
+        for server in servers.split(',') {
+            addrs.push(
+                server
+                    .trim()
+                    .parse()
+                    .expect("SERVERS lists host:port addresses"),
+            );
+        }
+        // Registers the players, and serves nobody.
+        let (_, hub) = gridarena_server::app(&config)
+            .await
+            .expect("the database opens");
+        hubs.push(hub);
+    }
+    for _ in 0..if addrs.is_empty() { instances } else { 0 } {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("a port");
@@ -244,7 +269,11 @@ async fn run(games: usize, think: Duration) {
     } else {
         "SQLite"
     };
-    println!("{instances} instance(s) on {shown}");
+    if std::env::var_os("SERVERS").is_some() {
+        println!("{} running instance(s) on {shown}", addrs.len());
+    } else {
+        println!("{instances} instance(s) on {shown}");
+    }
 
     let t0 = Instant::now();
     let clients = 2 * games;

@@ -5,15 +5,12 @@ mod support;
 
 use futures_util::{SinkExt, StreamExt};
 use gridarena_engine::go::{BoardSize, Game, Move};
+use gridarena_server::store::testing::OPENING;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::Duration;
 use support::*;
 use tokio_tungstenite::tungstenite::Message;
-
-/// Ten quiet moves (Black's mirror White's through the centre): enough for a game to count in the
-/// records (`gridarena_server::policy::MIN_RATED_MOVES`), and an even position.
-const OPENING: [&str; 10] = ["C3", "G7", "C7", "G3", "D4", "F6", "D6", "F4", "E3", "E7"];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn names_are_checked_and_unique_without_regard_to_case() {

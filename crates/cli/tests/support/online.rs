@@ -153,6 +153,4 @@ pub fn play(mover: &mut Client, other: &mut Client, game: i64, mv: &str) {
     assert_eq!(other.expect("move")["move"], mv);
 }
 
-/// Ten quiet moves, Black's mirroring White's through the centre: enough for a game to count in the
-/// records, and an even position.
-pub const OPENING: [&str; 10] = ["C3", "G7", "C7", "G3", "D4", "F6", "D6", "F4", "E3", "E7"];
+pub use gridarena_server::store::testing::OPENING;

@@ -172,62 +172,10 @@ impl Hub {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::Out;
-    use crate::hub::HubConfig;
-    use crate::store::{now_ms, InstanceId, SeekOutcome, SeekRow, Store};
+    use crate::hub::tests::{hub, paired_elsewhere, player, received};
+    use crate::store::now_ms;
     use gridarena_engine::go::online::{ColorPref, ServerMsg};
-    use std::time::Duration;
-    use tokio::sync::{broadcast, mpsc};
-
-    /// A hub on a private database, with no follower of its own: the tests feed it events.
-    async fn hub() -> Arc<Hub> {
-        let store = Store::open_in_memory().await.unwrap();
-        let config = HubConfig {
-            move_time: Duration::from_secs(300),
-            lease: Duration::from_secs(5),
-        };
-        Hub::start(store, config).await.unwrap()
-    }
-
-    /// A player who said hello on a connection of `hub`, and what the connection receives.
-    async fn player(hub: &Hub, name: &str) -> (Conn, crate::games::Seat, mpsc::Receiver<Out>) {
-        let (_, _, token) = hub.register(name).await.unwrap();
-        let (tx, rx) = mpsc::channel(64);
-        let conn = Conn::new(hub.next_conn_id(), tx);
-        let seat = hub.hello(&conn, &token).await.unwrap();
-        (conn, seat, rx)
-    }
-
-    fn received(rx: &mut mpsc::Receiver<Out>) -> Vec<ServerMsg> {
-        let mut out = Vec::new();
-        while let Ok(Out::Text(text)) = rx.try_recv() {
-            out.push(serde_json::from_str(&text).unwrap());
-        }
-        out
-    }
-
-    /// Pairs `waiting` (queued on `hub`) with a player who asks on another instance, as that instance
-    /// would: nobody tells `hub`.
-    async fn paired_elsewhere(hub: &Hub, other: i64) -> GameId {
-        let now = now_ms();
-        let request = SeekRow {
-            player: other,
-            name: "Elsewhere".into(),
-            instance: InstanceId("another instance".into()),
-            conn: 1,
-            size: 9,
-            color: ColorPref::Any,
-        };
-        let outcome = hub
-            .store()
-            .seek(&request, true, now, 5000, now + 300_000)
-            .await
-            .unwrap();
-        let SeekOutcome::Paired { game, .. } = outcome else {
-            panic!("not paired: {outcome:?}")
-        };
-        game
-    }
+    use tokio::sync::broadcast;
 
     #[tokio::test]
     async fn a_pairing_whose_event_was_lost_reaches_its_player() {

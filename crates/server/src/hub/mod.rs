@@ -834,3 +834,6 @@ fn over_by_moves(cell: &GameCell, st: &LiveState) -> Option<EndReason> {
         None
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -10,7 +10,7 @@
 //! tests. As root (initdb and postgres refuse to run as root) both run as the `postgres` user, which
 //! Debian's `postgresql` package creates.
 //!
-//! Other crates' tests use it through the `test-support` feature:
+//! It also holds [`OPENING`], the moves the online tests play. Other crates' tests use it through the `test-support` feature:
 //! `gridarena-server = { path = "../server", features = ["test-support"] }` under `[dev-dependencies]`.
 
 use std::path::{Path, PathBuf};
@@ -20,6 +20,11 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 use tokio_postgres::error::SqlState;
 use tokio_postgres::NoTls;
+
+/// Ten quiet moves on 9x9, Black's mirroring White's through the centre: enough for a game to count in
+/// the records ([`crate::policy::MIN_RATED_MOVES`]), and an even position. The games of the server's
+/// and the CLI's tests play it.
+pub const OPENING: [&str; 10] = ["C3", "G7", "C7", "G3", "D4", "F6", "D6", "F4", "E3", "E7"];
 
 /// The variable naming a cluster to use instead of starting one.
 pub const ENV: &str = "GRIDARENA_TEST_PG";
