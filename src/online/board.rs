@@ -1,5 +1,5 @@
 //! The online game on screen: the goban, both players' panels, Pass and Resign for the player to move,
-//! and the game's SGF record. What the words say is [`OnlineGame`]'s.
+//! the game's SGF record, and Stop watching for a spectator. What the words say is [`OnlineGame`]'s.
 
 use super::api;
 use super::game_view::OnlineGame;
@@ -15,6 +15,7 @@ pub fn OnlineBoard(
     on_move: Callback<Move>,
     on_resign: Callback<()>,
     on_leave: Callback<()>,
+    on_unwatch: Callback<()>,
 ) -> impl IntoView {
     let confirm_resign = RwSignal::new(false);
     let size = Signal::derive(move || {
@@ -87,6 +88,11 @@ pub fn OnlineBoard(
                 </Show>
                 <a class="button" data-testid="online-sgf" href=sgf download="">"SGF record"</a>
                 <button data-testid="online-leave" on:click=move |_| on_leave.run(())>"Back to the lobby"</button>
+                <Show when=watching>
+                    <button data-testid="online-unwatch" on:click=move |_| on_unwatch.run(())>
+                        "Stop watching"
+                    </button>
+                </Show>
             </div>
         </div>
     }

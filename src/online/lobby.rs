@@ -265,6 +265,13 @@ impl Lobby {
         }
     }
 
+    /// Stops following the game on screen, if this page only watches it (the server answers
+    /// `unwatched`, and the game leaves the page then).
+    pub fn unwatch(&self) -> Option<ClientMsg> {
+        let game = self.current().filter(|g| g.mine.is_none())?;
+        Some(ClientMsg::Unwatch { game: game.id })
+    }
+
     /// Shows another game this page follows.
     pub fn show(&mut self, game: GameId) {
         self.shown = Some(game);
@@ -458,6 +465,7 @@ mod tests {
         assert_eq!(l.name(), "Cy");
         // An unwatched game is no longer followed, and leaves the screen if it was on it.
         l.show(13);
+        assert_eq!(l.unwatch(), Some(ClientMsg::Unwatch { game: 13 }));
         assert_eq!(
             l.receive(ServerMsg::Unwatched { game: 13 }, 0.0),
             Reaction::default()

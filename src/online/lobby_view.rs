@@ -77,6 +77,11 @@ pub fn LobbyView(me: Identity, identity: RwSignal<Option<Identity>>) -> impl Int
         }
     });
     let on_leave = Callback::new(move |()| lobby.update(Lobby::leave));
+    let on_unwatch = Callback::new(move |()| {
+        if let Some(msg) = lobby.with_untracked(Lobby::unwatch) {
+            send.run(msg);
+        }
+    });
     let watch_typed = RwSignal::new(String::new());
     let on_watch = Callback::new(move |text: String| {
         if let Some(msg) = lobby.try_update(|l| l.watch(&text)).flatten() {
@@ -122,7 +127,7 @@ pub fn LobbyView(me: Identity, identity: RwSignal<Option<Identity>>) -> impl Int
                 </div>
             }
         >
-            <OnlineBoard game=current now=now on_move=on_move on_resign=on_resign on_leave=on_leave />
+            <OnlineBoard game=current now=now on_move=on_move on_resign=on_resign on_leave=on_leave on_unwatch=on_unwatch />
         </Show>
     }
 }

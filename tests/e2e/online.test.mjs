@@ -66,6 +66,18 @@ test('two people meet in the lobby and play a 9x9 game to two passes', async () 
   assert.match(await status(bob), /Your move/);
   assert.match(await ada.page.textContent('[data-testid=online-white] .clock'), /^[45]:\d\d$/);
 
+  // A spectator watches the game, sees its stones, and stops watching: back to the lobby.
+  const cy = await person('Cy');
+  await cy.page.fill('[data-testid=online-watch-id]', '1');
+  await cy.page.press('[data-testid=online-watch-id]', 'Enter');
+  await cy.page.waitForFunction(() => document.querySelectorAll('[data-testid=goban] .stone').length === 3);
+  assert.match(await cy.page.textContent('[data-testid=online-title]'), /\(watching\)/);
+  assert.equal(await cy.page.locator('[data-testid=online-unwatch]').count(), 1);
+  assert.equal(await ada.page.locator('[data-testid=online-unwatch]').count(), 0, 'a player does not watch');
+  await cy.page.click('[data-testid=online-unwatch]');
+  await cy.page.waitForSelector('[data-testid=online-watch-id]');
+  assert.equal(await cy.page.locator('[data-testid=goban]').count(), 0);
+
   // Seven more stones, so that the game counts in the records (ten moves at least).
   await play(bob, ada, 'C7', 4);
   await play(ada, bob, 'G3', 5);
@@ -98,9 +110,10 @@ test('two people meet in the lobby and play a 9x9 game to two passes', async () 
   assert.match(sgf, /;B\[ee\];W\[cg\];B\[gc\];W\[cc\];B\[gg\];W\[ai\];B\[eg\];W\[aa\];B\[ec\];W\[ii\];B\[\];W\[\]/);
   assert.match(sgf, new RegExp(`RE\\[${said[2]}\\+`));
 
-  assert.deepEqual([...ada.errors, ...bob.errors], []);
+  assert.deepEqual([...ada.errors, ...bob.errors, ...cy.errors], []);
   await ada.context.close();
   await bob.context.close();
+  await cy.context.close();
 });
 
 test('a taken name, or one with characters names may not have, is refused in the form', async () => {

@@ -5,8 +5,10 @@
 //! Prints games per second, moves per second and the move latency (from a client sending a move to it
 //! receiving the server's broadcast of that move: engine check, SQLite insert, fan-out): p50, p99, max.
 //!
-//! `THINK_MS` (default 0: flat out) makes each client wait that long before each of its moves, for the
-//! latency under a paced load rather than under saturation.
+//! `THINK_MS` (default 0: flat out) makes each client wait about that long before each of its moves
+//! (drawn evenly between half and one and a half times it, so that the games, which start together,
+//! do not move in step as no class of people does), for the latency under a paced load rather than
+//! under saturation.
 //!
 //! `DB` (default: a fresh SQLite file) may be a `postgres://` URL (an empty database: the bench registers
 //! its own players); `INSTANCES` (default 1; more needs PostgreSQL) starts that many server instances in
@@ -164,7 +166,10 @@ async fn client(
             }
         };
         if !think.is_zero() {
-            tokio::time::sleep(think).await;
+            // Half to one and a half times THINK_MS: the mean is THINK_MS, and the games, which all
+            // start at once, drift apart within a few moves instead of moving in step.
+            let wait = think.mul_f64(0.5 + rng.below(1001) as f64 / 1000.0);
+            tokio::time::sleep(wait).await;
         }
         let number = game.moves().len() as u64 + 1;
         pending = Some((number, Instant::now()));

@@ -65,6 +65,12 @@ pub const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 /// a head in one packet; 10 seconds only ends slow senders ("slowloris") and idle sockets.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// How long a write to a client may make no progress (its receive window stays shut) before the
+/// connection ends: a client that asks for a download or opens a WebSocket and then never reads would
+/// hold its connection for ever otherwise. A reader on a slow school network still takes something
+/// every few seconds; 30 seconds of nothing is a client that stopped.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// Connections open at once, in total (HTTP and WebSocket). Each is a file descriptor and a task; 4,096
 /// is 2,000 players with a page and a WebSocket each, twice what the loopback bench plays on 2 cores.
 pub const MAX_CONNECTIONS: usize = 4096;
@@ -100,6 +106,8 @@ pub struct Config {
     pub hello_timeout: Duration,
     /// How long a request's head may take, and an idle connection may stay open ([`HEADER_TIMEOUT`]).
     pub header_timeout: Duration,
+    /// How long a write may make no progress before the connection ends ([`WRITE_TIMEOUT`]).
+    pub write_timeout: Duration,
     /// Connections open at once ([`MAX_CONNECTIONS`]).
     pub max_connections: usize,
     /// Connections open at once from one address ([`MAX_CONNECTIONS_PER_ADDRESS`]).
@@ -123,6 +131,7 @@ impl Default for Config {
             lease: CLOCK_LEASE,
             hello_timeout: HELLO_TIMEOUT,
             header_timeout: HEADER_TIMEOUT,
+            write_timeout: WRITE_TIMEOUT,
             max_connections: MAX_CONNECTIONS,
             max_connections_per_address: MAX_CONNECTIONS_PER_ADDRESS,
             api_rate: API_RATE,

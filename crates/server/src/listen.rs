@@ -12,7 +12,9 @@
 //!   through the HTTP upgrade.
 //! - **Timeouts.** hyper's `header_read_timeout` ([`Limits::header_timeout`]) starts whenever it waits
 //!   for a request's head: at the connection's opening and after each answer, so it ends slow senders
-//!   and idle kept-alive connections alike (`408` is not sent: the connection just closes).
+//!   and idle kept-alive connections alike (`408` is not sent: the connection just closes). A write
+//!   that makes no progress for [`Limits::write_timeout`] (the client stopped reading an answer or a
+//!   WebSocket) fails, and the connection ends.
 //! - HTTP/1.1 only, through hyper's own `http1` builder: without TLS no browser speaks HTTP/2 to a
 //!   server. (`hyper_util`'s `auto::Builder` first reads up to 24 bytes to tell HTTP/2 from HTTP/1,
 //!   even when told `http1_only`, and that read has no deadline: a connection that sends nothing would
@@ -26,6 +28,7 @@ use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use std::collections::HashMap;
+use std::future::Future;
 use std::io;
 use std::net::{IpAddr, Ipv6Addr};
 use std::pin::Pin;
@@ -40,6 +43,7 @@ use tower_service::Service;
 #[derive(Clone, Debug)]
 pub struct Limits {
     pub header_timeout: Duration,
+    pub write_timeout: Duration,
     pub max_connections: usize,
     pub max_per_address: usize,
 }
@@ -49,6 +53,7 @@ impl Limits {
     pub fn of(config: &crate::Config) -> Limits {
         Limits {
             header_timeout: config.header_timeout,
+            write_timeout: config.write_timeout,
             max_connections: config.max_connections,
             max_per_address: config.max_connections_per_address,
         }
@@ -124,10 +129,50 @@ fn admit(counts: &Arc<Mutex<Counts>>, limits: &Limits, ip: IpAddr) -> Option<Slo
 }
 
 /// A TCP stream that holds its connection's [`Slot`], so the slot lives exactly as long as the socket,
-/// through an HTTP upgrade to a WebSocket too.
+/// through an HTTP upgrade to a WebSocket too; and that fails a write which makes no progress for
+/// `write_timeout` (a client that asked for a download and stopped reading would hold its slot for
+/// ever otherwise: hyper waits on a full socket without a deadline).
 struct Counted {
     stream: TcpStream,
     _slot: Slot,
+    write_timeout: Duration,
+    /// Set when a write found the socket full; any progress clears it.
+    stalled: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl Counted {
+    fn new(stream: TcpStream, slot: Slot, write_timeout: Duration) -> Counted {
+        Counted {
+            stream,
+            _slot: slot,
+            write_timeout,
+            stalled: None,
+        }
+    }
+
+    /// What a write's poll says, under the deadline: progress (or an error) ends a stall, waiting
+    /// starts one or goes on with it, and a stall as long as `write_timeout` fails the write.
+    fn deadline<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        polled: Poll<io::Result<T>>,
+    ) -> Poll<io::Result<T>> {
+        if polled.is_ready() {
+            self.stalled = None;
+            return polled;
+        }
+        let timeout = self.write_timeout;
+        let stall = self
+            .stalled
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(timeout)));
+        match stall.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "the client stopped reading",
+            ))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
 }
 
 impl AsyncRead for Counted {
@@ -146,7 +191,8 @@ impl AsyncWrite for Counted {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.stream).poll_write(cx, buf)
+        let polled = Pin::new(&mut self.stream).poll_write(cx, buf);
+        self.deadline(cx, polled)
     }
 
     fn poll_write_vectored(
@@ -154,7 +200,8 @@ impl AsyncWrite for Counted {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.stream).poll_write_vectored(cx, bufs)
+        let polled = Pin::new(&mut self.stream).poll_write_vectored(cx, bufs);
+        self.deadline(cx, polled)
     }
 
     fn is_write_vectored(&self) -> bool {
@@ -162,7 +209,8 @@ impl AsyncWrite for Counted {
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.stream).poll_flush(cx)
+        let polled = Pin::new(&mut self.stream).poll_flush(cx);
+        self.deadline(cx, polled)
     }
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
@@ -194,10 +242,7 @@ pub async fn serve(listener: TcpListener, router: axum::Router, limits: Limits) 
             continue;
         };
         let _ = stream.set_nodelay(true);
-        let io = TokioIo::new(Counted {
-            stream,
-            _slot: slot,
-        });
+        let io = TokioIo::new(Counted::new(stream, slot, limits.write_timeout));
         let router = router.clone();
         let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
             req.extensions_mut().insert(ConnectInfo(peer));
@@ -220,6 +265,7 @@ mod tests {
     fn caps_count_per_address_and_in_total_and_slots_come_back() {
         let limits = Limits {
             header_timeout: Duration::from_secs(1),
+            write_timeout: Duration::from_secs(1),
             max_connections: 3,
             max_per_address: 2,
         };

@@ -193,6 +193,49 @@ async fn a_slow_header_sender_and_idle_connections_are_cut_off() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_stops_reading_a_download_loses_its_connection() {
+    // A file far larger than the socket buffers on both sides, so the server's writes stall.
+    let dist = temp_db().with_file_name("dist");
+    std::fs::create_dir_all(&dist).unwrap();
+    std::fs::write(dist.join("big.bin"), vec![b'x'; 48 << 20]).unwrap();
+    let addr = start_changed(|c| {
+        c.dist = dist.clone();
+        c.write_timeout = Duration::from_millis(300);
+        c.max_connections_per_address = 1;
+    })
+    .await;
+    let mut reader = connect_from("127.0.0.3", addr).await;
+    let (status, _) = get_on(&mut reader, addr, "/big.bin").await;
+    assert_eq!(status, 200);
+    // It reads no more. While its connection holds the address's one slot, another is refused...
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert_refused(connect_from("127.0.0.3", addr).await).await;
+    // ...until the stalled write ends it.
+    let started = Instant::now();
+    loop {
+        let mut again = connect_from("127.0.0.3", addr).await;
+        let mut head = [0u8; 12];
+        again
+            .write_all(format!("GET /api/leaderboard HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes())
+            .await
+            .unwrap();
+        let n = tokio::time::timeout(WAIT, again.read(&mut head))
+            .await
+            .unwrap()
+            .unwrap_or(0);
+        if head[..n].starts_with(b"HTTP/1.1 200") {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the stalled download still holds the slot"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    drop(reader);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_thousand_idle_connections_from_one_address_do_not_shut_out_another() {
     let addr = start_changed(|c| c.max_connections_per_address = 100).await;
     let mut hoard = Vec::new();
