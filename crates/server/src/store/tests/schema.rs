@@ -1,8 +1,11 @@
 //! Migrations: a new database gets the current schema, opening it again changes nothing, a version-1
-//! database (as `db.rs` wrote them) becomes version 2 with its games going on, and a newer one is
-//! refused.
+//! database (as `db.rs` wrote them) becomes the current version with its games going on, and a newer
+//! one is refused.
 
 use super::*;
+
+/// The current version (both databases have the same).
+const CURRENT: i64 = super::super::sqlite::VERSION;
 
 on_every_backend!(
     a_new_database_gets_the_current_schema,
@@ -15,14 +18,14 @@ async fn a_new_database_gets_the_current_schema(b: Backend) {
         super::super::postgres::VERSION
     );
     let db = Db::new(b).await;
-    assert_eq!(db.store.schema_version().await.unwrap(), 2);
+    assert_eq!(db.store.schema_version().await.unwrap(), CURRENT);
     if b == Backend::Memory {
         return;
     }
     players(&db.store, 1).await;
     drop(db.store);
     let again = Store::open(&db.spec).await.expect("open again");
-    assert_eq!(again.schema_version().await.unwrap(), 2);
+    assert_eq!(again.schema_version().await.unwrap(), CURRENT);
     assert!(again.record("p0").await.unwrap().is_some());
 }
 
@@ -44,7 +47,7 @@ async fn a_newer_schema_is_refused(b: Backend) {
     match Store::open(&db.spec).await {
         Err(OpenError::NewerSchema {
             found: 99,
-            known: 2,
+            known: CURRENT,
         }) => {}
         Err(e) => panic!("wrong refusal: {e}"),
         Ok(_) => panic!("a newer schema was opened"),
@@ -60,7 +63,7 @@ struct V1 {
 }
 
 async fn check_migrated(store: &Store, v1: &V1) {
-    assert_eq!(store.schema_version().await.unwrap(), 2);
+    assert_eq!(store.schema_version().await.unwrap(), CURRENT);
     let game = store.game(v1.unfinished).await.unwrap().unwrap();
     assert_eq!(game.moves, ["D4", "pass"]);
     assert!(
@@ -167,8 +170,8 @@ async fn two_postgres_instances_starting_together_migrate_once() {
     let url = testing::fresh_database().await;
     let (a, b) = tokio::join!(Store::open(&url), Store::open(&url));
     let (a, b) = (a.expect("first"), b.expect("second"));
-    assert_eq!(a.schema_version().await.unwrap(), 2);
-    assert_eq!(b.schema_version().await.unwrap(), 2);
+    assert_eq!(a.schema_version().await.unwrap(), CURRENT);
+    assert_eq!(b.schema_version().await.unwrap(), CURRENT);
     let client = super::super::postgres::connect_raw(&url).await.unwrap();
     let rows = client
         .query_one("SELECT count(*) FROM schema_version", &[])

@@ -28,7 +28,10 @@ async fn a_second_open_of_a_file_is_refused() {
     let again = Store::open(spec)
         .await
         .expect("the lock goes with the store");
-    assert_eq!(again.schema_version().await.unwrap(), 2);
+    assert_eq!(
+        again.schema_version().await.unwrap(),
+        super::super::sqlite::VERSION
+    );
 }
 
 /// The child process of [`the_lock_dies_with_its_process`]: holds the store open until killed.
@@ -93,7 +96,10 @@ async fn the_lock_dies_with_its_process() {
     let store = Store::open(&spec)
         .await
         .expect("open after the holder died");
-    assert_eq!(store.schema_version().await.unwrap(), 2);
+    assert_eq!(
+        store.schema_version().await.unwrap(),
+        super::super::sqlite::VERSION
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
