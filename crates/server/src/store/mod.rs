@@ -50,7 +50,7 @@ impl fmt::Display for InstanceId {
 }
 
 /// A database failure, for the log.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct StoreError(pub String);
 
 impl fmt::Display for StoreError {

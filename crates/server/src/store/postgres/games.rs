@@ -3,58 +3,6 @@
 use super::*;
 
 impl PgStore {
-    pub(in crate::store) async fn add_move(
-        &self,
-        game: GameId,
-        number: u32,
-        color: char,
-        mv: &str,
-        now: Millis,
-        next_deadline: Millis,
-    ) -> Result<Result<(), MoveRefusal>, StoreError> {
-        let Ok(id) = i64::try_from(game) else {
-            return Ok(Err(MoveRefusal::Over));
-        };
-        let (n, color) = (i64::from(number), color.to_string());
-        let row = notifying!(self, client => {
-            let stmt = client
-                .prepare_cached(
-                    "WITH g AS (
-                       SELECT id, finished, move_count, deadline_at FROM games
-                       WHERE id = $1 FOR UPDATE),
-                     stored AS (
-                       UPDATE games SET move_count = $2, deadline_at = $6 FROM g
-                       WHERE games.id = g.id AND NOT g.finished AND g.move_count = $2::bigint - 1
-                         AND g.deadline_at >= $5::bigint
-                       RETURNING games.id),
-                     played AS (
-                       INSERT INTO moves (game_id, number, color, mv, played_at)
-                       SELECT id, $2, $3, $4, $5::bigint / 1000 FROM stored),
-                     note AS (
-                       SELECT pg_notify('gridarena', 'm ' || id || ' ' || $2::bigint || ' ' || $6::bigint
-                                                     || ' ' || $4::text) FROM stored)
-                     SELECT g.finished, g.move_count, g.deadline_at, (SELECT count(*) FROM note)
-                     FROM g",
-                )
-                .await?;
-            client
-                .query_opt(&stmt, &[&id, &n, &color, &mv, &now, &next_deadline])
-                .await
-        })?;
-        let Some(row) = row else {
-            return Ok(Err(MoveRefusal::Over));
-        };
-        if col::<i64>(&row, 3)? == 1 {
-            return Ok(Ok(()));
-        }
-        let refusal = move_refusal(col(&row, 0)?, col(&row, 1)?, col(&row, 2)?, number, now);
-        // Not stored, yet nothing to refuse: only if the row changed between the checks (it cannot,
-        // it is locked); say the copy is stale rather than claim success.
-        Ok(Err(refusal.unwrap_or(MoveRefusal::OutOfStep {
-            stored: count(col(&row, 1)?),
-        })))
-    }
-
     pub(in crate::store) async fn finish(
         &self,
         game: GameId,

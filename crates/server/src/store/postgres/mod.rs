@@ -6,7 +6,7 @@
 //! - `add_move` is one statement: it locks the game row (`FOR UPDATE`), checks that the game is
 //!   unfinished, holds `number - 1` moves and is still in time, then stores the move, the new count and
 //!   deadline, and notifies. Two instances storing the same move number: the second waits for the first
-//!   and then finds the count moved on.
+//!   and then finds the count moved on. Moves that arrive together share the statement ([`moves`]).
 //! - `finish` is one statement too: `UPDATE games ... WHERE NOT finished AND move_count = ...` (which
 //!   locks the row and re-checks it after any concurrent write), then the records, then the notification.
 //! - `seek` takes a transaction-scoped advisory lock for the board size, so seeks of one size are
@@ -129,6 +129,7 @@ macro_rules! notifying {
 }
 
 mod games;
+mod moves;
 mod players;
 mod queue;
 
@@ -136,6 +137,7 @@ mod queue;
 pub struct PgStore {
     pool: Pool,
     notifiers: tokio::sync::Semaphore,
+    moves: moves::Moves,
     events: broadcast::Sender<Event>,
     listener: JoinHandle<()>,
 }
@@ -199,6 +201,7 @@ impl PgStore {
         Ok(PgStore {
             pool,
             notifiers: tokio::sync::Semaphore::new(NOTIFIERS),
+            moves: moves::Moves::default(),
             events,
             listener,
         })

@@ -2,11 +2,14 @@
 //! concurrent writers; a game ends once and counts once.
 
 use super::*;
+use std::collections::HashSet;
 use std::sync::Arc;
+use std::time::Duration;
 
 on_every_backend!(
     moves_are_stored_in_order_and_in_time,
     of_two_concurrent_moves_one_is_stored,
+    many_moves_at_once_are_each_judged_on_their_own_game,
     a_game_ends_once_and_counts_once,
     a_move_and_a_finish_racing_do_not_both_win,
     a_players_unfinished_games_come_with_their_moves,
@@ -91,6 +94,83 @@ async fn of_two_concurrent_moves_one_is_stored(b: Backend) {
         }
         assert_eq!(won.len(), 1);
         assert_eq!(store.game(g).await.unwrap().unwrap().moves, won);
+    }
+}
+
+/// Moves of many games arriving together (PostgreSQL stores them several to a statement): each is
+/// stored or refused for its own game's reasons, and each stored one is heard of once.
+async fn many_moves_at_once_are_each_judged_on_their_own_game(b: Backend) {
+    let db = Db::new(b).await;
+    let store = Arc::new(db.store);
+    let mut heard = store.events();
+    let p = players(&store, 2).await;
+    let mut games = Vec::new();
+    for _ in 0..60 {
+        games.push(new_game(&store, p[0], p[1], 9, DEADLINE).await);
+    }
+    let late = DEADLINE + 1;
+    // By the game's place in the list: a first move in time; one out of step; one too late; and a
+    // game that does not exist.
+    let tasks: Vec<_> = games
+        .iter()
+        .enumerate()
+        .map(|(i, &g)| {
+            let store = Arc::clone(&store);
+            tokio::spawn(async move {
+                let (game, number, now) = match i % 4 {
+                    0 => (g, 1, T0),
+                    1 => (g, 2, T0),
+                    2 => (g, 1, late),
+                    _ => (g + 1_000_000, 1, T0),
+                };
+                let mv = format!("C{}", i % 9 + 1);
+                let out = store
+                    .add_move(game, number, 'B', &mv, now, DEADLINE + 5)
+                    .await
+                    .expect("add_move");
+                (i, mv, out)
+            })
+        })
+        .collect();
+    let mut stored = 0;
+    for t in tasks {
+        let (i, mv, out) = t.await.unwrap();
+        let g = games[i];
+        let expected = match i % 4 {
+            0 => Ok(()),
+            1 => Err(MoveRefusal::OutOfStep { stored: 0 }),
+            2 => Err(MoveRefusal::TooLate),
+            _ => Err(MoveRefusal::Over),
+        };
+        assert_eq!(out, expected, "game {i}");
+        let row = store.game(g).await.unwrap().unwrap();
+        if out.is_ok() {
+            stored += 1;
+            assert_eq!(row.moves, [mv]);
+            assert_eq!(row.deadline, DEADLINE + 5);
+        } else {
+            assert!(row.moves.is_empty(), "game {i}: {:?}", row.moves);
+            assert_eq!(row.deadline, DEADLINE);
+        }
+    }
+    assert_eq!(stored, 15);
+    if let Some(events) = heard.as_mut() {
+        let mut moved = HashSet::new();
+        while moved.len() < stored {
+            match tokio::time::timeout(Duration::from_secs(5), events.recv()).await {
+                Ok(Ok(Event::Moved {
+                    game,
+                    number: 1,
+                    deadline,
+                    ..
+                })) => {
+                    assert_eq!(deadline, DEADLINE + 5);
+                    assert!(moved.insert(game), "game {game} heard twice");
+                }
+                Ok(Ok(_)) => {}
+                other => panic!("{other:?} after {} moves heard", moved.len()),
+            }
+        }
     }
 }
 
