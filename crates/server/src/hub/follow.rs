@@ -172,18 +172,15 @@ impl Hub {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hub::tests::{hub, paired_elsewhere, player, received};
+    use crate::hub::tests::{hub, received, waiting_and_paired_elsewhere};
     use crate::store::now_ms;
-    use gridarena_engine::go::online::{ColorPref, ServerMsg};
+    use gridarena_engine::go::online::ServerMsg;
     use tokio::sync::broadcast;
 
     #[tokio::test]
     async fn a_pairing_whose_event_was_lost_reaches_its_player() {
         let hub = hub().await;
-        let (conn, seat, mut rx) = player(&hub, "Ada").await;
-        hub.seek(&conn, &seat, 9, ColorPref::Any).await;
-        let (other, _, _) = hub.register("Elsewhere").await.unwrap();
-        let game = paired_elsewhere(&hub, other).await;
+        let (conn, mut rx, game) = waiting_and_paired_elsewhere(&hub).await;
         received(&mut rx);
         // The pairing's event and more than the channel holds: the follower hears only that it lagged.
         let (tx, events) = broadcast::channel(2);
@@ -209,10 +206,7 @@ mod tests {
     #[tokio::test]
     async fn a_move_heard_after_a_missed_one_reads_the_game_back() {
         let hub = hub().await;
-        let (conn, seat, mut rx) = player(&hub, "Ada").await;
-        hub.seek(&conn, &seat, 9, ColorPref::Any).await;
-        let (other, _, _) = hub.register("Elsewhere").await.unwrap();
-        let game = paired_elsewhere(&hub, other).await;
+        let (conn, mut rx, game) = waiting_and_paired_elsewhere(&hub).await;
         hub.matched_here(game, conn.id).await;
         let black_is_ada = received(&mut rx)
             .iter()
@@ -261,29 +255,21 @@ mod tests {
     #[tokio::test]
     async fn a_move_heard_in_turn_is_played_from_the_event() {
         let hub = hub().await;
-        let (conn, seat, mut rx) = player(&hub, "Ada").await;
-        hub.seek(&conn, &seat, 9, ColorPref::Any).await;
-        let (other, _, _) = hub.register("Elsewhere").await.unwrap();
-        let game = paired_elsewhere(&hub, other).await;
+        let (conn, mut rx, game) = waiting_and_paired_elsewhere(&hub).await;
         hub.matched_here(game, conn.id).await;
         received(&mut rx);
-        // Not stored: the copy could only have it from the event, and its deadline with it.
+        // Not stored: the copy could only have it from the event, and its deadline with it. Heard
+        // twice (as an instance hears its own moves too), it is played once.
         let (tx, events) = broadcast::channel(16);
         let deadline = now_ms() + 123_456;
-        tx.send(Event::Moved {
+        let moved = Event::Moved {
             game,
             number: 1,
             mv: "D4".into(),
             deadline,
-        })
-        .unwrap();
-        tx.send(Event::Moved {
-            game,
-            number: 1,
-            mv: "D4".into(),
-            deadline,
-        })
-        .unwrap();
+        };
+        tx.send(moved.clone()).unwrap();
+        tx.send(moved).unwrap();
         drop(tx);
         Arc::clone(&hub).follow(events).await;
         let told = received(&mut rx);

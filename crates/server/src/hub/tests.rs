@@ -37,9 +37,13 @@ pub(super) fn received(rx: &mut mpsc::Receiver<Out>) -> Vec<ServerMsg> {
     out
 }
 
-/// Pairs `waiting` (queued on `hub`) with a player who asks on another instance, as that instance
-/// would: nobody tells `hub`.
-pub(super) async fn paired_elsewhere(hub: &Hub, other: i64) -> GameId {
+/// Ada, connected to `hub`, asks for a 9x9 game and is paired with a player who asks on another
+/// instance, as that instance would pair them: nobody tells `hub`. Ada's connection, what it receives
+/// (read up to the pairing), and the game.
+pub(super) async fn waiting_and_paired_elsewhere(hub: &Hub) -> (Conn, mpsc::Receiver<Out>, GameId) {
+    let (conn, seat, mut rx) = player(hub, "Ada").await;
+    hub.seek(&conn, &seat, 9, ColorPref::Any).await;
+    let (other, _, _) = hub.register("Elsewhere").await.unwrap();
     let now = now_ms();
     let request = SeekRow {
         player: other,
@@ -57,7 +61,8 @@ pub(super) async fn paired_elsewhere(hub: &Hub, other: i64) -> GameId {
     let SeekOutcome::Paired { game, .. } = outcome else {
         panic!("not paired: {outcome:?}")
     };
-    game
+    received(&mut rx);
+    (conn, rx, game)
 }
 
 /// Two players of `hub` paired with each other: (game, black's conn, seat and queue, white's).
