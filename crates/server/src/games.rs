@@ -188,6 +188,15 @@ impl GameCell {
         self.state.lock().await
     }
 
+    /// The state, locked, with `conn` among its followers (a player acting on a game follows it).
+    pub async fn lock_for(&self, conn: &Conn) -> MutexGuard<'_, LiveState> {
+        let mut st = self.lock().await;
+        st.subscribers
+            .entry(conn.id)
+            .or_insert_with(|| conn.clone());
+        st
+    }
+
     /// The colour `player` plays here, if they play.
     pub fn seat_color(&self, player: i64) -> Option<Color> {
         if self.black.id == player {

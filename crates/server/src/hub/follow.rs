@@ -152,12 +152,18 @@ impl Hub {
             }
         }))
         .await;
-        let here: Vec<(Conn, i64)> = lock(&self.conns).values().cloned().collect();
-        join_all(here.iter().map(|(conn, player)| async move {
+        // One read per player, however many connections (tabs) they have here.
+        let mut here: HashMap<i64, Vec<Conn>> = HashMap::new();
+        for (conn, player) in lock(&self.conns).values() {
+            here.entry(*player).or_default().push(conn.clone());
+        }
+        join_all(here.iter().map(|(player, conns)| async move {
             match self.store.unfinished_of(*player).await {
                 Ok(rows) => {
                     for row in rows {
-                        self.tell_matched(row.id, conn, *player).await;
+                        for conn in conns {
+                            self.tell_matched(row.id, conn, *player).await;
+                        }
                     }
                 }
                 Err(e) => {

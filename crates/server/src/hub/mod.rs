@@ -55,36 +55,42 @@ pub struct FinishedGame {
 }
 
 impl FinishedGame {
+    /// A finished game from its stored row.
     fn of(row: &GameRow) -> FinishedGame {
         let (game, _) = rebuild(row);
-        let mut snapshot = snapshot_of(row.id, &game, &row.black.1, &row.white.1, 0);
-        snapshot.result = row.result.clone();
-        let info = GameInfo {
-            black: Some(row.black.1.clone()),
-            white: Some(row.white.1.clone()),
-            result: row.result.clone(),
-            ..GameInfo::default()
-        };
-        FinishedGame {
-            snapshot,
-            sgf: sgf::to_sgf(&game, &info),
-        }
+        FinishedGame::new(
+            row.id,
+            &game,
+            &row.black.1,
+            &row.white.1,
+            row.result.clone(),
+        )
     }
-}
 
-impl FinishedGame {
     /// The game this instance just ended.
     fn of_cell(cell: &GameCell, st: &LiveState) -> FinishedGame {
         let result = st.ended.as_ref().map(|e| e.result.clone());
+        FinishedGame::new(
+            cell.id,
+            &st.game,
+            &cell.black.name,
+            &cell.white.name,
+            result,
+        )
+    }
+
+    fn new(id: GameId, game: &Game, black: &str, white: &str, result: Option<String>) -> Self {
+        let mut snapshot = snapshot_of(id, game, black, white, 0);
+        snapshot.result = result.clone();
         let info = GameInfo {
-            black: Some(cell.black.name.clone()),
-            white: Some(cell.white.name.clone()),
+            black: Some(black.to_owned()),
+            white: Some(white.to_owned()),
             result,
             ..GameInfo::default()
         };
         FinishedGame {
-            snapshot: cell.snapshot(st),
-            sgf: sgf::to_sgf(&st.game, &info),
+            snapshot,
+            sgf: sgf::to_sgf(game, &info),
         }
     }
 }
@@ -602,10 +608,7 @@ impl Hub {
         let Some((cell, color)) = self.my_seat(conn, me, id).await else {
             return;
         };
-        let mut st = cell.lock().await;
-        st.subscribers
-            .entry(conn.id)
-            .or_insert_with(|| conn.clone());
+        let mut st = cell.lock_for(conn).await;
         let mv = match Move::from_gtp(text, cell.size) {
             Ok(Move::Resign) => {
                 drop(st);
@@ -701,10 +704,7 @@ impl Hub {
         let Some((cell, color)) = self.my_seat(conn, me, id).await else {
             return;
         };
-        let mut st = cell.lock().await;
-        st.subscribers
-            .entry(conn.id)
-            .or_insert_with(|| conn.clone());
+        let mut st = cell.lock_for(conn).await;
         for fresh in [false, true] {
             if let Some(ended) = &st.ended {
                 conn.send(&ServerMsg::game_error(

@@ -399,14 +399,21 @@ impl Store {
         now: Millis,
         next_deadline: Millis,
     ) -> Result<Result<(), MoveRefusal>, StoreError> {
-        both!(self.add_move(game, number, color, mv, now, next_deadline))
+        // No database holds an id beyond i64: there is no such game.
+        let Ok(id) = i64::try_from(game) else {
+            return Ok(Err(MoveRefusal::Over));
+        };
+        both!(self.add_move(id, number, color, mv, now, next_deadline))
     }
 
     /// Ends `game` as `finish` says, in one transaction, if it is unfinished and `finish.moves` and
     /// `finish.late_at` hold; counts it in both players' records (total and per size) when rated.
     /// Returns whether this call ended it. Other instances hear [`Event::Ended`].
     pub async fn finish(&self, game: GameId, finish: &Finish) -> Result<bool, StoreError> {
-        both!(self.finish(game, finish))
+        let Ok(id) = i64::try_from(game) else {
+            return Ok(false);
+        };
+        both!(self.finish(id, finish))
     }
 
     /// How many rated games `a` and `b` finished against each other since `since` (farming check).
@@ -432,6 +439,9 @@ impl Store {
 
     /// One game with its moves.
     pub async fn game(&self, id: GameId) -> Result<Option<GameRow>, StoreError> {
+        let Ok(id) = i64::try_from(id) else {
+            return Ok(None);
+        };
         both!(self.game(id))
     }
 }

@@ -5,12 +5,9 @@ use super::*;
 impl PgStore {
     pub(in crate::store) async fn finish(
         &self,
-        game: GameId,
+        id: i64,
         finish: &Finish,
     ) -> Result<bool, StoreError> {
-        let Ok(id) = i64::try_from(game) else {
-            return Ok(false);
-        };
         let f = finish;
         let area = |a: Option<u16>| a.map(i64::from);
         let (black_area, white_area) = (area(f.score.map(|s| s.0)), area(f.score.map(|s| s.1)));
@@ -141,10 +138,7 @@ impl PgStore {
         rows.iter().map(game_row).collect()
     }
 
-    pub(in crate::store) async fn game(&self, id: GameId) -> Result<Option<GameRow>, StoreError> {
-        let Ok(id) = i64::try_from(id) else {
-            return Ok(None);
-        };
+    pub(in crate::store) async fn game(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
         let client = self.client().await?;
         let stmt = client
             .prepare_cached(&format!("{GAME_SELECT} WHERE g.id = $1"))

@@ -88,16 +88,13 @@ const STORE_BATCH: &str = "WITH input AS (
 impl PgStore {
     pub(in crate::store) async fn add_move(
         &self,
-        game: GameId,
+        id: i64,
         number: u32,
         color: char,
         mv: &str,
         now: Millis,
         next_deadline: Millis,
     ) -> Result<Result<(), MoveRefusal>, StoreError> {
-        let Ok(id) = i64::try_from(game) else {
-            return Ok(Err(MoveRefusal::Over));
-        };
         let (answer, mut told) = oneshot::channel();
         self.moves.push(Pending {
             game: id,
@@ -108,25 +105,20 @@ impl PgStore {
             next_deadline,
             answer,
         });
+        let closing = || StoreError("the store is closing".into());
         loop {
             tokio::select! {
                 biased;
-                told = &mut told => {
-                    return told.unwrap_or_else(|_| Err(StoreError("the store is closing".into())));
-                }
+                told = &mut told => return told.unwrap_or_else(|_| Err(closing())),
                 permit = self.notifiers.acquire() => {
-                    let permit =
-                        permit.map_err(|_| StoreError("the store is closing".into()))?;
+                    let permit = permit.map_err(|_| closing())?;
                     let batch = self.moves.take();
                     if batch.is_empty() {
                         // Another batch took this move: its answer is on its way.
                         drop(permit);
-                        return (&mut told)
-                            .await
-                            .unwrap_or_else(|_| Err(StoreError("the store is closing".into())));
+                        return told.await.unwrap_or_else(|_| Err(closing()));
                     }
                     self.store_batch(batch).await;
-                    drop(permit);
                 }
             }
         }
@@ -134,66 +126,59 @@ impl PgStore {
 
     /// Stores `batch` and tells each waiting move what became of it.
     async fn store_batch(&self, batch: Vec<Pending>) {
+        match self.judged(&batch).await {
+            Ok(mut answers) => {
+                for p in batch {
+                    // A game without a row does not exist.
+                    let answer = answers.remove(&p.game).unwrap_or(Err(MoveRefusal::Over));
+                    let _ = p.answer.send(Ok(answer));
+                }
+            }
+            Err(e) => {
+                for p in batch {
+                    let _ = p.answer.send(Err(e.clone()));
+                }
+            }
+        }
+    }
+
+    /// Runs [`STORE_BATCH`]: for each game of `batch` that exists, its move stored or why not.
+    async fn judged(
+        &self,
+        batch: &[Pending],
+    ) -> Result<HashMap<i64, Result<(), MoveRefusal>>, StoreError> {
         let column = |f: fn(&Pending) -> i64| batch.iter().map(f).collect::<Vec<i64>>();
         let (games, numbers) = (column(|p| p.game), column(|p| p.number));
         let (nows, nexts) = (column(|p| p.now), column(|p| p.next_deadline));
         let colors: Vec<&str> = batch.iter().map(|p| p.color.as_str()).collect();
         let mvs: Vec<&str> = batch.iter().map(|p| p.mv.as_str()).collect();
-        let stored = async {
-            retrying!(self, client => {
-                let stmt = client.prepare_cached(STORE_BATCH).await?;
-                client
-                    .query(&stmt, &[&games, &numbers, &colors, &mvs, &nows, &nexts])
-                    .await
-            })
-        };
-        let rows = match stored.await {
-            Ok(rows) => rows,
-            Err(e) => {
-                for p in batch {
-                    let _ = p.answer.send(Err(e.clone()));
-                }
-                return;
-            }
-        };
-        let mut found = HashMap::with_capacity(rows.len());
+        let rows = retrying!(self, client => {
+            let stmt = client.prepare_cached(STORE_BATCH).await?;
+            client
+                .query(&stmt, &[&games, &numbers, &colors, &mvs, &nows, &nexts])
+                .await
+        })?;
+        let asked: HashMap<i64, &Pending> = batch.iter().map(|p| (p.game, p)).collect();
+        let mut answers = HashMap::with_capacity(rows.len());
         for row in &rows {
-            match answer_of(row) {
-                Ok((id, answer)) => found.insert(id, answer),
-                Err(e) => {
-                    for p in batch {
-                        let _ = p.answer.send(Err(e.clone()));
-                    }
-                    return;
-                }
+            let id: i64 = col(row, 0)?;
+            let Some(p) = asked.get(&id) else { continue };
+            let answer = if col::<bool>(row, 4)? {
+                Ok(())
+            } else {
+                let (finished, stored) = (col(row, 1)?, col(row, 2)?);
+                // Not stored, yet nothing to refuse: only if the row changed between the checks (it
+                // cannot, it is locked); say the copy is stale rather than claim success.
+                Err(
+                    move_refusal(finished, stored, col(row, 3)?, p.number as u32, p.now).unwrap_or(
+                        MoveRefusal::OutOfStep {
+                            stored: count(stored),
+                        },
+                    ),
+                )
             };
+            answers.insert(id, answer);
         }
-        for p in batch {
-            let answer = found
-                .remove(&p.game)
-                .map_or(Ok(Err(MoveRefusal::Over)), |row| {
-                    Ok(row.map_err(|(finished, stored, deadline)| {
-                        // Not stored, yet nothing to refuse: only if the row changed between the checks
-                        // (it cannot, it is locked); say the copy is stale rather than claim success.
-                        move_refusal(finished, stored, deadline, p.number as u32, p.now).unwrap_or(
-                            MoveRefusal::OutOfStep {
-                                stored: count(stored),
-                            },
-                        )
-                    }))
-                });
-            let _ = p.answer.send(answer);
-        }
-    }
-}
-
-/// A row of [`STORE_BATCH`]: the game, and `Ok` if its move was stored, or what the game held.
-#[allow(clippy::type_complexity)]
-fn answer_of(row: &Row) -> Result<(i64, Result<(), (bool, i64, i64)>), StoreError> {
-    let id: i64 = col(row, 0)?;
-    if col::<bool>(row, 4)? {
-        Ok((id, Ok(())))
-    } else {
-        Ok((id, Err((col(row, 1)?, col(row, 2)?, col(row, 3)?))))
+        Ok(answers)
     }
 }

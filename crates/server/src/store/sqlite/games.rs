@@ -5,16 +5,13 @@ use super::*;
 impl SqliteStore {
     pub(in crate::store) async fn add_move(
         &self,
-        game: GameId,
+        id: i64,
         number: u32,
         color: char,
         mv: &str,
         now: Millis,
         next_deadline: Millis,
     ) -> Result<Result<(), MoveRefusal>, StoreError> {
-        let Ok(id) = i64::try_from(game) else {
-            return Ok(Err(MoveRefusal::Over));
-        };
         let mv = mv.to_owned();
         self.workers
             .write(move |c| {
@@ -58,12 +55,9 @@ impl SqliteStore {
 
     pub(in crate::store) async fn finish(
         &self,
-        game: GameId,
+        id: i64,
         finish: &Finish,
     ) -> Result<bool, StoreError> {
-        let Ok(id) = i64::try_from(game) else {
-            return Ok(false);
-        };
         let f = finish.clone();
         self.workers
             .write(move |c| {
@@ -192,10 +186,7 @@ impl SqliteStore {
             .await
     }
 
-    pub(in crate::store) async fn game(&self, id: GameId) -> Result<Option<GameRow>, StoreError> {
-        let Ok(id) = i64::try_from(id) else {
-            return Ok(None);
-        };
+    pub(in crate::store) async fn game(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
         self.workers
             .read(move |c| {
                 let mut s = c.prepare_cached(&format!("{GAME_SELECT} WHERE g.id = ?1"))?;
