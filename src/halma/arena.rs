@@ -22,7 +22,7 @@ use super::session::{ClickResult, Session};
 use super::setup_form::SetupForm;
 use super::ticker::Ticker;
 use gridarena_engine::halma::ai::BuiltIn;
-use gridarena_engine::halma::{Preset, Square, Team, Teams};
+use gridarena_engine::halma::{CampRules, Preset, Rules, Square, Team, Teams};
 use leptos::prelude::*;
 
 /// A seed for a new game when the user gave none.
@@ -30,6 +30,24 @@ fn random_seed() -> u64 {
     // Two draws, since one f64 carries only 53 random bits.
     let draw = || (js_sys::Math::random() * 4_294_967_296.0) as u64;
     (draw() << 32) ^ draw()
+}
+
+/// The rules of a new game of `preset`: the form's turn limit (`None`: the preset's), and its camp rules
+/// and first mover with the classic preset only (the form offers them there alone).
+fn rules_of(
+    preset: Preset,
+    turn_limit: Option<u32>,
+    camp_rules: CampRules,
+    first_mover: Option<Team>,
+) -> Rules {
+    let classic = preset == Preset::Classic;
+    let rules = preset.rules();
+    Rules {
+        turn_limit: turn_limit.unwrap_or(rules.turn_limit),
+        camp_rules: if classic { camp_rules } else { CampRules::Seed },
+        first_mover: first_mover.filter(|_| classic),
+        ..rules
+    }
 }
 
 /// The signals a [`Screen`] is read from.
@@ -64,9 +82,11 @@ pub fn ArenaPage() -> impl IntoView {
     };
     let preset = saved.preset.unwrap_or(Preset::Arena);
     let turn_limit = saved.turn_limit;
-    let mut first = Session::with_turn_limit(
+    let camp_rules = saved.camp_rules.unwrap_or_default();
+    let first_mover = saved.first_mover.flatten();
+    let mut first = Session::with_rules(
         preset,
-        turn_limit.unwrap_or(preset.rules().turn_limit),
+        rules_of(preset, turn_limit, camp_rules, first_mover),
         players,
         random_seed(),
     );
@@ -95,14 +115,26 @@ pub fn ArenaPage() -> impl IntoView {
     }));
     // The preset applies on "New game"; the players switch at once.
     let preset_choice = RwSignal::new(preset);
+    // The course's camp rules and the first mover, offered with the classic preset; New game applies them.
+    let camp_rules_choice = RwSignal::new(camp_rules);
+    let first_choice = RwSignal::new(first_mover);
     // The setup follows every change into the link and localStorage (a memo: ticks do not rewrite it).
     let players = Memo::new(move |_| session.with(|s| s.players().clone()));
+    // The camp rules and first mover are kept with the classic preset only, where the form offers them.
     Effect::new(move |_| {
+        let preset = preset_choice.get();
+        let classic = preset == Preset::Classic;
         prefs::save(&prefs::Saved {
             players: players.get(),
-            preset: preset_choice.get(),
+            preset,
             content_types: content_types().map(|_, c| c.get()),
             turn_limit: turn_limit.get(),
+            camp_rules: if classic {
+                camp_rules_choice.get()
+            } else {
+                CampRules::Seed
+            },
+            first_mover: first_choice.get().filter(|_| classic),
         })
     });
     // A content type chosen applies from the next tick on.
@@ -195,8 +227,13 @@ pub fn ArenaPage() -> impl IntoView {
                 let players = session.with_untracked(|s| s.players().clone());
                 let seed = seed.unwrap_or_else(random_seed);
                 let preset = preset_choice.get_untracked();
-                let limit_or_preset = limit.unwrap_or(preset.rules().turn_limit);
-                let mut s = Session::with_turn_limit(preset, limit_or_preset, players, seed);
+                let rules = rules_of(
+                    preset,
+                    limit,
+                    camp_rules_choice.get_untracked(),
+                    first_choice.get_untracked(),
+                );
+                let mut s = Session::with_rules(preset, rules, players, seed);
                 for team in Team::ALL {
                     s.set_content_type(team, content_types()[team].get_untracked());
                 }
@@ -247,6 +284,8 @@ pub fn ArenaPage() -> impl IntoView {
                 session=session
                 players=players
                 preset_choice=preset_choice
+                camp_rules_choice=camp_rules_choice
+                first_choice=first_choice
                 notice=notice
                 content_types=content_types()
                 tick_ms=tick_ms

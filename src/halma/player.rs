@@ -51,11 +51,19 @@ impl Player {
     }
 }
 
-impl From<AiPlayer> for Player {
-    fn from(ai: AiPlayer) -> Player {
+/// What the page says of a program label: programs run on a computer, and reach the page bridged.
+pub const PROGRAM_IN_PAGE: &str =
+    "a program runs on your computer, not in the browser: serve it with \
+     `gridarena halma bridge --format course --dir DIR -- COMMAND` (docs/programs.md) and give the \
+     address it prints, such as http://127.0.0.1:8001/";
+
+impl TryFrom<AiPlayer> for Player {
+    type Error = String;
+    fn try_from(ai: AiPlayer) -> Result<Player, String> {
         match ai {
-            AiPlayer::BuiltIn(ai) => Player::BuiltIn(ai),
-            AiPlayer::Web(url) => Player::Web(url),
+            AiPlayer::BuiltIn(ai) => Ok(Player::BuiltIn(ai)),
+            AiPlayer::Web(url) => Ok(Player::Web(url)),
+            AiPlayer::Program(program) => Err(format!("{program}: {PROGRAM_IN_PAGE}")),
         }
     }
 }
@@ -77,7 +85,6 @@ impl FromStr for Player {
             return Ok(Player::Human);
         }
         s.parse::<AiPlayer>()
-            .map(Player::from)
             .map_err(|e| match e {
                 PlayerError::Unknown(text) => {
                     format!(
@@ -87,6 +94,7 @@ impl FromStr for Player {
                 }
                 other => other.to_string(),
             })
+            .and_then(Player::try_from)
     }
 }
 
@@ -106,5 +114,9 @@ mod tests {
         assert!("ftp://x".parse::<Player>().is_err());
         assert!("builtin:nobody".parse::<Player>().is_err());
         assert!("robot".parse::<Player>().is_err());
+        let program = "course:agents/ada:python3 hw.py"
+            .parse::<Player>()
+            .unwrap_err();
+        assert!(program.contains("gridarena halma bridge"), "{program}");
     }
 }

@@ -1,12 +1,13 @@
 //! The player setup kept in the page URL (a link to share) and in localStorage (the next visit).
 //!
 //! The query string reads `?red=builtin:search&blue=http%3A%2F%2F127.0.0.1%3A8001%2F&preset=arena`, with
-//! `blueType=json` for a web AI sent `application/json` and `turns=500` for a turn limit other than the
-//! preset's (links without them keep their old meaning). A link
+//! `blueType=json` for a web AI sent `application/json`, `turns=500` for a turn limit other than the
+//! preset's, `camp=course` for the USC CSCI 561 course's camp rules and `first=blue` for a first mover
+//! not drawn from the seed (links without them keep their old meaning). A link
 //! wins over what is stored; a value that does not parse is reported and left out, never half-applied.
 
 use super::player::Player;
-use gridarena_engine::halma::{ContentType, Preset, Team, Teams};
+use gridarena_engine::halma::{CampRules, ContentType, Preset, Team, Teams};
 
 /// The turn limits the page accepts.
 pub const MAX_TURN_LIMIT: u32 = 100_000;
@@ -36,6 +37,9 @@ pub struct Setup {
     pub preset: Option<Preset>,
     pub content_types: Teams<Option<ContentType>>,
     pub turn_limit: Option<u32>,
+    pub camp_rules: Option<CampRules>,
+    /// `Some(None)`: the link says the first mover is drawn.
+    pub first_mover: Option<Option<Team>>,
 }
 
 /// Everything the page keeps of its setup.
@@ -46,6 +50,21 @@ pub struct Saved {
     pub content_types: Teams<ContentType>,
     /// `None`: the preset's own.
     pub turn_limit: Option<u32>,
+    /// The camp rules chosen for the classic preset.
+    pub camp_rules: CampRules,
+    /// The first mover chosen for the classic preset; `None` draws it from the seed.
+    pub first_mover: Option<Team>,
+}
+
+/// The first-move choice as the link spells it: `drawn`, `red` or `blue`.
+pub fn parse_first_mover(text: &str) -> Result<Option<Team>, String> {
+    match text {
+        "drawn" => Ok(None),
+        t => t
+            .parse::<Team>()
+            .map(Some)
+            .map_err(|_| format!("unknown first move {t:?}: expected drawn, red or blue")),
+    }
 }
 
 impl Setup {
@@ -81,13 +100,22 @@ impl Setup {
                     Ok(n) => setup.turn_limit = n,
                     Err(e) => errors.push(format!("{e} (in the link)")),
                 },
+                "camp" => match value.parse::<CampRules>() {
+                    Ok(c) => setup.camp_rules = Some(c),
+                    Err(e) => errors.push(format!("camp in the link: {e}")),
+                },
+                "first" => match parse_first_mover(value) {
+                    Ok(t) => setup.first_mover = Some(t),
+                    Err(e) => errors.push(format!("first in the link: {e}")),
+                },
                 _ => {}
             }
         }
         (setup, errors)
     }
 
-    /// The query pairs for `saved`: a content type only when not the default, a turn limit when set.
+    /// The query pairs for `saved`: a content type, the camp rules and the first mover only when not
+    /// the default, a turn limit when set.
     pub fn pairs(saved: &Saved) -> Vec<(&'static str, String)> {
         let mut pairs = vec![
             ("red", saved.players.red.to_string()),
@@ -102,6 +130,12 @@ impl Setup {
         }
         if let Some(n) = saved.turn_limit {
             pairs.push(("turns", n.to_string()));
+        }
+        if saved.camp_rules != CampRules::default() {
+            pairs.push(("camp", saved.camp_rules.name().to_string()));
+        }
+        if let Some(team) = saved.first_mover {
+            pairs.push(("first", team.name().to_string()));
         }
         pairs
     }
@@ -119,6 +153,8 @@ impl Setup {
                 blue: self.content_types.blue.or(other.content_types.blue),
             },
             turn_limit: self.turn_limit.or(other.turn_limit),
+            camp_rules: self.camp_rules.or(other.camp_rules),
+            first_mover: self.first_mover.or(other.first_mover),
         }
     }
 }
@@ -127,10 +163,12 @@ fn from_query(query: &str) -> (Setup, Vec<String>) {
     let Ok(params) = web_sys::UrlSearchParams::new_with_str(query) else {
         return (Setup::default(), vec![]);
     };
-    let pairs: Vec<(&str, String)> = ["red", "blue", "preset", "redType", "blueType", "turns"]
-        .into_iter()
-        .filter_map(|k: &'static str| params.get(k).map(|v| (k, v)))
-        .collect();
+    let pairs: Vec<(&str, String)> = [
+        "red", "blue", "preset", "redType", "blueType", "turns", "camp", "first",
+    ]
+    .into_iter()
+    .filter_map(|k: &'static str| params.get(k).map(|v| (k, v)))
+    .collect();
     Setup::parse(pairs.iter().map(|(k, v)| (*k, v.as_str())))
 }
 
@@ -239,6 +277,8 @@ mod tests {
                 blue: ContentType::Json,
             },
             turn_limit: Some(5),
+            camp_rules: CampRules::Seed,
+            first_mover: None,
         });
         assert!(
             !pairs.iter().any(|(k, _)| *k == "redType"),
@@ -255,5 +295,66 @@ mod tests {
         assert_eq!(merged.players.blue, Some(Player::Human));
         assert_eq!(merged.players.red, Some(Player::Human));
         assert_eq!(merged.preset, Some(Preset::Classic));
+    }
+
+    #[test]
+    fn the_course_camp_rules_and_the_first_mover_read_back_and_default_when_absent() {
+        let saved = Saved {
+            players: Teams {
+                red: Player::Human,
+                blue: Player::Human,
+            },
+            preset: Preset::Classic,
+            content_types: Teams::default(),
+            turn_limit: None,
+            camp_rules: CampRules::Course,
+            first_mover: Some(Team::Blue),
+        };
+        let pairs = Setup::pairs(&saved);
+        assert!(pairs.contains(&("camp", "course".to_string())), "{pairs:?}");
+        assert!(pairs.contains(&("first", "blue".to_string())), "{pairs:?}");
+        let (read, errors) = Setup::parse(pairs.iter().map(|(k, v)| (*k, v.as_str())));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(read.camp_rules, Some(CampRules::Course));
+        assert_eq!(read.first_mover, Some(Some(Team::Blue)));
+        // The defaults are left out of the link, so it reads as it did before these choices.
+        let plain = Setup::pairs(&Saved {
+            camp_rules: CampRules::Seed,
+            first_mover: None,
+            ..saved
+        });
+        assert!(
+            !plain.iter().any(|(k, _)| *k == "camp" || *k == "first"),
+            "{plain:?}"
+        );
+        let (old, errors) = Setup::parse([("preset", "classic")]);
+        assert!(errors.is_empty());
+        assert_eq!((old.camp_rules, old.first_mover), (None, None));
+        // A link that says "drawn" overrides a stored first mover.
+        let (linked, errors) = Setup::parse([("first", "drawn"), ("camp", "seed")]);
+        assert!(errors.is_empty(), "{errors:?}");
+        let merged = linked.or(read);
+        assert_eq!(merged.first_mover, Some(None));
+        assert_eq!(merged.camp_rules, Some(CampRules::Seed));
+    }
+
+    #[test]
+    fn bad_camp_rules_and_first_movers_are_named_and_left_out() {
+        let (setup, errors) =
+            Setup::parse([("camp", "usc"), ("first", "green"), ("preset", "classic")]);
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(
+            errors[0].starts_with("camp in the link") && errors[0].contains("seed or course"),
+            "{errors:?}"
+        );
+        assert!(
+            errors[1].starts_with("first in the link") && errors[1].contains("drawn, red or blue"),
+            "{errors:?}"
+        );
+        assert_eq!((setup.camp_rules, setup.first_mover), (None, None));
+        assert_eq!(setup.preset, Some(Preset::Classic));
+        assert_eq!(parse_first_mover("red"), Ok(Some(Team::Red)));
+        assert_eq!(parse_first_mover("drawn"), Ok(None));
+        assert!(parse_first_mover("Blue").is_err());
     }
 }

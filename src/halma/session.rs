@@ -12,7 +12,7 @@ use gridarena_engine::halma;
 use gridarena_engine::halma::record::Recorder;
 use gridarena_engine::halma::{
     Answer, ContentType, Exchange, Game, GameLoop, LoopError, NoMove, Path, Position, Preset,
-    Square, Team, Teams, TickOutcome, Verdict, Wire,
+    Rules, Square, Team, Teams, TickOutcome, Verdict, Wire,
 };
 use std::collections::VecDeque;
 
@@ -112,9 +112,24 @@ impl Session {
         players: Teams<Player>,
         seed: u64,
     ) -> Session {
-        let mut rules = preset.rules();
-        rules.turn_limit = turn_limit.max(1);
-        // Presets are fixed, valid setups (the engine's tests cover every one) and the limit is not 0.
+        let rules = Rules {
+            turn_limit,
+            ..preset.rules()
+        };
+        Session::with_rules(preset, rules, players, seed)
+    }
+
+    /// A new game of `preset` under `rules` (the preset's, with the form's turn limit, camp rules and
+    /// first mover); a turn limit of 0 counts as 1.
+    pub fn with_rules(
+        preset: Preset,
+        mut rules: Rules,
+        players: Teams<Player>,
+        seed: u64,
+    ) -> Session {
+        rules.turn_limit = rules.turn_limit.max(1);
+        // Presets are fixed, valid setups (the engine's tests cover every one), the limit is not 0, and
+        // the form offers the course's camp rules with the classic preset only.
         let game = Game::new(&rules, seed)
             .unwrap_or_else(|e| unreachable!("preset {preset} does not set up: {e}"));
         Session {

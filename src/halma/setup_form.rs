@@ -6,7 +6,7 @@ use super::messages::Line;
 use super::player::Player;
 use super::player_picker::PlayerPicker;
 use super::session::Session;
-use gridarena_engine::halma::{ContentType, Preset, Team, Teams};
+use gridarena_engine::halma::{CampRules, ContentType, Preset, Team, Teams};
 use leptos::prelude::*;
 
 /// The form; New game sends the seed field's text to `on_new_game`.
@@ -17,6 +17,10 @@ pub fn SetupForm(
     players: Memo<Teams<Player>>,
     /// The preset the next New game sets up.
     preset_choice: RwSignal<Preset>,
+    /// The camp rules of the next New game (offered with the classic preset only).
+    camp_rules_choice: RwSignal<CampRules>,
+    /// The team that opens the next New game; `None` draws it from the seed (classic preset only).
+    first_choice: RwSignal<Option<Team>>,
     notice: RwSignal<Option<Line>>,
     /// Each team's content type for web requests.
     content_types: Teams<RwSignal<ContentType>>,
@@ -72,6 +76,39 @@ pub fn SetupForm(
                         .collect_view()}
                 </select>
             </label>
+            {move || (preset_choice.get() == Preset::Classic).then(|| view! {
+                <label>
+                    <span>"Camp rules"</span>
+                    <select
+                        data-testid="camp-rules"
+                        aria-label="Camp rules"
+                        prop:value=move || camp_rules_choice.get().name()
+                        on:change=move |ev| {
+                            if let Ok(c) = event_target_value(&ev).parse::<CampRules>() {
+                                camp_rules_choice.set(c);
+                            }
+                        }
+                    >
+                        <option value="seed">"seed"</option>
+                        <option value="course">"course (USC CSCI 561)"</option>
+                    </select>
+                </label>
+                <label>
+                    <span>"First move"</span>
+                    <select
+                        data-testid="first-move"
+                        aria-label="First move (the course's Black is red, top-left; White is blue)"
+                        prop:value=move || first_choice.get().map_or("drawn", Team::name)
+                        on:change=move |ev| {
+                            first_choice.set(event_target_value(&ev).parse::<Team>().ok());
+                        }
+                    >
+                        <option value="drawn">"drawn"</option>
+                        <option value="red">"red (Black)"</option>
+                        <option value="blue">"blue (White)"</option>
+                    </select>
+                </label>
+            })}
             <label>
                 <span>"Seed"</span>
                 <input

@@ -7,17 +7,15 @@
 //! only ever parsed by the engine's [`parse_response`] and shown as text, never as HTML.
 
 use gloo_net::http::Request;
-use gridarena_engine::halma::protocol::{parse_response, ResponseError, MAX_RESPONSE_BYTES};
+use gridarena_engine::halma::protocol::{
+    parse_response, status_failure, ResponseError, MAX_RESPONSE_BYTES,
+};
 use gridarena_engine::halma::{Answer, ContentType, NoMove, Wire};
 use web_sys::{AbortSignal, RequestRedirect, ResponseType};
 
 /// The answer for a response with a status outside 200-299.
-pub fn status_error(status: u16, text: &str) -> Answer {
-    let why = match text.trim() {
-        "" => format!("HTTP {status}"),
-        t => format!("HTTP {status} {}", t.chars().take(60).collect::<String>()),
-    };
-    Answer::NoMove(NoMove::Failed(why))
+pub fn status_error(status: u16, text: &str, body: &[u8]) -> Answer {
+    Answer::NoMove(NoMove::Failed(status_failure(status, text, body)))
 }
 
 /// Asks the web AI at `url` for its move, sending `body` as `text/plain`; [`ask_wire`] without the wire.
@@ -93,11 +91,12 @@ async fn exchange(
     }
     if !response.ok() {
         // The body often says why (a framework's 415 page): show it in the inspector.
-        if let Ok(bytes) = response.binary().await {
-            let end = bytes.len().min(MAX_RESPONSE_BYTES);
-            *wire = std::mem::take(wire).with_body(&bytes[..end]);
+        let bytes = response.binary().await.unwrap_or_default();
+        let body = &bytes[..bytes.len().min(MAX_RESPONSE_BYTES)];
+        if !body.is_empty() {
+            *wire = std::mem::take(wire).with_body(body);
         }
-        return status_error(response.status(), &response.status_text());
+        return status_error(response.status(), &response.status_text(), body);
     }
     // Refuse an announced oversized body before reading it.
     let announced = response
@@ -123,12 +122,13 @@ mod tests {
 
     #[test]
     fn a_status_error_names_the_status() {
-        let Answer::NoMove(NoMove::Failed(why)) = status_error(500, "Internal Server Error") else {
+        let Answer::NoMove(NoMove::Failed(why)) = status_error(500, "Internal Server Error", b"")
+        else {
             panic!()
         };
         assert_eq!(why, "HTTP 500 Internal Server Error");
         assert!(
-            matches!(status_error(404, ""), Answer::NoMove(NoMove::Failed(w)) if w == "HTTP 404")
+            matches!(status_error(404, "", b""), Answer::NoMove(NoMove::Failed(w)) if w == "HTTP 404")
         );
     }
 }

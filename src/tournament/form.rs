@@ -1,7 +1,7 @@
 //! The settings form: every field as typed, read into the engine's [`Settings`] (which checks the ranges)
 //! only when the tournament starts, so a half-typed number is never an error while typing.
 
-use gridarena_engine::halma::Preset;
+use gridarena_engine::halma::{CampRules, Preset, Team};
 use gridarena_engine::tournament::pairing::Format;
 use gridarena_engine::tournament::settings::{Policy, Settings};
 
@@ -19,6 +19,8 @@ pub enum Field {
     StrictErrors,
     WithdrawAfter,
     Seed,
+    CampRules,
+    FirstMover,
 }
 
 /// The settings as typed.
@@ -39,6 +41,10 @@ pub struct SettingsForm {
     /// Empty never withdraws.
     pub withdraw_after: String,
     pub seed: String,
+    /// `seed` or `course`; read with the classic preset only, as the field is shown there alone.
+    pub camp_rules: String,
+    /// `drawn`, `red` or `blue`; read with the classic preset only.
+    pub first_mover: String,
 }
 
 impl Default for SettingsForm {
@@ -83,6 +89,8 @@ impl SettingsForm {
             strict_errors: errors.to_string(),
             withdraw_after: s.withdraw_after.map(|k| k.to_string()).unwrap_or_default(),
             seed: s.seed.to_string(),
+            camp_rules: s.camp_rules.name().to_string(),
+            first_mover: s.first_mover.map_or("drawn", Team::name).to_string(),
         }
     }
 
@@ -99,6 +107,8 @@ impl SettingsForm {
             Field::StrictErrors => &self.strict_errors,
             Field::WithdrawAfter => &self.withdraw_after,
             Field::Seed => &self.seed,
+            Field::CampRules => &self.camp_rules,
+            Field::FirstMover => &self.first_mover,
         }
     }
 
@@ -115,6 +125,8 @@ impl SettingsForm {
             Field::StrictErrors => &mut self.strict_errors,
             Field::WithdrawAfter => &mut self.withdraw_after,
             Field::Seed => &mut self.seed,
+            Field::CampRules => &mut self.camp_rules,
+            Field::FirstMover => &mut self.first_mover,
         };
         *slot = value;
     }
@@ -132,6 +144,24 @@ impl SettingsForm {
             other => other.to_string(),
         };
         let policy: Policy = policy.parse()?;
+        // The camp rules and the first mover are offered with the classic preset only; hidden, they
+        // keep what was chosen but play the seed's rules with a drawn first mover.
+        let (camp_rules, first_mover) = if preset == Preset::Classic {
+            let camp: CampRules = self
+                .camp_rules
+                .parse()
+                .map_err(|e| format!("Camp rules: {e}"))?;
+            let first = match self.first_mover.as_str() {
+                "drawn" => None,
+                team => Some(
+                    team.parse::<Team>()
+                        .map_err(|e| format!("First move: {e}"))?,
+                ),
+            };
+            (camp, first)
+        } else {
+            (CampRules::Seed, None)
+        };
         let settings = Settings {
             format,
             preset,
@@ -142,6 +172,8 @@ impl SettingsForm {
             policy,
             withdraw_after: optional("Withdraw after", &self.withdraw_after)?,
             seed: number("Seed", &self.seed)?,
+            camp_rules,
+            first_mover,
         };
         settings.check()?;
         Ok(settings)
@@ -187,5 +219,34 @@ mod tests {
         f.set(Field::TickMs, "100".into());
         f.set(Field::Concurrency, "999".into());
         assert!(f.settings().unwrap_err().contains("games at once"));
+    }
+
+    #[test]
+    fn the_course_camp_rules_and_first_mover_apply_with_the_classic_preset_only() {
+        let mut f = SettingsForm::default();
+        assert_eq!(
+            (f.camp_rules.as_str(), f.first_mover.as_str()),
+            ("seed", "drawn")
+        );
+        f.set(Field::Preset, "classic".into());
+        f.set(Field::CampRules, "course".into());
+        f.set(Field::FirstMover, "blue".into());
+        let s = f.settings().unwrap();
+        assert_eq!(
+            (s.camp_rules, s.first_mover),
+            (CampRules::Course, Some(Team::Blue))
+        );
+        assert_eq!(SettingsForm::from_settings(&s), f);
+        // Another preset hides the fields: their choice stays in the form but is not played.
+        f.set(Field::Preset, "mini".into());
+        let s = f.settings().unwrap();
+        assert_eq!((s.camp_rules, s.first_mover), (CampRules::Seed, None));
+        assert_eq!(f.get(Field::CampRules), "course");
+        f.set(Field::Preset, "classic".into());
+        f.set(Field::FirstMover, "green".into());
+        assert!(f.settings().unwrap_err().starts_with("First move"));
+        f.set(Field::FirstMover, "drawn".into());
+        f.set(Field::CampRules, "usc".into());
+        assert!(f.settings().unwrap_err().starts_with("Camp rules"));
     }
 }

@@ -5,7 +5,7 @@
 
 use crate::halma::board_view::BoardView;
 use crate::halma::builtin;
-use gridarena_engine::halma::{AiPlayer, Team, TickOutcome};
+use gridarena_engine::halma::{AiPlayer, Answer, NoMove, Team, TickOutcome};
 use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::game::{Fixture, TournamentGame};
 
@@ -128,6 +128,12 @@ impl Run {
                     url: url.clone(),
                     body: live.game.request_body(ask.team, tick_ms),
                 },
+                Some(AiPlayer::Program(_)) => {
+                    let why = crate::halma::player::PROGRAM_IN_PAGE.to_string();
+                    let answer = Answer::NoMove(NoMove::Failed(why));
+                    live.game.deliver(ask.turn, ask.team, answer, None);
+                    continue;
+                }
                 None => continue,
             };
             requests.push(Request {

@@ -1,4 +1,5 @@
-//! The settings: format, preset, tick, limits and the error policy, each field as typed.
+//! The settings: format, preset (with the classic preset, the camp rules and first move), tick, limits
+//! and the error policy, each field as typed.
 
 use super::form::{Field, SettingsForm};
 use leptos::prelude::*;
@@ -55,6 +56,8 @@ fn Choice(
 pub fn SettingsPanel(form: RwSignal<SettingsForm>) -> impl IntoView {
     let swiss = move || form.with(|f| f.format == "swiss");
     let strict = move || form.with(|f| f.policy == "strict");
+    // The course's camp rules and a chosen first mover are offered with the classic preset only.
+    let classic = move || form.with(|f| f.preset == "classic");
     view! {
         <fieldset class="t-settings setup">
             <legend>"Settings"</legend>
@@ -65,6 +68,12 @@ pub fn SettingsPanel(form: RwSignal<SettingsForm>) -> impl IntoView {
             </Show>
             <Choice form field=Field::Preset label="Preset" testid="preset"
                 options=&[("arena", "arena"), ("classic", "classic"), ("mini", "mini")] />
+            <Show when=classic>
+                <Choice form field=Field::CampRules label="Camp rules" testid="camp-rules"
+                    options=&[("seed", "seed"), ("course", "course (USC CSCI 561)")] />
+                <Choice form field=Field::FirstMover label="First move" testid="first-move"
+                    options=&[("drawn", "drawn"), ("red", "red (Black)"), ("blue", "blue (White)")] />
+            </Show>
             <Input form field=Field::TickMs label="Tick (ms)" testid="tick" />
             <Input form field=Field::MaxTurns label="Turn limit (empty: the preset's)" testid="turns" />
             <Input form field=Field::Concurrency label="Games at once" testid="concurrency" />

@@ -70,6 +70,34 @@ test('a human move made by clicking is enacted', async () => {
   await page.close();
 });
 
+test('the course camp rules and first mover come from the link, follow the form and a bad one is named', async () => {
+  const { page, errors } = await openApp(browser,
+    `${server.url}?red=human&blue=human&preset=classic&camp=course&first=blue`);
+  assert.equal(await page.inputValue('[data-testid=camp-rules]'), 'course');
+  assert.equal(await page.inputValue('[data-testid=first-move]'), 'blue');
+  // The first game is already played under them: blue (the course's White) opens.
+  await page.click('[data-testid=step]');
+  assert.match(await page.textContent('[data-testid=notice]'), /waiting for blue/);
+  // A change in the form goes into the link at once, and a reload keeps it.
+  await page.selectOption('[data-testid=first-move]', 'red');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('first') === 'red');
+  assert.equal(new URL(page.url()).searchParams.get('camp'), 'course');
+  await page.reload();
+  await page.waitForSelector('[data-testid=board] .cell');
+  assert.equal(await page.inputValue('[data-testid=first-move]'), 'red');
+  await page.click('[data-testid=step]');
+  assert.match(await page.textContent('[data-testid=notice]'), /waiting for red/);
+  await page.selectOption('[data-testid=first-move]', 'drawn');
+  await page.selectOption('[data-testid=camp-rules]', 'seed');
+  await page.waitForFunction(() => !/camp=|first=/.test(location.search));
+  await page.goto(`${server.url}?red=human&blue=human&preset=classic&camp=usc`);
+  await page.waitForSelector('[data-testid=board] .cell');
+  assert.match(await page.textContent('[data-testid=notice]'), /camp in the link: unknown camp rules "usc"/);
+  assert.equal(await page.inputValue('[data-testid=camp-rules]'), 'seed');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a downloaded record loads back and steps through the same game', async () => {
   const { page, errors } = await openApp(browser, server.url);
   await newGame(page, { preset: 'arena', red: 'builtin:search', blue: 'builtin:greedy', seed: 9 });

@@ -49,7 +49,7 @@ fn run(
     let mut saving = Duration::ZERO;
     let mut bytes = 0;
     let start = Instant::now();
-    play(&mut t, |done| {
+    play(&mut t, Default::default(), |done| {
         if save {
             let s = Instant::now();
             bytes = std::hint::black_box(done.tournament.to_bundle()).len();

@@ -4,7 +4,9 @@
 //! importing each other.
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use gridarena_engine::halma::{Preset, Team};
+use gridarena_cli::program::{Clock, OutOfTime};
+use gridarena_engine::halma::{CampRules, Preset, Team};
+use std::time::Duration;
 
 /// Presets are listed from the engine, so a new preset reaches `--help` and validation without a CLI edit.
 pub fn preset_parser() -> impl TypedValueParser<Value = Preset> {
@@ -14,4 +16,62 @@ pub fn preset_parser() -> impl TypedValueParser<Value = Preset> {
 /// The teams, listed from the engine as the presets are.
 pub fn team_parser() -> impl TypedValueParser<Value = Team> {
     PossibleValuesParser::new(Team::ALL.map(Team::name)).try_map(|s| s.parse::<Team>())
+}
+
+/// The camp rules, listed from the engine.
+pub fn camp_rules_parser() -> impl TypedValueParser<Value = CampRules> {
+    PossibleValuesParser::new(CampRules::ALL.map(CampRules::name))
+        .try_map(|s| s.parse::<CampRules>())
+}
+
+/// `--first`: the team that opens an alternating game, or `None` to draw it from the game's seed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct First(pub Option<Team>);
+
+/// `drawn`, `red` or `blue`.
+pub fn first_parser() -> impl TypedValueParser<Value = First> {
+    PossibleValuesParser::new(["drawn", "red", "blue"]).try_map(|s| match s.as_str() {
+        "drawn" => Ok(First(None)),
+        team => team.parse::<Team>().map(|t| First(Some(t))),
+    })
+}
+
+/// The help of `--camp-rules`, shared by the subcommands.
+pub const CAMP_RULES_HELP: &str = "The camp rules: seed (a piece in its destination camp may not leave it) or course (USC CSCI 561, classic preset only: also a move from outside one's own camp may not end in it, and while a piece is in one's own camp a piece must move out of it, or else further from one's own corner)";
+
+/// The help of `--first`, shared by the subcommands.
+pub const FIRST_HELP: &str = "Who opens an alternating game: drawn (from each game's seed), red or blue. The course's Black is red (the top-left camp) and its White is blue (the bottom-right camp); in the course White opens, so --first blue";
+
+/// A program player's clock, as `match`, `tournament` and `bridge` take it.
+#[derive(Clone, Copy, Debug, clap::Args)]
+pub struct ClockArgs {
+    /// A program's play time per game in seconds, charged after each move (CPU time where reported)
+    #[arg(long, value_name = "SECONDS", default_value_t = 300.0, value_parser = parse_seconds)]
+    clock: f64,
+    /// How long a program's move may run past its time left before it is killed, in seconds
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0, value_parser = parse_seconds)]
+    grace: f64,
+}
+
+impl ClockArgs {
+    /// The clock, with what a spent one costs.
+    pub fn clock(&self, out_of_time: OutOfTime) -> Clock {
+        Clock {
+            total: Duration::from_secs_f64(self.clock),
+            grace: Duration::from_secs_f64(self.grace),
+            out_of_time,
+        }
+    }
+}
+
+/// Seconds, fractions allowed, from a millisecond to a day.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if !(0.001..=86_400.0).contains(&seconds) {
+        return Err(format!("{seconds} s is out of range: 0.001 to 86400"));
+    }
+    Ok(seconds)
 }

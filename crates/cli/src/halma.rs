@@ -8,8 +8,8 @@ use crate::io::{self, Failure};
 use clap::{Args, Subcommand};
 use gridarena_engine::halma::protocol::embedded_response;
 use gridarena_engine::halma::{
-    perft, AiRequest, Answer, Game, GameState, NoMove, Position, Preset, Rules, Team, Teams,
-    TickOutcome, MAX_BOARD_SIZE, MIN_BOARD_SIZE,
+    perft, AiRequest, Answer, CampRules, Game, GameState, NoMove, Position, Preset, Rules, Team,
+    Teams, TickOutcome, MAX_BOARD_SIZE, MIN_BOARD_SIZE,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -98,6 +98,10 @@ printed on stderr (\"--seed N makes this game again\"); stdout is the state alon
     #[command(long_about = crate::tournament_cmd::ABOUT, after_help = crate::tournament_cmd::AFTER)]
     Tournament(crate::tournament_cmd::TournamentArgs),
 
+    /// Serve a program (course input.txt/output.txt, or stdin/stdout lines) as a web AI on this machine
+    #[command(long_about = crate::bridge_cmd::ABOUT, after_help = crate::bridge_cmd::AFTER)]
+    Bridge(crate::bridge_cmd::BridgeArgs),
+
     /// Test a web AI the way the arena will call it: CORS, content types, legal moves, latency
     #[command(long_about = crate::probe_cmd::ABOUT, after_help = crate::probe_cmd::AFTER)]
     Probe(crate::probe_cmd::ProbeArgs),
@@ -108,6 +112,9 @@ pub struct MovesArgs {
     /// Whose camp rule applies when the request has no "campRule" [default: the request's "preset", else arena]
     #[arg(long, value_parser = preset_parser())]
     preset: Option<Preset>,
+    /// The camp rules when the request has no "campRules": seed, or course (USC CSCI 561: no move from outside one's own camp may end in it; while a piece is in one's own camp a piece must move out, or else further from one's own corner) [default: seed]
+    #[arg(long, value_name = "RULES", value_parser = crate::args::camp_rules_parser())]
+    camp_rules: Option<CampRules>,
 }
 
 #[derive(Debug, Args)]
@@ -115,6 +122,9 @@ pub struct CheckArgs {
     /// Whose camp rule applies when the request has no "campRule" [default: the request's "preset", else arena]
     #[arg(long, value_parser = preset_parser())]
     preset: Option<Preset>,
+    /// The camp rules when the request has no "campRules": seed, or course (USC CSCI 561: no move from outside one's own camp may end in it; while a piece is in one's own camp a piece must move out, or else further from one's own corner) [default: seed]
+    #[arg(long, value_name = "RULES", value_parser = crate::args::camp_rules_parser())]
+    camp_rules: Option<CampRules>,
 }
 
 #[derive(Debug, Args)]
@@ -128,6 +138,9 @@ pub struct PerftArgs {
     /// Count without the camp rule, as the published figures do
     #[arg(long)]
     no_camp_rule: bool,
+    /// The camp rules to count under: seed, or course (USC CSCI 561; classic only)
+    #[arg(long, value_name = "RULES", default_value = "seed", value_parser = crate::args::camp_rules_parser())]
+    camp_rules: CampRules,
     /// Print one line "move: count" per first move of red, then a blank line and the total
     #[arg(long)]
     divide: bool,
@@ -182,6 +195,7 @@ pub fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> 
         Command::Match(args) => crate::match_cmd::run(&args, out),
         Command::Tournament(args) => crate::tournament_cmd::run(&args, out),
         Command::Probe(args) => crate::probe_cmd::run(&args, out),
+        Command::Bridge(args) => crate::bridge_cmd::run(&args, out),
     }
 }
 
@@ -193,7 +207,7 @@ const STATE: &str = "a game state";
 
 fn moves(args: &MovesArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
     let request: AiRequest = io::parse_object(&io::read_stdin(REQUEST)?, REQUEST)?;
-    let (position, team) = request_position(&request, args.preset, "stdin")?;
+    let (position, team) = request_position(&request, args.preset, args.camp_rules, "stdin")?;
     for mv in position.moves(team) {
         let path = position.path(team, mv).ok_or_else(|| {
             Failure::Internal(format!(
@@ -213,7 +227,7 @@ fn check(args: &CheckArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
     let request = doc.remove("request").ok_or_else(|| missing("request"))?;
     let answer = doc.remove("move").ok_or_else(|| missing("move"))?;
     let request: AiRequest = io::from_field(request, "request", REQUEST)?;
-    let (position, team) = request_position(&request, args.preset, "\"request\"")?;
+    let (position, team) = request_position(&request, args.preset, args.camp_rules, "\"request\"")?;
     let verdict = embedded_response(&answer)
         .map_err(|e| e.to_string())
         .and_then(|path| position.check(team, &path).map_err(|e| e.to_string()));
@@ -230,12 +244,19 @@ fn check(args: &CheckArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
 }
 
 /// The position a request describes, with the camp rule the user asked for (see `moves --help`).
+/// The course's camp rules apply when the request says `"campRules": "course"`, or says nothing and
+/// `--camp-rules course` was given.
 fn request_position(
     request: &AiRequest,
     preset: Option<Preset>,
+    camp_rules: Option<CampRules>,
     source: &str,
 ) -> Result<(Position, Team), Failure> {
     let preset = preset.or(request.preset).unwrap_or_default();
+    let request = AiRequest {
+        camp_rules: request.camp_rules.or(camp_rules),
+        ..request.clone()
+    };
     request
         .to_position(preset.rules().camp_rule)
         .map_err(|e| Failure::Input(format!("{source} is not a playable position: {e}")))
@@ -247,12 +268,18 @@ fn perft_command(args: &PerftArgs, out: &mut impl Write) -> Result<ExitCode, Fai
     let game = Game::new(&args.preset.rules(), 0).map_err(|e| broken(e.to_string()))?;
     let start = game.position();
     let camp_rule = start.camp_rule() && !args.no_camp_rule;
+    let rules = Rules {
+        camp_rules: args.camp_rules,
+        ..args.preset.rules()
+    };
+    rules.check_options().map_err(Failure::Input)?;
     let mut position = Position::new(
         start.size(),
         camp_rule,
         Teams::from_fn(|t| start.pieces(t).to_vec()),
         Teams::from_fn(|t| start.destinations(t).to_vec()),
     )
+    .and_then(|p| p.with_camp_rules(args.camp_rules))
     .map_err(|e| broken(e.to_string()))?;
 
     let clock = Instant::now();
@@ -281,10 +308,11 @@ fn perft_command(args: &PerftArgs, out: &mut impl Write) -> Result<ExitCode, Fai
     // Timing is for people; stdout stays the bare number so scripts can compare it.
     let _ = writeln!(
         std::io::stderr(),
-        "perft {} depth {} (camp rule {}): {total} in {seconds:.3} s{rate}",
+        "perft {} depth {} (camp rule {}, {} camp rules): {total} in {seconds:.3} s{rate}",
         args.preset,
         args.depth,
         if camp_rule { "on" } else { "off" },
+        args.camp_rules,
     );
     Ok(ExitCode::SUCCESS)
 }

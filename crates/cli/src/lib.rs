@@ -7,7 +7,9 @@
 //! - [`web`]: the HTTP client for web AIs: the page's request, cut at the tick's deadline, every failure a
 //!   clear reason.
 
+pub mod bridge;
 pub mod probe;
+pub mod program;
 pub mod runner;
 pub mod tournament;
 pub mod web;

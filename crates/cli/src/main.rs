@@ -4,6 +4,7 @@
 //! in their own module so a new game is a new module and one line in [`Command`].
 
 mod args;
+mod bridge_cmd;
 mod go;
 mod halma;
 mod hyperchess;

@@ -1,4 +1,4 @@
-//! `gridarena halma match`: whole games between built-in and web AIs, headless.
+//! `gridarena halma match`: whole games between built-in AIs, web AIs and programs, headless.
 //!
 //! The game loop is the library's ([`gridarena_cli::runner`]); this module reads the command line,
 //! writes the result lines, the summary, `--verbose` errors, the progress bar and `--record` files.
@@ -6,12 +6,14 @@
 use crate::io::Failure;
 use crate::progress::Progress;
 use clap::Args;
+use gridarena_cli::program::OutOfTime;
 use gridarena_cli::runner::{
-    describe, parse_player, play_game, GameReport, Player, RunError, TeamStats, Watcher,
+    check_players, describe_report, parse_player, play_game, GameReport, Player, PlayerOptions,
+    RunError, TeamStats, Watcher,
 };
 use gridarena_engine::halma::record::Recorder;
 use gridarena_engine::halma::{
-    AiPlayer, ContentType, Exchange, Game, GameResult, Preset, Team, Teams, TickOutcome,
+    AiPlayer, CampRules, ContentType, Exchange, Game, GameResult, Preset, Team, Teams, TickOutcome,
 };
 use serde::Serialize;
 use std::fs::File;
@@ -21,7 +23,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 pub const ABOUT: &str = "\
-Play whole games between built-in AIs and web AIs, headless, with the browser page's referee and timing.
+Play whole games between built-in AIs, web AIs and programs on this machine, headless, with the browser
+page's referee and timing.
 
 Each tick, every team to move is asked for its move: a web AI gets the request JSON by HTTP POST (the body
 is the JSON, sent with Content-Type: text/plain exactly as the page sends it, or application/json with
@@ -36,6 +39,16 @@ Everything a web AI does wrong costs it that tick and the game goes on: a refuse
 status other than 2xx, a redirect (never followed, as in the browser), an answer over 64 KiB (at most
 64 KiB + 1 byte is read), a body that is not one move (empty, HTML, invalid JSON, wrong shape, a list of
 moves, bad coordinates), or an illegal move. In the arena neither team moves in such a tick.
+
+Programs (docs/programs.md): a player written FORMAT:DIR:COMMAND is a program run by sh -c in a fresh copy
+of the folder DIR made for each game. FORMAT course is the USC CSCI 561 homework's: each move it is run
+once, reads input.txt and writes output.txt (the classic preset only). FORMAT lines is started once per
+game, reads one request JSON per line on stdin and writes one answer JSON per line on stdout. A program is
+not cut at the tick: it has a clock (--clock seconds a game, charged in CPU time where the system reports
+it), and a move still running at its time left plus --grace is killed with its process group. A spent
+clock loses the game (--out-of-time lose, the course's rule) or makes every later move no move
+(--out-of-time no-move). Each failure is named: could_not_start, crashed (with its exit status and the end
+of its stderr), no_output, malformed_output, output_too_large, timed_out, out_of_time.
 
 Output (stdout): one line per game, then a summary: wins, draws, each team's average latency over the
 requests answered in time (a built-in AI's compute time) and its errors by kind. With --verbose each
@@ -68,19 +81,28 @@ Examples:
   gridarena halma match --red http://127.0.0.1:8001/ --blue builtin:greedy --tick-ms 500 --verbose
   gridarena halma match --red http://127.0.0.1:5000/ --red-content-type json --blue builtin:greedy \\
     --trace trace.jsonl
-  gridarena halma match --red builtin:greedy --blue builtin:search --preset mini --record game.jsonl";
+  gridarena halma match --red builtin:greedy --blue builtin:search --preset mini --record game.jsonl
+  gridarena halma match --preset classic --red 'course:ai/course:python3 halma_course.py' \
+    --blue builtin:search --trace trace.jsonl
+  gridarena halma match --red 'lines:ai/lines:python3 halma_lines.py' --blue builtin:greedy";
 
 /// The longest tick accepted: ten minutes.
 const MAX_TICK_MS: u64 = 600_000;
 
 #[derive(Debug, Args)]
 pub struct MatchArgs {
-    /// Red's player: builtin:greedy, builtin:search, or the http:// or https:// URL of a web AI
-    #[arg(long, value_name = "URL|builtin:NAME", value_parser = parse_player)]
+    /// Red's player: builtin:greedy, builtin:search, the http:// or https:// URL of a web AI, or a program
+    /// as course:DIR:COMMAND or lines:DIR:COMMAND
+    #[arg(long, value_name = "PLAYER", value_parser = parse_player)]
     red: AiPlayer,
-    /// Blue's player: builtin:greedy, builtin:search, or the http:// or https:// URL of a web AI
-    #[arg(long, value_name = "URL|builtin:NAME", value_parser = parse_player)]
+    /// Blue's player, in the same forms as red's
+    #[arg(long, value_name = "PLAYER", value_parser = parse_player)]
     blue: AiPlayer,
+    #[command(flatten)]
+    clock: crate::args::ClockArgs,
+    /// What a program's spent clock costs: lose (the game, as in the course) or no-move (every later move)
+    #[arg(long, value_name = "POLICY", default_value = "lose", value_parser = clap::value_parser!(OutOfTime))]
+    out_of_time: OutOfTime,
     /// How red's requests are labelled, if red is a web AI: text (text/plain) or json (application/json)
     #[arg(long, value_name = "TYPE", default_value = "text", value_parser = parse_content_type)]
     red_content_type: ContentType,
@@ -90,6 +112,12 @@ pub struct MatchArgs {
     /// The board and how turns go
     #[arg(long, value_parser = crate::args::preset_parser(), default_value = "arena")]
     preset: Preset,
+    #[arg(long, value_name = "RULES", default_value = "seed",
+        value_parser = crate::args::camp_rules_parser(), help = crate::args::CAMP_RULES_HELP)]
+    camp_rules: CampRules,
+    #[arg(long, value_name = "TEAM", default_value = "drawn",
+        value_parser = crate::args::first_parser(), help = crate::args::FIRST_HELP)]
+    first: crate::args::First,
     /// The tick length in milliseconds: how long each answer is waited for
     #[arg(long, value_name = "N", default_value_t = 1000,
         value_parser = clap::value_parser!(u64).range(1..=MAX_TICK_MS))]
@@ -117,9 +145,15 @@ pub struct MatchArgs {
 
 /// Plays the match and prints its results on `out`.
 pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
+    let clock = args.clock.clock(args.out_of_time);
+    let options = |content_type| PlayerOptions {
+        content_type,
+        clock,
+    };
     let players = Teams {
-        red: Player::with_content_type(&args.red, args.red_content_type).map_err(Failure::Input)?,
-        blue: Player::with_content_type(&args.blue, args.blue_content_type)
+        red: Player::with_options(&args.red, options(args.red_content_type))
+            .map_err(Failure::Input)?,
+        blue: Player::with_options(&args.blue, options(args.blue_content_type))
             .map_err(Failure::Input)?,
     };
     let labels = Teams {
@@ -130,6 +164,9 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
     if let Some(limit) = args.max_turns {
         rules.turn_limit = limit;
     }
+    rules.camp_rules = args.camp_rules;
+    rules.first_mover = args.first.0;
+    rules.check_options().map_err(Failure::Input)?;
     let first_seed = args.seed.unwrap_or_else(|| {
         let seed = random_seed();
         let _ = writeln!(
@@ -150,6 +187,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
         let game = Game::new(&rules, seed).map_err(|e| {
             Failure::Input(format!("cannot set up the {} preset: {e}", args.preset))
         })?;
+        check_players(&game, &players).map_err(Failure::Input)?;
         let mut watcher = CliWatcher {
             game: k,
             verbose: args.verbose,
@@ -159,8 +197,8 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
                 path: record_path(path, k, args.games),
                 labels: labels.clone(),
                 seed,
-                // Web games are slow enough to keep the file current tick by tick.
-                flush_each_tick: players.red.is_web() || players.blue.is_web(),
+                // Web and program games are slow enough to keep the file current tick by tick.
+                flush_each_tick: players.red.is_remote() || players.blue.is_remote(),
                 file: None,
                 recorder: None,
             }),
@@ -224,16 +262,27 @@ pub fn record_path(path: &Path, k: u32, games: u32) -> PathBuf {
     path.with_file_name(name)
 }
 
-/// "game 2/3: seed 8, red wins after 57 ticks; errors: red 0, blue 3"
+/// "game 2/3: seed 8, red wins after 57 ticks; errors: red 0, blue 3", then each program's clock.
 fn game_line(k: u32, games: u32, report: &GameReport) -> String {
-    format!(
+    let mut line = format!(
         "game {k}/{games}: seed {}, {} after {} ticks; errors: red {}, blue {}",
         report.seed,
-        describe(report.result),
+        describe_report(report),
         report.ticks,
         report.teams.red.errors,
         report.teams.blue.errors
-    )
+    );
+    for team in Team::ALL {
+        if let Some(clock) = report.clocks[team] {
+            line.push_str(&format!(
+                "; {team} clock {:.2} s of {:.0} s ({})",
+                clock.used.as_secs_f64(),
+                clock.total.as_secs_f64(),
+                clock.measured
+            ));
+        }
+    }
+    line
 }
 
 /// The match so far.

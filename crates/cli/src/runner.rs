@@ -13,45 +13,61 @@
 //!   the same loop.
 //! - [`Game::tick`] judges everything else: an unreadable answer, an illegal move, a missing one.
 
+use crate::program::{self, Clock, ClockUse, ProgramPlayer};
 use crate::web::{check_url, Reply, WebAi};
 use gridarena_engine::halma::ai::BuiltIn;
-use gridarena_engine::halma::game_loop::{request_body, Ask};
+use gridarena_engine::halma::game_loop::{game_request_body, Ask};
 use gridarena_engine::halma::{
-    AiPlayer, Answer, ContentType, Exchange, Game, GameLoop, GameResult, LoopError, NoMove, Team,
-    TeamError, Teams, TickOutcome, Verdict, Wire,
+    course, AiPlayer, Answer, ContentType, Exchange, Game, GameLoop, GameResult, LoopError, NoMove,
+    ProgramFormat, Team, TeamError, Teams, TickOutcome, Verdict, Wire,
 };
 use gridarena_engine::tournament::game::{GameReport as TournamentReport, TournamentGame};
 use std::collections::BTreeMap;
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// Reads a player argument: the engine's label (`builtin:NAME` or a URL), then, for a URL, what the
-/// HTTP client needs on top ([`check_url`]).
+/// Reads a player argument: the engine's label (`builtin:NAME`, a URL, or `FORMAT:DIR:COMMAND`), then,
+/// for a URL, what the HTTP client needs on top ([`check_url`]).
 pub fn parse_player(text: &str) -> Result<AiPlayer, String> {
     match text.parse::<AiPlayer>().map_err(|e| e.to_string())? {
         AiPlayer::Web(url) => check_url(&url).map(AiPlayer::Web),
-        builtin => Ok(builtin),
+        other => Ok(other),
     }
 }
 
-/// A player ready to be asked: a built-in AI, or a web AI with its connection.
+/// A player ready to be asked: a built-in AI, a web AI with its connection, or a program.
 #[derive(Debug)]
 pub enum Player {
     BuiltIn(BuiltIn),
     Web(WebAi),
+    Program(ProgramPlayer),
+}
+
+/// How the players of a match or tournament are set up, beyond their labels.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PlayerOptions {
+    /// How a web AI's requests are labelled.
+    pub content_type: ContentType,
+    /// A program's clock.
+    pub clock: Clock,
 }
 
 impl Player {
-    /// The player for `spec`; fails only on a URL that cannot be sent.
+    /// The player for `spec` with the default options; fails only on a URL that cannot be sent.
     pub fn new(spec: &AiPlayer) -> Result<Player, String> {
-        Player::with_content_type(spec, ContentType::default())
+        Player::with_options(spec, PlayerOptions::default())
     }
 
-    /// The player for `spec`, a web AI's requests labelled `content_type` (a built-in AI ignores it).
-    pub fn with_content_type(spec: &AiPlayer, content_type: ContentType) -> Result<Player, String> {
+    /// The player for `spec`; each option applies to the kind of player it concerns.
+    pub fn with_options(spec: &AiPlayer, options: PlayerOptions) -> Result<Player, String> {
         Ok(match spec {
             AiPlayer::BuiltIn(ai) => Player::BuiltIn(*ai),
-            AiPlayer::Web(url) => Player::Web(WebAi::new(url)?.with_content_type(content_type)),
+            AiPlayer::Web(url) => {
+                Player::Web(WebAi::new(url)?.with_content_type(options.content_type))
+            }
+            AiPlayer::Program(program) => {
+                Player::Program(ProgramPlayer::new(program.clone(), options.clock))
+            }
         })
     }
 
@@ -59,6 +75,44 @@ impl Player {
     pub fn is_web(&self) -> bool {
         matches!(self, Player::Web(_))
     }
+
+    /// Whether it is a web AI or a program: asked over a wire, slowly.
+    pub fn is_remote(&self) -> bool {
+        !self.is_builtin()
+    }
+
+    /// Whether it answers on the calling thread at once (a built-in AI) rather than over a wire.
+    fn is_builtin(&self) -> bool {
+        matches!(self, Player::BuiltIn(_))
+    }
+
+    /// What records and traces call it: the URL or the program's label.
+    fn address(&self) -> Option<String> {
+        match self {
+            Player::BuiltIn(_) => None,
+            Player::Web(ai) => Some(ai.url().to_string()),
+            Player::Program(p) => Some(p.program().to_string()),
+        }
+    }
+
+    /// Ends a game for a program player: its process and folder go.
+    fn end_game(&self) {
+        if let Player::Program(p) = self {
+            p.end_game();
+        }
+    }
+}
+
+/// Refuses a game the players cannot play: a course-format program needs the classic 16x16 game.
+pub fn check_players(game: &Game, players: &Teams<Player>) -> Result<(), String> {
+    for team in Team::ALL {
+        if let Player::Program(p) = &players[team] {
+            if p.program().format == ProgramFormat::Course {
+                course::check_game(game).map_err(|e| format!("{team} ({}): {e}", p.program()))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// One kind of error a team made, for the summary.
@@ -124,10 +178,15 @@ impl TeamStats {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameReport {
     pub seed: u64,
+    /// The result: the board's, or a win for the other side when `lost_on_time` is set.
     pub result: GameResult,
+    /// The team whose program ran out of time and lost the game under the course's policy.
+    pub lost_on_time: Option<Team>,
     /// Ticks played.
     pub ticks: u32,
     pub teams: Teams<TeamStats>,
+    /// Each program player's clock at the end.
+    pub clocks: Teams<Option<ClockUse>>,
 }
 
 /// Something that follows a game tick by tick: a record writer, the `--verbose` printer, or nothing
@@ -175,16 +234,18 @@ pub fn play_game(
     watcher: &mut impl Watcher,
 ) -> Result<GameReport, RunError> {
     let refused = |e: LoopError| RunError::Internal(format!("the referee refused a tick: {e}"));
+    let _ending = EndsGames(players);
     let mut teams = Teams::<TeamStats>::default();
     let mut game = GameLoop::new(game, seed);
     watcher.start(game.game())?;
     let start_turn = game.game().turn();
+    let mut lost_on_time = None;
     let result = loop {
         if let Some(result) = game.game().result() {
             break result;
         }
         let asks = game.begin(|_| true).map_err(refused)?;
-        let (mut replies, mut requests) = ask(game.game(), players, &asks, tick_ms);
+        let (mut replies, mut requests) = ask(game.game(), seed, players, &asks, tick_ms);
         let mut wires = Teams::<Option<_>>::default();
         for a in &asks {
             if let Some(reply) = replies[a.team].take() {
@@ -199,28 +260,59 @@ pub fn play_game(
             teams[e.team].error(e);
         }
         let exchanges = Teams::from_fn(|team| {
-            let (Player::Web(ai), Some(wire), Some(request)) =
-                (&players[team], wires[team].take(), requests[team].take())
-            else {
+            let (Some(url), Some(wire), Some(request)) = (
+                players[team].address(),
+                wires[team].take(),
+                requests[team].take(),
+            ) else {
                 return None;
             };
             Some(Exchange {
                 tick: outcome.turn,
                 team,
-                url: ai.url().to_string(),
+                url,
                 request,
                 wire,
                 verdict: Verdict::of(&outcome, team),
             })
         });
         watcher.tick(&outcome, game.game(), &exchanges)?;
+        let out = outcome.errors.iter().find(|e| {
+            e.code == OUT_OF_TIME
+                && matches!(&players[e.team], Player::Program(p) if p.loses_on_time())
+        });
+        if let Some(e) = out {
+            lost_on_time = Some(e.team);
+            break GameResult::Win {
+                winner: e.team.other(),
+            };
+        }
     };
     Ok(GameReport {
         seed,
         result,
+        lost_on_time,
         ticks: game.game().turn() - start_turn,
         teams,
+        clocks: Teams::from_fn(|team| match &players[team] {
+            Player::Program(p) => Some(p.clock_use()),
+            _ => None,
+        }),
     })
+}
+
+/// The code of a program's spent clock.
+const OUT_OF_TIME: &str = "out_of_time";
+
+/// Ends the program players' game when dropped, however the game ended (an error included).
+struct EndsGames<'a>(&'a Teams<Player>);
+
+impl Drop for EndsGames<'_> {
+    fn drop(&mut self) {
+        for team in Team::ALL {
+            self.0[team].end_game();
+        }
+    }
 }
 
 /// Plays a tournament game to its end, asking and timing exactly as [`play_game`] does; each answer is
@@ -232,12 +324,14 @@ pub fn play_tournament_game(
     tick_ms: u64,
 ) -> Result<TournamentReport, RunError> {
     let refused = |e: LoopError| RunError::Internal(format!("the referee refused a tick: {e}"));
+    let _ending = EndsGames(players);
+    let seed = game.fixture().seed;
     loop {
         if let Some(report) = game.report() {
             return Ok(report);
         }
         let asks = game.begin().map_err(refused)?;
-        let (mut replies, _) = ask(game.game(), players, &asks, tick_ms);
+        let (mut replies, _) = ask(game.game(), seed, players, &asks, tick_ms);
         for a in &asks {
             if let Some(reply) = replies[a.team].take() {
                 let ms = reply
@@ -250,10 +344,12 @@ pub fn play_tournament_game(
     }
 }
 
-/// Sends every ask of a tick of `game` and waits for the replies, at most `tick_ms`. Returns the replies
-/// and the request bodies sent to web AIs.
+/// Asks every mover of a tick of `game` (set up from `seed`) and waits for the replies: a web AI's at
+/// most `tick_ms`, a program's until its clock's deadline. Returns the replies and what was sent to
+/// each web AI or program.
 fn ask(
     game: &Game,
+    seed: u64,
     players: &Teams<Player>,
     asks: &[Ask],
     tick_ms: u64,
@@ -262,8 +358,8 @@ fn ask(
     let seeds = Teams::from_fn(|team| asks.iter().find(|a| a.team == team).map(|a| a.seed));
     let builtin =
         |team: Team, ai: BuiltIn, seed: u64| builtin_reply(game, ai, team, seed, limit, tick_ms);
-    let web_asked = |t: Team| seeds[t].is_some() && players[t].is_web();
-    if !web_asked(Team::Red) && !web_asked(Team::Blue) {
+    let remote_asked = |t: Team| seeds[t].is_some() && !players[t].is_builtin();
+    if !remote_asked(Team::Red) && !remote_asked(Team::Blue) {
         // Built-in players only: no thread, no clock beyond the compute time.
         let replies = Teams::from_fn(|team| match (&players[team], seeds[team]) {
             (Player::BuiltIn(ai), Some(seed)) => Some(builtin(team, *ai, seed)),
@@ -272,52 +368,110 @@ fn ask(
         return (replies, Teams::default());
     }
     let deadline = Instant::now() + limit;
-    let bodies = Teams::from_fn(|team| web_asked(team).then(|| request_body(game, team, tick_ms)));
+    // A web AI's body is known before it is sent; a program's request is what it was given.
+    let bodies = Teams::from_fn(|team| {
+        (seeds[team].is_some() && players[team].is_web())
+            .then(|| game_request_body(game, team, tick_ms, seed))
+    });
+    let remote = |team: Team| -> (Reply, Option<String>) {
+        match &players[team] {
+            Player::Web(ai) => {
+                let body = bodies[team].as_deref().unwrap_or_default();
+                (ai.ask(body, deadline, tick_ms), bodies[team].clone())
+            }
+            Player::Program(p) => program_reply(p, game, team, seed),
+            // Not reached: built-in AIs are answered on the calling thread.
+            Player::BuiltIn(ai) => (builtin(team, *ai, seeds[team].unwrap_or(seed)), None),
+        }
+    };
     let any_builtin = Team::ALL
         .into_iter()
-        .any(|t| seeds[t].is_some() && !players[t].is_web());
-    // One web request may run on this thread when it has nothing else to do; the others get a thread
-    // each, so both teams' requests are in flight together.
+        .any(|t| seeds[t].is_some() && players[t].is_builtin());
+    // One remote player may be asked on this thread when it has nothing else to do; the others get a
+    // thread each, so both teams' requests are in flight together.
     let inline = if any_builtin {
         None
     } else {
-        Team::ALL.into_iter().rev().find(|&t| web_asked(t))
+        Team::ALL.into_iter().rev().find(|&t| remote_asked(t))
     };
-    let replies = thread::scope(|scope| {
+    thread::scope(|scope| {
         // A thread that cannot be had (the system is out of them) leaves its request to this thread.
-        let mut handles = Teams::from_fn(|team| match (&players[team], &bodies[team]) {
-            (Player::Web(ai), Some(body)) if Some(team) != inline => thread::Builder::new()
-                .name(format!("{team} web AI"))
-                .spawn_scoped(scope, move || ai.ask(body, deadline, tick_ms))
-                .ok(),
-            _ => None,
+        let mut handles = Teams::from_fn(|team| {
+            (remote_asked(team) && Some(team) != inline)
+                .then(|| {
+                    thread::Builder::new()
+                        .name(format!("{team} player"))
+                        .spawn_scoped(scope, move || remote(team))
+                        .ok()
+                })
+                .flatten()
         });
-        let mut replies =
-            Teams::from_fn(|team| match (&players[team], &bodies[team], seeds[team]) {
-                (Player::BuiltIn(ai), _, Some(seed)) => Some(builtin(team, *ai, seed)),
-                (Player::Web(ai), Some(body), _) if handles[team].is_none() => {
-                    Some(ai.ask(body, deadline, tick_ms))
-                }
-                _ => None,
-            });
+        let mut replies = Teams::<Option<Reply>>::default();
+        let mut sent = Teams::<Option<String>>::default();
         for team in Team::ALL {
-            if let Some(h) = handles[team].take() {
-                replies[team] = Some(h.join().unwrap_or_else(|_| Reply {
-                    answer: Answer::NoMove(NoMove::Failed(
-                        "internal error: the request's thread stopped".to_string(),
-                    )),
-                    latency: None,
-                    // Sent, nothing known of what came back: the trace still has the request's line.
-                    wire: match &players[team] {
-                        Player::Web(ai) => Some(Wire::sent(ai.content_type(), tick_ms)),
-                        Player::BuiltIn(_) => None,
-                    },
-                }));
+            match (&players[team], seeds[team]) {
+                (Player::BuiltIn(ai), Some(seed)) => replies[team] = Some(builtin(team, *ai, seed)),
+                _ if remote_asked(team) && handles[team].is_none() => {
+                    let (reply, request) = remote(team);
+                    replies[team] = Some(reply);
+                    sent[team] = request;
+                }
+                _ => {}
             }
         }
-        replies
+        for team in Team::ALL {
+            if let Some(h) = handles[team].take() {
+                let (reply, request) = h.join().unwrap_or_else(|_| {
+                    let reply = Reply {
+                        answer: Answer::NoMove(NoMove::Failed(
+                            "internal error: the request's thread stopped".to_string(),
+                        )),
+                        latency: None,
+                        // Sent, nothing known of what came back: the trace still has the request's line.
+                        wire: Some(Wire::sent(ContentType::default(), tick_ms)),
+                    };
+                    (reply, bodies[team].clone())
+                });
+                replies[team] = Some(reply);
+                sent[team] = request;
+            }
+        }
+        (replies, sent)
+    })
+}
+
+/// A program's move as a reply: its output is the wire's body, its stderr kept beside it.
+fn program_reply(
+    player: &ProgramPlayer,
+    game: &Game,
+    team: Team,
+    seed: u64,
+) -> (Reply, Option<String>) {
+    let reply = player.ask(&program::Ask {
+        game,
+        team,
+        seed,
+        single: false,
+        limit: None,
+        request: None,
     });
-    (replies, bodies)
+    let wire = Wire {
+        ms: reply
+            .latency
+            .map(|l| u32::try_from(l.as_millis()).unwrap_or(u32::MAX)),
+        body: reply.output,
+        stderr: reply.stderr,
+        ..Wire::sent(ContentType::default(), reply.time_left_ms)
+    };
+    let request = Some(reply.request);
+    (
+        Reply {
+            answer: reply.answer,
+            latency: reply.latency,
+            wire: Some(wire),
+        },
+        request,
+    )
 }
 
 /// A built-in AI's answer, timed like a web AI's: past `limit` it is too late.
@@ -343,6 +497,14 @@ fn builtin_reply(
         answer,
         latency: Some(took),
         wire: None,
+    }
+}
+
+/// "red wins", "blue wins: red ran out of time", "draw (turn limit)", ...: a game's end in a few words.
+pub fn describe_report(report: &GameReport) -> String {
+    match report.lost_on_time {
+        Some(team) => format!("{} wins: {team} ran out of time", team.other()),
+        None => describe(report.result),
     }
 }
 

@@ -104,7 +104,7 @@ fn connection_cap(text: &str) -> Result<usize, String> {
 
 /// Ctrl-C or SIGTERM (what a service manager sends): the server then retires its instance, so another
 /// takes its clocks at once.
-async fn stop_signal() {
+pub(crate) async fn stop_signal() {
     #[cfg(unix)]
     {
         let mut term =

@@ -5,7 +5,7 @@
 //! The caller sees every finished game ([`Finished`]) before the next games start, which is where
 //! `gridarena halma tournament` writes its bundle, so an interruption loses only the games in flight.
 
-use crate::runner::{play_tournament_game, Player, RunError};
+use crate::runner::{play_tournament_game, Player, PlayerOptions, RunError};
 use gridarena_engine::halma::Teams;
 use gridarena_engine::tournament::event::{Tournament, Withdrawal};
 use gridarena_engine::tournament::game::{Fixture, GameReport, TournamentGame};
@@ -25,6 +25,7 @@ pub struct Finished<'a> {
 /// dropped; they are played again when the tournament resumes).
 pub fn play(
     tournament: &mut Tournament,
+    options: PlayerOptions,
     mut on_game: impl FnMut(Finished<'_>) -> std::io::Result<()>,
 ) -> Result<(), RunError> {
     let tick_ms = tournament.settings().tick_ms;
@@ -35,7 +36,7 @@ pub fn play(
         loop {
             if failure.is_none() {
                 for fixture in tournament.next_games() {
-                    let players = players_of(tournament, &fixture);
+                    let players = players_of(tournament, &fixture, options);
                     let game = TournamentGame::new(fixture, tournament.settings());
                     let sender = sender.clone();
                     in_flight += 1;
@@ -86,13 +87,18 @@ pub fn play(
     })
 }
 
-/// The two players of `fixture`, each with a connection of its own for a web AI.
-fn players_of(tournament: &Tournament, fixture: &Fixture) -> Result<Teams<Player>, String> {
+/// The two players of `fixture`, each with a connection of its own for a web AI, and a folder and
+/// process of its own for a program.
+fn players_of(
+    tournament: &Tournament,
+    fixture: &Fixture,
+    options: PlayerOptions,
+) -> Result<Teams<Player>, String> {
     let player = |entry| {
         tournament
             .player(entry)
             .ok_or_else(|| format!("entry {entry} is not in the roster"))
-            .and_then(Player::new)
+            .and_then(|spec| Player::with_options(spec, options))
     };
     Ok(Teams {
         red: player(fixture.red)?,

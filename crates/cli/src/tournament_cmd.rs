@@ -7,9 +7,12 @@
 use crate::args::preset_parser;
 use crate::io::Failure;
 use crate::progress::Progress;
-use gridarena_cli::runner::parse_player;
+use gridarena_cli::program::{self, OutOfTime, ProgramPlayer};
+use gridarena_cli::runner::{parse_player, PlayerOptions};
 use gridarena_cli::tournament::{play, Finished};
-use gridarena_engine::halma::{Preset, Team, Teams};
+use gridarena_engine::halma::{
+    course, AiPlayer, Answer, CampRules, Game, Preset, ProgramFormat, Team, Teams,
+};
 use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::pairing::Format;
 use gridarena_engine::tournament::roster::Roster;
@@ -38,6 +41,13 @@ Errors: --policy lenient (a bad answer is no move and the game goes on) or stric
 one game forfeits it); an entry that never answers in --withdraw-after K games in a row is withdrawn,
 and its games not yet played are lost. Each forfeit and withdrawal names its cause.
 
+Programs (docs/programs.md): an entry may be a program on this machine, {\"name\": \"Ada\", \"program\":
+{\"command\": \"python3 homework.py\", \"dir\": \"agents/ada\", \"format\": \"course\"}} (or the label
+\"course:agents/ada:python3 homework.py\"). Each game gets its own copy of the folder and its own process. A
+program has a clock of --clock seconds a game; under strict:N a spent clock loses the game at once (the
+course's rule), under lenient it makes every later move no move. Before the first game each program is
+run once on the start position (a roll call), and its answer or failure is printed.
+
 Files in --out DIR: bundle.json (roster, settings, every result and every game's log; rewritten after
 each game), standings.csv (rank, name, played, wins, draws, losses, points, ...), games/game-N.jsonl
 (each game's record, which the arena page's Load record replays). Run the same command again with the
@@ -52,7 +62,9 @@ Exit status:
 
 Examples:
   gridarena halma tournament class.json --format double --tick-ms 500 --out results/
-  gridarena halma tournament class.json --format swiss --rounds 5 --policy strict:5 --out results/";
+  gridarena halma tournament class.json --format swiss --rounds 5 --policy strict:5 --out results/
+  gridarena halma tournament homework.json --preset classic --camp-rules course --first blue \
+    --policy strict:3 --clock 300 --out results/";
 
 #[derive(Debug, clap::Args)]
 pub struct TournamentArgs {
@@ -68,6 +80,12 @@ pub struct TournamentArgs {
     /// The board and how turns go
     #[arg(long, value_parser = preset_parser(), default_value = "arena")]
     preset: Preset,
+    #[arg(long, value_name = "RULES", default_value = "seed",
+        value_parser = crate::args::camp_rules_parser(), help = crate::args::CAMP_RULES_HELP)]
+    camp_rules: CampRules,
+    #[arg(long, value_name = "TEAM", default_value = "drawn",
+        value_parser = crate::args::first_parser(), help = crate::args::FIRST_HELP)]
+    first: crate::args::First,
     /// The tick length in milliseconds: how long each answer is waited for
     #[arg(long, value_name = "N", default_value_t = 1000,
         value_parser = clap::value_parser!(u64).range(1..=600_000))]
@@ -83,6 +101,8 @@ pub struct TournamentArgs {
     #[arg(long, value_name = "N", default_value_t = 1,
         value_parser = clap::value_parser!(u32).range(1..=16))]
     per_entry: u32,
+    #[command(flatten)]
+    clock: crate::args::ClockArgs,
     /// lenient, or strict:N (the N-th error in one game forfeits it)
     #[arg(long, value_name = "lenient|strict:N", default_value = "lenient", value_parser = str::parse::<Policy>)]
     policy: Policy,
@@ -127,6 +147,8 @@ impl TournamentArgs {
             policy: self.policy,
             withdraw_after: (self.withdraw_after > 0).then_some(self.withdraw_after),
             seed: self.seed.unwrap_or_else(crate::match_cmd::random_seed),
+            camp_rules: self.camp_rules,
+            first_mover: self.first.0,
         })
     }
 }
@@ -191,6 +213,55 @@ fn open(args: &TournamentArgs, roster: Roster) -> Result<Tournament, Failure> {
     }
 }
 
+/// Runs each program entry once on the start position and says how it answered, so a student sees
+/// before the first game that their program starts, reads its input and writes a move. Refuses a
+/// course-format program in a game its format cannot describe.
+fn roll_call(tournament: &Tournament, options: PlayerOptions) -> Result<(), Failure> {
+    let settings = tournament.settings();
+    let game = Game::new(&settings.rules(), settings.seed).map_err(|e| {
+        Failure::Input(format!("cannot set up the {} preset: {e}", settings.preset))
+    })?;
+    for (name, entry) in tournament
+        .names()
+        .iter()
+        .zip(tournament.roster().players().unwrap_or_default())
+    {
+        let AiPlayer::Program(program) = entry else {
+            continue;
+        };
+        if program.format == ProgramFormat::Course {
+            course::check_game(&game)
+                .map_err(|e| Failure::Input(format!("{name} ({program}): {e}")))?;
+        }
+        let player = ProgramPlayer::new(program.clone(), options.clock);
+        let team = game.movers().first().copied().unwrap_or(Team::Red);
+        let reply = player.ask(&program::Ask {
+            game: &game,
+            team,
+            seed: settings.seed,
+            single: true,
+            limit: None,
+            request: None,
+        });
+        player.end_game();
+        let took = reply
+            .latency
+            .map_or(String::new(), |l| format!(" in {} ms", l.as_millis()));
+        match reply.answer {
+            Answer::Move(path) => match game.position().check(team, &path) {
+                Ok(_) => eprintln!("roll call: {name} ({program}) answered {path}{took}: ready"),
+                Err(e) => eprintln!(
+                    "roll call: {name} ({program}) answered {path}{took}, an illegal move: {e}"
+                ),
+            },
+            Answer::NoMove(why) => {
+                eprintln!("roll call: {name} ({program}): {} ({})", why, why.code())
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Writes `text` to `path` through a temporary file, so an interruption never leaves half a file.
 fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
     let tmp = path.with_extension("tmp");
@@ -202,6 +273,14 @@ fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
 pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
     let roster = read_roster(&args.roster)?;
     let mut tournament = open(args, roster)?;
+    let options = PlayerOptions {
+        clock: args.clock.clock(match tournament.settings().policy {
+            Policy::Lenient => OutOfTime::NoMove,
+            Policy::Strict { .. } => OutOfTime::Lose,
+        }),
+        ..PlayerOptions::default()
+    };
+    roll_call(&tournament, options)?;
     let games_dir = args.out.join("games");
     let named = |path: &Path, e: io::Error| {
         Failure::Output(io::Error::new(e.kind(), format!("{}: {e}", path.display())))
@@ -212,7 +291,7 @@ pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<ExitCode, Fail
     let mut progress = Progress::new(true);
     let names = tournament.names();
     let verbose = args.verbose;
-    play(&mut tournament, |done: Finished<'_>| {
+    play(&mut tournament, options, |done: Finished<'_>| {
         let t = done.tournament;
         let r = done.report;
         write_atomically(&bundle, &t.to_bundle())?;

@@ -12,7 +12,7 @@
 //! browser does), and a connection whose answer was cut short or refused is closed, not reused.
 
 use gridarena_engine::halma::protocol::{
-    check_ai_url, parse_response, ResponseError, MAX_RESPONSE_BYTES,
+    check_ai_url, parse_response, status_failure, ResponseError, MAX_RESPONSE_BYTES,
 };
 use gridarena_engine::halma::{Answer, ContentType, NoMove, Wire};
 use std::io::{ErrorKind, Read};
@@ -154,11 +154,12 @@ impl WebAi {
             if !bytes.is_empty() {
                 wire = wire.with_body(&bytes);
             }
-            let why = match status.canonical_reason() {
-                Some(reason) => format!("HTTP {} {reason}", status.as_u16()),
-                None => format!("HTTP {}", status.as_u16()),
-            };
-            Answer::NoMove(NoMove::Failed(why))
+            let reason = status.canonical_reason().unwrap_or_default();
+            Answer::NoMove(NoMove::Failed(status_failure(
+                status.as_u16(),
+                reason,
+                &bytes,
+            )))
         } else {
             let body = response.into_body();
             let announced = body.content_length();

@@ -9,7 +9,7 @@
 use gridarena_engine::halma::ai::BuiltIn;
 use gridarena_engine::halma::record::Record;
 use gridarena_engine::halma::{
-    AiRequest, ContentType, ErrorKind, Exchange, GameResult, Mode, Team, Verdict,
+    AiRequest, CampRules, ContentType, ErrorKind, Exchange, GameResult, Mode, Team, Verdict,
 };
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -192,7 +192,8 @@ fn serve(stream: TcpStream, log: &Mutex<Vec<Hit>>) {
             // Well behaved, keeping the connection open between ticks; it insists on the page's
             // request: a POST with Content-Type text/plain (application/json on the /json-only paths,
             // which answer anything else with 415, as Flask's `request.get_json()` does).
-            "/good" | "/good-trace" | "/good-games" | "/json-only" | "/json-only-text" => {
+            "/good" | "/good-trace" | "/good-games" | "/good-course" | "/good-seed"
+            | "/json-only" | "/json-only-text" => {
                 let wanted = if request.path.starts_with("/json-only") {
                     "application/json"
                 } else {
@@ -1135,7 +1136,7 @@ fn bad_arguments_exit_2_and_say_what_is_accepted() {
     let cases = [
         (
             "--red greedy --blue builtin:greedy".to_string(),
-            "builtin:greedy, builtin:search, or the http:// or https:// URL",
+            "builtin:greedy, builtin:search, the http:// or https:// URL of a web AI, or a program",
         ),
         (
             "--red builtin:random --blue builtin:greedy".to_string(),
@@ -1208,4 +1209,65 @@ fn help_documents_the_options_and_exit_codes() {
     ] {
         assert!(run.stdout.contains(needle), "--help lacks {needle:?}");
     }
+}
+
+#[test]
+fn the_course_camp_rules_and_the_first_mover_reach_the_game_and_the_requests() {
+    let url = server().url("/good-course");
+    let record = temp_file("course.jsonl");
+    let run = matchup(
+        "--preset classic --camp-rules course --first blue --blue builtin:greedy --max-turns 6 --tick-ms 5000 --seed 4 --red",
+        &[&url, "--record", record.to_str().unwrap()],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("red: ") && run.stdout.contains("; 0 errors"),
+        "{}",
+        run.stdout
+    );
+    let hits = server().hits("/good-course");
+    assert_eq!(hits.len(), 3, "red moves on ticks 2, 4 and 6");
+    assert!(hits
+        .iter()
+        .all(|h| h.body.contains(r#""campRules":"course""#)));
+    let rec = load_record(&record);
+    let start = rec.state(0).expect("the start state");
+    assert_eq!(start.camp_rules, CampRules::Course);
+    assert_eq!(start.to_move, Some(Team::Blue));
+    // The seed's rules send no "campRules".
+    let seed_run = matchup(
+        "--preset classic --blue builtin:greedy --max-turns 2 --tick-ms 5000 --seed 4 --red",
+        &[&server().url("/good-seed")],
+    );
+    assert_eq!(seed_run.code, 0, "{}", seed_run.stderr);
+    assert!(server()
+        .hits("/good-seed")
+        .iter()
+        .all(|h| !h.body.contains("campRules")));
+}
+
+#[test]
+fn the_course_camp_rules_need_the_classic_preset() {
+    let run = matchup(
+        "--preset mini --camp-rules course --red builtin:greedy --blue builtin:greedy",
+        &[],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("classic preset only"), "{}", run.stderr);
+    let run = matchup(
+        "--first red --red builtin:greedy --blue builtin:greedy",
+        &[],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("alternating"), "{}", run.stderr);
+    let run = matchup(
+        "--preset classic --camp-rules usc --red builtin:greedy --blue builtin:greedy",
+        &[],
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("seed") && run.stderr.contains("course"),
+        "{}",
+        run.stderr
+    );
 }

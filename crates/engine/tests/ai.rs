@@ -173,6 +173,7 @@ fn position(
     Setup {
         size,
         camp_rule,
+        course: false,
         red: red.to_vec(),
         blue: blue.to_vec(),
         red_dests: red_dests.to_vec(),

@@ -399,6 +399,7 @@ fn base_state() -> impl Strategy<Value = Value> {
             };
             json!({
                 "boardSize": s.size, "mode": "simultaneous", "campRule": s.camp_rule,
+                "campRules": s.camp_rules(),
                 "turnLimit": 20, "turn": 0,
                 "red": ts(&s.red, &s.red_dests), "blue": ts(&s.blue, &s.blue_dests),
             })

@@ -1,17 +1,21 @@
-//! Perft against the published move counts (../shared/notes/halma.md), and the camp rule's own counts.
+//! Perft against the published move counts (../shared/notes/halma.md), and the camp rules' own counts.
 //!
 //! The figures live in `tests/perft.txt`, one line per preset, rule set and depth, so a new figure is a
 //! line of data, not code.
 
-use gridarena_engine::halma::{perft, Game, Piece, Position, Preset, Rules, Team, Teams};
+use gridarena_engine::halma::{
+    perft, CampRules, Game, Piece, Position, Preset, Rules, Team, Teams,
+};
 
-fn start(preset: Preset, camp_rule: bool) -> Position {
+fn start(preset: Preset, camp_rule: bool, camp_rules: CampRules) -> Position {
     let rules: Rules = preset.rules();
     let game = Game::new(&rules, 0).expect("presets are valid");
     let p = game.position();
     let pieces: Teams<Vec<Piece>> = Teams::from_fn(|t| p.pieces(t).to_vec());
     let dests = Teams::from_fn(|t| p.destinations(t).to_vec());
-    Position::new(p.size(), camp_rule, pieces, dests).expect("presets are valid")
+    Position::new(p.size(), camp_rule, pieces, dests)
+        .and_then(|p| p.with_camp_rules(camp_rules))
+        .expect("presets are valid")
 }
 
 #[test]
@@ -28,14 +32,15 @@ fn perft_matches_the_table() {
             panic!("bad line in perft.txt: {line}")
         };
         let preset: Preset = preset.parse().unwrap();
-        let camp_rule = match rule {
-            "camp" => true,
-            "nocamp" => false,
+        let (camp_rule, camp_rules) = match rule {
+            "camp" => (true, CampRules::Seed),
+            "nocamp" => (false, CampRules::Seed),
+            "course" => (true, CampRules::Course),
             other => panic!("unknown rule set {other}"),
         };
         let depth: u32 = depth.parse().unwrap();
         let expected: u64 = expected.replace(',', "").parse().unwrap();
-        let mut pos = start(preset, camp_rule);
+        let mut pos = start(preset, camp_rule, camp_rules);
         assert_eq!(
             perft(&mut pos, Team::Red, depth),
             expected,

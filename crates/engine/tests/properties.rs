@@ -260,6 +260,7 @@ fn game_state(setup: &Setup, mode: Mode, first: Team, turn: u32, limit_extra: u3
         board_size: setup.size.into(),
         mode,
         camp_rule: setup.camp_rule,
+        camp_rules: setup.camp_rules(),
         turn_limit: turn + limit_extra,
         turn,
         to_move: (mode == Mode::Alternating).then_some(first),
@@ -447,6 +448,29 @@ fn reference_perft_of_classic_and_mini() {
         for (depth, &n) in expected.iter().enumerate() {
             let depth = depth as u32 + 1;
             assert_eq!(b.perft(Team::Red, depth), n, "{preset} depth {depth}");
+        }
+    }
+}
+
+/// Under the course's camp rules the reference and the engine count the same trees from the classic and
+/// mini starts (perft.txt holds the engine's figures).
+#[test]
+fn reference_perft_with_the_course_rules() {
+    for preset in [Preset::Classic, Preset::Mini] {
+        let rules = gridarena_engine::halma::Rules {
+            camp_rules: gridarena_engine::halma::CampRules::Course,
+            ..preset.rules()
+        };
+        let start = Game::new(&rules, 0)
+            .expect("the preset is valid")
+            .position()
+            .clone();
+        let mut b = RefBoard::from_position(&start);
+        assert!(b.course.is_some());
+        for depth in 1..=3 {
+            let engine = gridarena_engine::halma::perft(&mut start.clone(), Team::Red, depth);
+            println!("{preset} course {depth} {engine}");
+            assert_eq!(b.perft(Team::Red, depth), engine, "{preset} depth {depth}");
         }
     }
 }

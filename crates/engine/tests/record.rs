@@ -990,7 +990,7 @@ proptest! {
 // Exchanges with web AIs, for the inspector
 
 fn wire_game() -> (String, String) {
-    use gridarena_engine::halma::game_loop::request_body;
+    use gridarena_engine::halma::game_loop::game_request_body;
     use gridarena_engine::halma::{ContentType, Wire};
     let mut game = Game::new(&Preset::Arena.rules(), 3).expect("a preset");
     let players = Teams {
@@ -998,7 +998,7 @@ fn wire_game() -> (String, String) {
         blue: "builtin:greedy".to_string(),
     };
     let mut recorder = Recorder::new(players, 3, &game);
-    let sent = request_body(&game, Team::Red, 750);
+    let sent = game_request_body(&game, Team::Red, 750, 3);
     let big = "x".repeat(10_000);
     let wire = Wire {
         status: Some(500),

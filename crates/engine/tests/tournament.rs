@@ -3,7 +3,7 @@
 
 use gridarena_engine::halma::ai::BuiltIn;
 use gridarena_engine::halma::record::Record;
-use gridarena_engine::halma::{AiPlayer, Answer, NoMove, Preset, Team, Teams};
+use gridarena_engine::halma::{AiPlayer, Answer, NoMove, Preset, ProgramFailure, Team, Teams};
 use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::game::{Ending, GameReport, TournamentGame};
 use gridarena_engine::tournament::pairing::Format;
@@ -45,6 +45,11 @@ fn play(t: &Tournament, fixture: gridarena_engine::tournament::game::Fixture) ->
                 AiPlayer::Web(_) => (
                     Answer::NoMove(NoMove::Failed("connection refused".into())),
                     None,
+                ),
+                // A program here is one whose clock has run out: it answers at once, and never a move.
+                AiPlayer::Program(_) => (
+                    Answer::NoMove(NoMove::Program(ProgramFailure::OutOfTime)),
+                    Some(0),
                 ),
             };
             assert!(game.deliver(ask.turn, ask.team, answer, ms));
@@ -218,6 +223,38 @@ fn the_strict_policy_forfeits_on_the_nth_error_and_names_the_cause() {
         "{cause}"
     );
     assert!(report.ending.to_string().contains("forfeited"));
+}
+
+#[test]
+fn a_spent_clock_loses_at_once_under_the_strict_policy_and_costs_a_move_under_the_lenient() {
+    let players = [
+        ("Ada", "builtin:greedy"),
+        ("Slow", "course:agents/slow:./agent"),
+    ];
+    let strict = Settings {
+        policy: Policy::Strict { errors: 5 },
+        ..settings(Format::RoundRobin)
+    };
+    let mut t = Tournament::new(roster(&players), strict).unwrap();
+    run(&mut t, None);
+    let report = t.finished().next().unwrap();
+    let Ending::Forfeit { team, cause } = &report.ending else {
+        panic!("{:?}", report.ending)
+    };
+    assert_eq!(report.fixture.entry(*team), 1);
+    assert_eq!(
+        report.sides[*team].errors, 1,
+        "the first spent clock ends it, not the fifth"
+    );
+    assert!(cause.contains("out of time"), "{cause}");
+    let mut lenient = Tournament::new(roster(&players), settings(Format::RoundRobin)).unwrap();
+    run(&mut lenient, None);
+    let report = lenient.finished().next().unwrap();
+    assert!(
+        matches!(report.ending, Ending::Played { .. }),
+        "{:?}",
+        report.ending
+    );
 }
 
 #[test]

@@ -97,6 +97,9 @@ pub struct Wire {
     /// Whether `body` is only the start of what was read.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub truncated: bool,
+    /// A program player's stderr during the move (its tail): where a student's bug shows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr: Option<String>,
 }
 
 impl Wire {
@@ -194,8 +197,12 @@ impl fmt::Display for Verdict {
                     "timed_out" => "timed out",
                     "invalid_json" | "empty_body" => "not JSON",
                     "too_large" => "too large",
-                    "request_failed" => "request failed",
                     "missing" => "no move",
+                    // These messages say what happened in their first words already.
+                    "request_failed" | "could_not_start" | "crashed" | "no_output"
+                    | "malformed_output" | "output_too_large" | "out_of_time" => {
+                        return f.write_str(message)
+                    }
                     _ => "wrong shape",
                 };
                 write!(f, "{what}: {message}")

@@ -28,7 +28,7 @@ pub struct Game {
 }
 
 impl Game {
-    /// A new game; in an alternating game `seed` draws the first mover.
+    /// A new game; in an alternating game `seed` draws the first mover unless the rules name one.
     pub fn new(rules: &Rules, seed: u64) -> Result<Game, SetupError> {
         let pieces = rules.start.map(|_, squares| {
             squares
@@ -41,7 +41,8 @@ impl Game {
             rules.camp_rule,
             pieces,
             rules.destinations.clone(),
-        )?;
+        )?
+        .with_camp_rules(rules.camp_rules)?;
         for s in &rules.start.red {
             if rules.start.blue.contains(s) {
                 return Err(SetupError::StartsOverlap { square: *s });
@@ -55,7 +56,7 @@ impl Game {
             mode: rules.mode,
             turn_limit: rules.turn_limit,
             turn: 0,
-            to_move: (rules.mode == Mode::Alternating).then(|| Rules::first_mover(seed)),
+            to_move: (rules.mode == Mode::Alternating).then(|| rules.opener(seed)),
             result: None,
             position,
         })
@@ -96,7 +97,8 @@ impl Game {
                 red: red_dests,
                 blue: blue_dests,
             },
-        )?;
+        )?
+        .with_camp_rules(state.camp_rules)?;
         if state.turn_limit == 0 {
             return Err(SetupError::ZeroTurnLimit);
         }
@@ -144,6 +146,7 @@ impl Game {
             board_size: self.position.size().into(),
             mode: self.mode,
             camp_rule: self.position.camp_rule(),
+            camp_rules: self.position.camp_rules(),
             turn_limit: self.turn_limit,
             turn: self.turn,
             to_move: self.to_move,
@@ -223,7 +226,9 @@ impl Game {
             turn: Some(self.turn),
             preset: self.preset,
             camp_rule: Some(self.position.camp_rule()),
+            camp_rules: Some(self.position.camp_rules()).filter(|c| !c.is_seed()),
             time_limit_ms: None,
+            game_id: None,
         }
     }
 }

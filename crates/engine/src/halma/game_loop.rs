@@ -210,19 +210,38 @@ impl GameLoop {
         self.game.tick(red, blue).map_err(LoopError::Refused)
     }
 
-    /// The request body for `team` in the coming tick: what a web AI receives.
+    /// The request body for `team` in the coming tick: what a web AI receives, with the game's
+    /// [`game_id`].
     pub fn request_body(&self, team: Team, time_limit_ms: u64) -> String {
-        request_body(&self.game, team, time_limit_ms)
+        game_request_body(&self.game, team, time_limit_ms, self.seed)
     }
 }
 
-/// The body a web AI is sent, from the page and the command line alike: [`Game::request`] with
-/// `timeLimitMs`, compact JSON.
+/// The body for `team` in a game set up from `seed`: [`request_body`] with the game's [`game_id`].
+pub fn game_request_body(game: &Game, team: Team, time_limit_ms: u64, seed: u64) -> String {
+    let mut request = game.request(team);
+    request.time_limit_ms = Some(time_limit_ms);
+    request.game_id = Some(game_id(seed));
+    body(&request)
+}
+
+/// The `gameId` of the game set up from `seed`: its seed in hex, so the page, the command line and a
+/// record all name a game alike.
+pub fn game_id(seed: u64) -> String {
+    format!("{seed:016x}")
+}
+
+/// The body a web AI is sent outside a game loop (a one-off check such as the doctor's):
+/// [`Game::request`] with `timeLimitMs`, compact JSON, and no `gameId`.
 pub fn request_body(game: &Game, team: Team, time_limit_ms: u64) -> String {
     let mut request = game.request(team);
     request.time_limit_ms = Some(time_limit_ms);
+    body(&request)
+}
+
+fn body(request: &super::AiRequest) -> String {
     // Plain data with string keys: serialising it cannot fail.
-    serde_json::to_string(&request).unwrap_or_default()
+    serde_json::to_string(request).unwrap_or_default()
 }
 
 #[cfg(test)]

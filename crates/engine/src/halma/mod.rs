@@ -35,6 +35,7 @@
 //! ```
 
 pub mod ai;
+pub mod course;
 pub mod doctor;
 pub mod exchange;
 mod game;
@@ -43,6 +44,7 @@ mod movegen;
 mod perft;
 pub mod player;
 mod position;
+pub mod program;
 pub mod protocol;
 pub mod record;
 mod rules;
@@ -60,8 +62,9 @@ pub use game_loop::{Ask, GameLoop, LoopError};
 pub use perft::perft;
 pub use player::{AiPlayer, PlayerError};
 pub use position::{Piece, Position, SetupError};
+pub use program::{Program, ProgramFailure, ProgramFormat};
 pub use protocol::{AiRequest, PieceJson, Point, ResponseError, MAX_RESPONSE_BYTES};
-pub use rules::{Mode, Preset, Rules, COLLISION_DAMAGE};
+pub use rules::{CampRules, Mode, Preset, Rules, COLLISION_DAMAGE};
 pub use square::{Square, MAX_BOARD_SIZE, MIN_BOARD_SIZE};
 pub use state::{GameState, TeamState, STATE_VERSION};
 pub use team::{Team, Teams};

@@ -1,10 +1,13 @@
-//! The text form of an AI player, `builtin:NAME` or a web AI's URL, read and written in one place.
+//! The text form of an AI player, `builtin:NAME`, a web AI's URL or a program's
+//! `FORMAT:DIR:COMMAND` ([`Program`]), read and written in one place.
 //!
 //! The page's setup link, its saved setup, the command line's `--red`/`--blue` and every record header
 //! carry players in this form, so a label the command line writes is one the page reads back. The page
-//! adds its own `human` on top; the command line adds the HTTP client's stricter URL checks.
+//! adds its own `human` on top; the command line adds the HTTP client's stricter URL checks. Only the
+//! command line runs programs: the page refuses them and names `gridarena halma bridge`.
 
 use super::ai::BuiltIn;
+use super::program::{Program, ProgramFormat};
 use super::protocol::check_ai_url;
 use std::fmt;
 use std::str::FromStr;
@@ -15,6 +18,8 @@ pub enum AiPlayer {
     BuiltIn(BuiltIn),
     /// The address, as [`check_ai_url`] returned it (trimmed).
     Web(String),
+    /// A program on the referee's machine.
+    Program(Program),
 }
 
 /// Why a label names no AI player.
@@ -26,6 +31,8 @@ pub enum PlayerError {
     Unknown(String),
     /// An address [`check_ai_url`] refuses; the text says why.
     BadUrl(String),
+    /// A `course:` or `lines:` label that names no program; the text says why.
+    BadProgram(String),
 }
 
 impl PlayerError {
@@ -35,6 +42,7 @@ impl PlayerError {
             PlayerError::UnknownBuiltIn(_) => "unknown_builtin",
             PlayerError::Unknown(_) => "unknown_player",
             PlayerError::BadUrl(_) => "bad_url",
+            PlayerError::BadProgram(_) => "bad_program",
         }
     }
 }
@@ -52,7 +60,7 @@ impl fmt::Display for PlayerError {
             PlayerError::Unknown(text) => {
                 write!(f, "unknown player {text:?}: expected {}", AiPlayer::forms())
             }
-            PlayerError::BadUrl(why) => f.write_str(why),
+            PlayerError::BadUrl(why) | PlayerError::BadProgram(why) => f.write_str(why),
         }
     }
 }
@@ -78,11 +86,11 @@ fn builtin_choice() -> String {
 }
 
 impl AiPlayer {
-    /// What a player label may be, for messages: "builtin:greedy, builtin:search, or the http:// or
-    /// https:// URL of a web AI".
+    /// What a player label may be, for messages: "builtin:greedy, builtin:search, the http:// or
+    /// https:// URL of a web AI, or a program as course:DIR:COMMAND or lines:DIR:COMMAND".
     pub fn forms() -> String {
         format!(
-            "{}, or the http:// or https:// URL of a web AI",
+            "{}, the http:// or https:// URL of a web AI, or a program as course:DIR:COMMAND or lines:DIR:COMMAND",
             builtin_labels().join(", ")
         )
     }
@@ -96,6 +104,16 @@ impl FromStr for AiPlayer {
                 .parse::<BuiltIn>()
                 .map(AiPlayer::BuiltIn)
                 .map_err(|_| PlayerError::UnknownBuiltIn(name.to_string()));
+        }
+        for format in ProgramFormat::ALL {
+            if let Some(rest) = s
+                .strip_prefix(format.name())
+                .and_then(|r| r.strip_prefix(':'))
+            {
+                return Program::from_label_rest(format, rest)
+                    .map(AiPlayer::Program)
+                    .map_err(PlayerError::BadProgram);
+            }
         }
         // Any scheme goes to the URL check, so "ftp://x" is told what a web address must start with.
         if s.contains("://") {
@@ -113,6 +131,7 @@ impl fmt::Display for AiPlayer {
         match self {
             AiPlayer::BuiltIn(ai) => write!(f, "builtin:{}", ai.name()),
             AiPlayer::Web(url) => f.write_str(url),
+            AiPlayer::Program(program) => program.fmt(f),
         }
     }
 }
@@ -134,6 +153,14 @@ mod tests {
                 "HTTPS://ai.example.org/",
                 AiPlayer::Web("HTTPS://ai.example.org/".into()),
             ),
+            (
+                "course:agents/ada:python3 homework.py",
+                AiPlayer::Program(Program {
+                    format: ProgramFormat::Course,
+                    dir: "agents/ada".into(),
+                    command: "python3 homework.py".into(),
+                }),
+            ),
         ];
         for (text, player) in cases {
             assert_eq!(text.parse::<AiPlayer>().as_ref(), Ok(&player), "{text}");
@@ -151,7 +178,7 @@ mod tests {
             (
                 "greedy",
                 "unknown_player",
-                "builtin:greedy, builtin:search, or the http:// or https:// URL of a web AI",
+                "builtin:greedy, builtin:search, the http:// or https:// URL of a web AI, or a program",
             ),
             ("human", "unknown_player", "unknown player \"human\""),
             ("", "unknown_player", "unknown player \"\""),
@@ -163,6 +190,8 @@ mod tests {
             ("builtin:", "unknown_builtin", "unknown built-in AI \"\""),
             ("ftp://x", "bad_url", "must start with http:// or https://"),
             ("http://", "bad_url", "names no host"),
+            ("course:python3 hw.py", "bad_program", "names no folder"),
+            ("lines::bot", "bad_program", "folder is empty"),
         ];
         for (text, code, says) in cases {
             let e = text.parse::<AiPlayer>().expect_err(text);

@@ -1,7 +1,7 @@
 //! Where the pieces stand: the board every rule is checked against.
 
 use super::square::{CELLS, PAD, STRIDE};
-use super::{Move, Square, Team, Teams, MAX_BOARD_SIZE, MIN_BOARD_SIZE};
+use super::{CampRules, Move, Square, Team, Teams, MAX_BOARD_SIZE, MIN_BOARD_SIZE};
 use std::fmt;
 
 /// Cell flags. A cell may hold one red and one blue piece at once: a collision square.
@@ -54,6 +54,9 @@ pub enum SetupError {
     MissingToMove,
     /// A simultaneous game that names a team to move, which would contradict both teams moving.
     UnexpectedToMove,
+    /// The course's camp rules are on but `team`'s own camp (the other team's destinations) holds no
+    /// board corner, so "further from its own corner" means nothing.
+    NoCampCorner { team: Team },
 }
 
 impl fmt::Display for SetupError {
@@ -101,6 +104,12 @@ impl fmt::Display for SetupError {
             SetupError::UnexpectedToMove => {
                 f.write_str("a simultaneous game has no \"toMove\": both teams move every tick")
             }
+            SetupError::NoCampCorner { team } => write!(
+                f,
+                "the course's camp rules need {team}'s own camp ({}'s destinations) to hold a corner of \
+                 the board, and it holds none",
+                team.other()
+            ),
         }
     }
 }
@@ -115,6 +124,9 @@ impl std::error::Error for SetupError {}
 pub struct Position {
     size: u8,
     camp_rule: bool,
+    /// With the course's camp rules, each team's own corner: the board corner in its own camp (the other
+    /// team's destinations). `None` under the seed's rules.
+    course: Option<Teams<Square>>,
     /// Occupancy per cell: team bits, or `WALL` outside the board.
     pub(crate) cells: [u8; CELLS],
     /// Destination flags per cell, one team bit each.
@@ -186,11 +198,56 @@ impl Position {
         Ok(Position {
             size,
             camp_rule,
+            course: None,
             cells,
             dest,
             pieces,
             destinations,
         })
+    }
+
+    /// The position under `rules`: with [`CampRules::Course`], each team's own camp (the other team's
+    /// destinations) must hold a board corner, its own corner; where it holds several, the first of
+    /// (0,0), (size-1,0), (0,size-1), (size-1,size-1) counts.
+    pub fn with_camp_rules(mut self, rules: CampRules) -> Result<Position, SetupError> {
+        self.course = match rules {
+            CampRules::Seed => None,
+            CampRules::Course => {
+                let last = self.size - 1;
+                let corner = |team: Team| {
+                    [(0, 0), (last, 0), (0, last), (last, last)]
+                        .into_iter()
+                        .filter_map(|(x, y)| Square::new(x, y))
+                        .find(|&s| self.in_own_camp(team, s))
+                        .ok_or(SetupError::NoCampCorner { team })
+                };
+                Some(Teams {
+                    red: corner(Team::Red)?,
+                    blue: corner(Team::Blue)?,
+                })
+            }
+        };
+        Ok(self)
+    }
+
+    /// The seed's camp rules, or the course's on top of them.
+    pub fn camp_rules(&self) -> CampRules {
+        if self.course.is_some() {
+            CampRules::Course
+        } else {
+            CampRules::Seed
+        }
+    }
+
+    /// With the course's camp rules, `team`'s own corner (see [`Position::with_camp_rules`]).
+    pub fn own_corner(&self, team: Team) -> Option<Square> {
+        self.course.as_ref().map(|c| c[team])
+    }
+
+    /// Whether `square` is in `team`'s own camp, the other team's destinations (where the team starts,
+    /// in the corner presets).
+    pub fn in_own_camp(&self, team: Team, square: Square) -> bool {
+        self.dest[square.cell()] & team.other().bit() != 0
     }
 
     /// Squares per side.

@@ -4,7 +4,7 @@
 //! control, so it is read by hand from a JSON value: every way it can be wrong gets its own message that
 //! an AI author can act on, and nothing in it can make the engine panic.
 
-use super::{Path, Piece, Position, Preset, SetupError, Square, Team, Teams};
+use super::{CampRules, Path, Piece, Position, Preset, SetupError, Square, Team, Teams};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
@@ -129,14 +129,24 @@ pub struct AiRequest {
     /// Whether a piece in its destination may not end a move outside it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub camp_rule: Option<bool>,
+    /// `course` when the course's camp rules apply on top of the seed's; absent otherwise (the
+    /// referee sends it only for `course`, so requests of seed-rule games are unchanged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub camp_rules: Option<CampRules>,
     /// How long the referee waits for the answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_limit_ms: Option<u64>,
+    /// Which game the request belongs to, so that an AI playing several games at once (a bridged
+    /// program, a stateful web AI) can tell them apart: the game's seed in hex. With `team` it names one
+    /// player of one game; a game started again from the same seed starts again at a lower `turn`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_id: Option<String>,
 }
 
 impl AiRequest {
     /// The position the request describes, and the team being asked (red unless `team` says otherwise).
-    /// `camp_rule` applies when the request does not say.
+    /// `camp_rule` applies when the request does not say; the course's camp rules apply when
+    /// `campRules` says `course`.
     pub fn to_position(&self, camp_rule: bool) -> Result<(Position, Team), SetupError> {
         let size = board_size(self.board_size)?;
         let me = self.team.unwrap_or(Team::Red);
@@ -159,8 +169,38 @@ impl AiRequest {
             self.camp_rule.unwrap_or(camp_rule),
             all_pieces,
             all_dests,
-        )?;
+        )?
+        .with_camp_rules(self.camp_rules.unwrap_or_default())?;
         Ok((pos, me))
+    }
+}
+
+/// The most characters of an error status's own explanation a message quotes.
+const STATUS_ERROR_CHARS: usize = 300;
+
+/// What an answer with an error status says, for the message field: `HTTP 502 Bad Gateway`, and, when
+/// the body is a JSON object with an `"error"` string (a bridged program's failure, many frameworks'
+/// errors), that explanation too, on one line.
+pub fn status_failure(status: u16, reason: &str, body: &[u8]) -> String {
+    let head = match reason.trim() {
+        "" => format!("HTTP {status}"),
+        r => format!("HTTP {status} {}", r.chars().take(60).collect::<String>()),
+    };
+    let explained = serde_json::from_slice::<Value>(body)
+        .ok()
+        .and_then(|v| v.get("error").and_then(Value::as_str).map(str::to_string));
+    match explained {
+        Some(why) if !why.trim().is_empty() => {
+            let line: String = why
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .chars()
+                .take(STATUS_ERROR_CHARS)
+                .collect();
+            format!("{head}: {line}")
+        }
+        _ => head,
     }
 }
 
@@ -399,4 +439,29 @@ pub fn check_ai_url(text: &str) -> Result<String, String> {
         return Err(format!("{url:?} contains spaces or control characters"));
     }
     Ok(url.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_status_quotes_its_json_explanation_on_one_line() {
+        assert_eq!(
+            status_failure(500, "Internal Server Error", b"<h1>oops</h1>"),
+            "HTTP 500 Internal Server Error"
+        );
+        assert_eq!(status_failure(404, "", b""), "HTTP 404");
+        let body = br#"{"error": "the program crashed (exit status 1); the end of its stderr: Traceback\nNameError: x", "code": "crashed"}"#;
+        assert_eq!(
+            status_failure(502, "Bad Gateway", body),
+            "HTTP 502 Bad Gateway: the program crashed (exit status 1); the end of its stderr: Traceback NameError: x"
+        );
+        let long = format!(r#"{{"error": "{}"}}"#, "x".repeat(5000));
+        assert!(status_failure(502, "Bad Gateway", long.as_bytes()).len() < 400);
+        assert_eq!(
+            status_failure(502, "Bad Gateway", br#"{"error": 3}"#),
+            "HTTP 502 Bad Gateway"
+        );
+    }
 }

@@ -38,7 +38,7 @@
 //! a piece of the file.
 
 use super::exchange::{Wire, MAX_RECORDED_BODY_CHARS};
-use super::game_loop::request_body;
+use super::game_loop::game_request_body;
 use super::protocol::{json_kind, Point, MAX_RESPONSE_BYTES};
 use super::{
     Answer, EnactedMove, ErrorKind, Game, GameResult, GameState, NoMove, Path, Preset, SetupError,
@@ -294,12 +294,17 @@ impl Record {
         self.wires.get(k.checked_sub(1)?)?.as_ref()?[team].as_ref()
     }
 
-    /// The exact request body `team` was sent in tick `k`, rebuilt from the state before the tick and the
-    /// time limit the record kept (the body is a pure function of them).
+    /// The exact request body `team` was sent in tick `k`, rebuilt from the state before the tick, the
+    /// time limit the record kept and the game's seed (its `gameId`): the body is a pure function of them.
     pub fn request(&self, k: usize, team: Team) -> Option<String> {
         let wire = self.wire(k, team)?;
         let before = self.game(k.checked_sub(1)?)?;
-        Some(request_body(&before, team, wire.time_limit_ms))
+        Some(game_request_body(
+            &before,
+            team,
+            wire.time_limit_ms,
+            self.header.seed,
+        ))
     }
 
     /// How the game ended, if it did within the record.

@@ -71,6 +71,55 @@ impl std::str::FromStr for Preset {
     }
 }
 
+/// Which camp rules apply besides the seed's (a piece in its destination may not leave it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CampRules {
+    /// The seed's rules only: today's default.
+    #[default]
+    Seed,
+    /// The USC CSCI 561 course's referee: a move that starts outside the team's own camp may not end
+    /// inside it, and while a piece is still in the own camp the team must move a piece out of it (or,
+    /// if no move can, further from its own corner). The seed's camp rule stays in force.
+    Course,
+}
+
+impl CampRules {
+    /// Both settings, the default first.
+    pub const ALL: [CampRules; 2] = [CampRules::Seed, CampRules::Course];
+
+    /// The name used on the command line and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            CampRules::Seed => "seed",
+            CampRules::Course => "course",
+        }
+    }
+
+    /// Whether this is the default, the seed's rules (for `skip_serializing_if`).
+    pub fn is_seed(&self) -> bool {
+        *self == CampRules::Seed
+    }
+}
+
+impl std::fmt::Display for CampRules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for CampRules {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        CampRules::ALL
+            .into_iter()
+            .find(|c| c.name() == s)
+            .ok_or_else(|| {
+                format!("unknown camp rules {s:?}: expected seed or course (USC CSCI 561)")
+            })
+    }
+}
+
 /// Seed 003's camp: rows of 5, 5, 4, 3 and 2 squares in the corner.
 fn classic_camp(x: u8, y: u8) -> bool {
     x <= 4 && y <= 4 && x + y <= 5
@@ -87,6 +136,11 @@ pub struct Rules {
     pub mode: Mode,
     /// Whether a piece that stands in its destination may not end a move outside it.
     pub camp_rule: bool,
+    /// The seed's camp rules, or the course's on top of them (see [`CampRules`]).
+    pub camp_rules: CampRules,
+    /// In an alternating game, the team that opens; `None` draws it from the game's seed
+    /// ([`Rules::first_mover`]). The course's games let White (blue) open.
+    pub first_mover: Option<Team>,
     /// Ticks after which an unfinished game is a draw.
     pub turn_limit: u32,
     /// Each team's starting squares.
@@ -111,6 +165,8 @@ impl Rules {
             board_size: size,
             mode: Mode::Simultaneous,
             camp_rule: false,
+            camp_rules: CampRules::Seed,
+            first_mover: None,
             turn_limit: DEFAULT_TURN_LIMIT,
             start: Teams {
                 red: block(0, size.saturating_sub(4), 3, 4),
@@ -142,6 +198,8 @@ impl Rules {
             board_size: size,
             mode: Mode::Alternating,
             camp_rule: true,
+            camp_rules: CampRules::Seed,
+            first_mover: None,
             turn_limit: DEFAULT_TURN_LIMIT,
             destinations: Teams {
                 red: blue.clone(),
@@ -151,7 +209,33 @@ impl Rules {
         }
     }
 
-    /// The team that moves first in an alternating game created from `seed`.
+    /// Refuses the options that only some setups take, said for a person: the course's camp rules are
+    /// for the classic preset only (the course's board), and a first mover can only be named where the
+    /// teams alternate.
+    pub fn check_options(&self) -> Result<(), String> {
+        if self.camp_rules == CampRules::Course && self.preset != Some(Preset::Classic) {
+            return Err(format!(
+                "The course's camp rules (USC CSCI 561) are for the classic preset only, not {}.",
+                self.preset.map_or("a custom setup", Preset::name)
+            ));
+        }
+        if self.first_mover.is_some() && self.mode != Mode::Alternating {
+            return Err(format!(
+                "A first mover can only be named in an alternating game (classic or mini), not {}: \
+                 both teams move every tick there.",
+                self.preset.map_or("a custom setup", Preset::name)
+            ));
+        }
+        Ok(())
+    }
+
+    /// The team that opens an alternating game created from `seed` under these rules: the one they
+    /// name, or else the one drawn from `seed`.
+    pub fn opener(&self, seed: u64) -> Team {
+        self.first_mover.unwrap_or_else(|| Rules::first_mover(seed))
+    }
+
+    /// The team that moves first in an alternating game created from `seed` when the rules name none.
     pub fn first_mover(seed: u64) -> Team {
         if crate::SplitMix64::new(seed).next_u64() & 1 == 0 {
             Team::Red
@@ -219,6 +303,48 @@ mod tests {
         assert_eq!(r.board_size, 8);
         assert_eq!(r.start.red.len(), 10);
         assert!(r.start.blue.iter().all(|s| s.x() + s.y() > 10));
+    }
+
+    #[test]
+    fn camp_rules_parse_as_they_print_and_default_to_the_seed() {
+        for c in CampRules::ALL {
+            assert_eq!(c.to_string().parse::<CampRules>(), Ok(c));
+            assert_eq!(serde_json::to_string(&c).unwrap(), format!("\"{c}\""));
+        }
+        let err = "usc".parse::<CampRules>().unwrap_err();
+        assert!(err.contains("seed") && err.contains("course"), "{err}");
+        for p in Preset::ALL {
+            assert_eq!(p.rules().camp_rules, CampRules::Seed);
+            assert_eq!(p.rules().first_mover, None);
+        }
+    }
+
+    #[test]
+    fn course_rules_need_the_classic_preset_and_a_first_mover_alternation() {
+        let course = |p: Preset| Rules {
+            camp_rules: CampRules::Course,
+            ..p.rules()
+        };
+        assert_eq!(course(Preset::Classic).check_options(), Ok(()));
+        let err = course(Preset::Mini).check_options().unwrap_err();
+        assert!(err.contains("classic preset only, not mini"), "{err}");
+        let first = |p: Preset| Rules {
+            first_mover: Some(Team::Red),
+            ..p.rules()
+        };
+        assert_eq!(first(Preset::Mini).check_options(), Ok(()));
+        assert!(first(Preset::Arena)
+            .check_options()
+            .unwrap_err()
+            .contains("alternating"));
+    }
+
+    #[test]
+    fn a_named_first_mover_opens_whatever_the_seed() {
+        let mut r = Preset::Classic.rules();
+        assert!((0..64).all(|s| r.opener(s) == Rules::first_mover(s)));
+        r.first_mover = Some(Team::Blue);
+        assert!((0..64).all(|s| r.opener(s) == Team::Blue));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! file, so [`Game::from_state`](super::Game::from_state) checks it all before a game is built from it.
 
 use super::protocol::{PieceJson, Point};
-use super::{GameResult, Mode, Preset};
+use super::{CampRules, GameResult, Mode, Preset};
 use serde::{Deserialize, Serialize};
 
 /// The version written into every state; bumped when the format changes incompatibly.
@@ -27,6 +27,9 @@ pub struct GameState {
     pub mode: Mode,
     #[serde(default)]
     pub camp_rule: bool,
+    /// The course's camp rules on top of the seed's; absent (the seed's alone) in older states.
+    #[serde(default, skip_serializing_if = "CampRules::is_seed")]
+    pub camp_rules: CampRules,
     pub turn_limit: u32,
     /// Ticks played so far.
     pub turn: u32,

@@ -1,5 +1,6 @@
 //! Checking a submitted move: the chain of landing squares an AI or a person sends.
 
+use super::movegen::{further_from, CourseStage};
 use super::position::{EMPTY, OCCUPIED};
 
 use super::protocol::Point;
@@ -64,6 +65,29 @@ pub enum MoveError {
     ReturnsToStart { at: Square },
     /// The camp rule: a piece in its destination ended outside it.
     LeavesCamp { from: Square, to: Square },
+    /// The course's rule 1: a move that starts outside `team`'s own camp ended inside it.
+    EntersOwnCamp {
+        team: Team,
+        from: Square,
+        to: Square,
+    },
+    /// The course's rule 2: a piece is still in `team`'s own camp and some move takes one out
+    /// (`example`), so the move must be one of those.
+    MustLeaveCamp {
+        team: Team,
+        from: Square,
+        to: Square,
+        example: Move,
+    },
+    /// The course's rule 2: no move takes a piece out of `team`'s own camp, but some move takes a camp
+    /// piece further from the own corner (`example`), so the move must be one of those.
+    MustMoveAwayFromCorner {
+        team: Team,
+        from: Square,
+        to: Square,
+        corner: Square,
+        example: Move,
+    },
 }
 
 impl MoveError {
@@ -80,6 +104,9 @@ impl MoveError {
             MoveError::DamagedJump { .. } => "damaged_jump",
             MoveError::ReturnsToStart { .. } => "returns_to_start",
             MoveError::LeavesCamp { .. } => "leaves_camp",
+            MoveError::EntersOwnCamp { .. } => "enters_own_camp",
+            MoveError::MustLeaveCamp { .. } => "must_leave_camp",
+            MoveError::MustMoveAwayFromCorner { .. } => "must_move_away_from_corner",
         }
     }
 }
@@ -116,6 +143,32 @@ impl fmt::Display for MoveError {
                 f,
                 "the piece at {from} has reached its destination camp and may not leave it (it would end at {to})"
             ),
+            MoveError::EntersOwnCamp { team, from, to } => write!(
+                f,
+                "the course's camp rule: a move that starts outside {team}'s camp may not end inside it \
+                 ({from}->{to})"
+            ),
+            MoveError::MustLeaveCamp {
+                team,
+                from,
+                to,
+                example,
+            } => write!(
+                f,
+                "the course's camp rule: {team} still has a piece in its camp and can move one out \
+                 (for example {example}), so it must; {from}->{to} does not"
+            ),
+            MoveError::MustMoveAwayFromCorner {
+                team,
+                from,
+                to,
+                corner,
+                example,
+            } => write!(
+                f,
+                "the course's camp rule: no {team} piece can leave its camp, but one can move further \
+                 from the corner {corner} (for example {example}), so one must; {from}->{to} does not"
+            ),
         }
     }
 }
@@ -127,8 +180,10 @@ impl Position {
     ///
     /// With nothing landed yet: every final square of the piece's legal moves' first hop, that is every
     /// legal step and every legal first jump. After a jump: every further jump. A landing is offered when
-    /// the longer chain is legal, or illegal only because of where it ends (back on the start square, or
-    /// outside the camp the piece may not leave), since one more jump can still make it a move.
+    /// the longer chain is legal, or illegal only because of where it ends (back on the start square,
+    /// outside the camp the piece may not leave, or under the course's camp rules inside the own camp, or
+    /// for a piece in the own camp, not out of it or not further from the corner), since one more jump can
+    /// still make it a move.
     pub fn next_landings(&self, team: Team, path: &Path) -> Vec<Square> {
         let size = self.size();
         let Some(end) = path
@@ -160,6 +215,11 @@ impl Position {
                     {
                         out.push(to)
                     }
+                    Err(MoveError::EntersOwnCamp { .. }) if reach == 2 => out.push(to),
+                    Err(
+                        MoveError::MustLeaveCamp { from, .. }
+                        | MoveError::MustMoveAwayFromCorner { from, .. },
+                    ) if reach == 2 && self.in_own_camp(team, from) => out.push(to),
                     Err(_) => {}
                 }
             }
@@ -257,6 +317,37 @@ impl Position {
         }
         if self.camp_rule() && self.is_destination(team, from) && !self.is_destination(team, last) {
             return Err(MoveError::LeavesCamp { from, to: last });
+        }
+        if let Some((corner, stage)) = self.course_stage(team) {
+            let (in_camp, ends_in_camp) =
+                (self.in_own_camp(team, from), self.in_own_camp(team, last));
+            if !in_camp && ends_in_camp {
+                return Err(MoveError::EntersOwnCamp {
+                    team,
+                    from,
+                    to: last,
+                });
+            }
+            match stage {
+                CourseStage::Leave(example) if !in_camp || ends_in_camp => {
+                    return Err(MoveError::MustLeaveCamp {
+                        team,
+                        from,
+                        to: last,
+                        example,
+                    })
+                }
+                CourseStage::Away(example) if !in_camp || !further_from(corner, from, last) => {
+                    return Err(MoveError::MustMoveAwayFromCorner {
+                        team,
+                        from,
+                        to: last,
+                        corner,
+                        example,
+                    })
+                }
+                _ => {}
+            }
         }
         Ok((Move { from, to: last }, landings))
     }

@@ -121,6 +121,12 @@ pub struct LoggedAnswer {
     pub message: Option<String>,
 }
 
+/// The code of a program's clock running out ([`ProgramFailure::OutOfTime`]): under the strict policy it
+/// loses the game at once.
+///
+/// [`ProgramFailure::OutOfTime`]: crate::halma::ProgramFailure::OutOfTime
+const OUT_OF_TIME: &str = "out_of_time";
+
 /// The longest message a log keeps, in characters: a web AI's error can quote what it sent.
 const MAX_LOGGED_MESSAGE: usize = 300;
 
@@ -411,12 +417,17 @@ impl TournamentGame {
         if let Some(result) = outcome.result {
             self.ending = Some(Ending::Played { result });
         } else if let Policy::Strict { errors } = self.policy {
-            let out = Teams::from_fn(|t| self.sides[t].errors >= errors);
-            let cause = |t: Team| {
-                format!(
-                    "{errors} errors; the last: {}",
-                    self.last_error[t].as_deref().unwrap_or("")
-                )
+            // A program whose clock ran out loses at once, as in the course's games.
+            let out_of_time = Teams::from_fn(|t| {
+                outcome
+                    .errors
+                    .iter()
+                    .any(|e| e.team == t && e.code == OUT_OF_TIME)
+            });
+            let out = Teams::from_fn(|t| self.sides[t].errors >= errors || out_of_time[t]);
+            let cause = |t: Team| match self.last_error[t].as_deref() {
+                Some(last) if out_of_time[t] => last.to_string(),
+                last => format!("{errors} errors; the last: {}", last.unwrap_or("")),
             };
             self.ending = match (out.red, out.blue) {
                 (true, true) => Some(Ending::DoubleForfeit {

@@ -4,13 +4,15 @@
 //! {"entries": [{"name": "Ada", "player": "http://127.0.0.1:8001/"}, {"name": "House", "player": "builtin:greedy"}]}
 //! ```
 //!
-//! A player is the label every other part of GridArena reads ([`AiPlayer`]): `builtin:NAME` or a web AI's
-//! URL. A roster is read from files, links and pasted text, so every field is checked before anything
+//! A player is the label every other part of GridArena reads ([`AiPlayer`]): `builtin:NAME`, a web AI's
+//! URL, or a program's `FORMAT:DIR:COMMAND`. A program may also be written as an object,
+//! `{"name": "Ada", "program": {"command": "python3 homework.py", "dir": "agents/ada", "format": "course"}}`;
+//! it is read into the same label, and exported as one. A roster is read from files, links and pasted text, so every field is checked before anything
 //! uses it: names are what the standings, the crosstable and the CSV show, so they must be present, short,
 //! printable and distinct (ignoring case, so "Ada" and "ada" never share a table).
 
 use super::MAX_ENTRIES;
-use crate::halma::{AiPlayer, PlayerError};
+use crate::halma::{AiPlayer, PlayerError, Program, ProgramFormat};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -22,9 +24,58 @@ pub const MAX_ROSTER_BYTES: usize = 1024 * 1024;
 
 /// One entry as written: a name and a player label.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "EntryJson")]
 pub struct Entry {
     pub name: String,
     pub player: String,
+}
+
+/// An entry as a roster file may hold it: a player label, or a program as an object.
+#[derive(Deserialize)]
+struct EntryJson {
+    name: String,
+    #[serde(default)]
+    player: Option<String>,
+    #[serde(default)]
+    program: Option<ProgramJson>,
+}
+
+/// `{"command": "python3 homework.py", "dir": "agents/ada", "format": "course"}`; `dir` defaults to `.`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProgramJson {
+    command: String,
+    #[serde(default)]
+    dir: Option<String>,
+    format: ProgramFormat,
+}
+
+impl TryFrom<EntryJson> for Entry {
+    type Error = String;
+    fn try_from(json: EntryJson) -> Result<Entry, String> {
+        let player = match (json.player, json.program) {
+            (Some(player), None) => player,
+            (None, Some(p)) => Program::new(p.format, p.dir.as_deref().unwrap_or("."), &p.command)
+                .map_err(|why| format!("entry {:?}: {why}", json.name))?
+                .to_string(),
+            (Some(_), Some(_)) => {
+                return Err(format!(
+                    "entry {:?} has both \"player\" and \"program\": give one",
+                    json.name
+                ))
+            }
+            (None, None) => {
+                return Err(format!(
+                    "entry {:?} has neither \"player\" nor \"program\"",
+                    json.name
+                ))
+            }
+        };
+        Ok(Entry {
+            name: json.name,
+            player,
+        })
+    }
 }
 
 /// Everyone in a tournament, in roster order (an entry's [`super::EntryId`] is its place here).
@@ -247,8 +298,8 @@ pub fn entries_from_lines(text: &str) -> Result<Vec<Entry>, RosterError> {
             line: i + 1,
             text: quote(line),
         };
-        let (name, player) = line
-            .rsplit_once(|c: char| c.is_whitespace() || c == ',')
+        let (name, player) = program_label_at(line)
+            .or_else(|| line.rsplit_once(|c: char| c.is_whitespace() || c == ','))
             .ok_or_else(bad)?;
         let name = name.trim().trim_end_matches(',').trim();
         if name.is_empty() || player.is_empty() {
@@ -265,6 +316,21 @@ pub fn entries_from_lines(text: &str) -> Result<Vec<Entry>, RosterError> {
         });
     }
     Ok(entries)
+}
+
+/// A line split before its program label (`course:` or `lines:` after a space or comma), whose command
+/// may hold spaces.
+fn program_label_at(line: &str) -> Option<(&str, &str)> {
+    ProgramFormat::ALL
+        .into_iter()
+        .filter_map(|f| {
+            let label = format!("{}:", f.name());
+            line.match_indices(&label)
+                .map(|(i, _)| i)
+                .find(|&i| i > 0 && line[..i].ends_with(|c: char| c.is_whitespace() || c == ','))
+        })
+        .min()
+        .map(|i| line.split_at(i))
 }
 
 #[cfg(test)]
@@ -335,6 +401,66 @@ mod tests {
             entries_from_lines(&lines),
             Err(RosterError::TooMany { .. })
         ));
+    }
+
+    #[test]
+    fn programs_are_read_as_objects_or_labels() {
+        let text = r#"{"entries": [
+            {"name": "Ada", "program": {"command": "python3 homework.py", "dir": "agents/ada", "format": "course"}},
+            {"name": "Bo", "program": {"command": "./bot", "format": "lines"}},
+            {"name": "Cy", "player": "course:agents/cy:python3 hw.py"}]}"#;
+        let roster = Roster::parse(text).expect("a roster");
+        let players: Vec<String> = roster
+            .players()
+            .unwrap()
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        assert_eq!(
+            players,
+            [
+                "course:agents/ada:python3 homework.py",
+                "lines:.:./bot",
+                "course:agents/cy:python3 hw.py"
+            ]
+        );
+        assert_eq!(Roster::parse(&roster.to_json()).unwrap(), roster);
+        for (bad, says) in [
+            (
+                r#"{"name": "A", "player": "builtin:greedy", "program": {"command": "x", "format": "lines"}}"#,
+                "both",
+            ),
+            (r#"{"name": "A"}"#, "neither"),
+            (
+                r#"{"name": "A", "program": {"command": "x", "format": "web"}}"#,
+                "unknown variant",
+            ),
+            (
+                r#"{"name": "A", "program": {"command": " ", "format": "lines"}}"#,
+                "command is empty",
+            ),
+            (
+                r#"{"name": "A", "program": {"command": "x", "dir": "a:b", "format": "lines"}}"#,
+                "colon",
+            ),
+        ] {
+            let e = Roster::parse(&format!(r#"{{"entries": [{bad}]}}"#))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(says), "{bad}: {e}");
+        }
+        let pasted = entries_from_lines(
+            "Ada Lovelace course:agents/ada:python3 hw.py --fast
+Bo, lines:bots:./run x
+",
+        )
+        .unwrap();
+        assert_eq!(pasted[0].name, "Ada Lovelace");
+        assert_eq!(pasted[0].player, "course:agents/ada:python3 hw.py --fast");
+        assert_eq!(
+            (pasted[1].name.as_str(), pasted[1].player.as_str()),
+            ("Bo", "lines:bots:./run x")
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! [`Settings::check`], since a bundle or a link can carry anything.
 
 use super::pairing::Format;
-use crate::halma::Preset;
+use crate::halma::{CampRules, Preset, Team};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::str::FromStr;
@@ -81,6 +81,12 @@ pub struct Settings {
     pub withdraw_after: Option<u32>,
     /// The tournament's seed: every game's seed comes from it ([`super::pairing::game_seed`]).
     pub seed: u64,
+    /// The seed's camp rules, or (classic preset only) the USC CSCI 561 course's on top of them.
+    #[serde(default, skip_serializing_if = "CampRules::is_seed")]
+    pub camp_rules: CampRules,
+    /// The team that opens every game (alternating presets only); `None` draws it from each game's seed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_mover: Option<Team>,
 }
 
 impl Default for Settings {
@@ -95,6 +101,8 @@ impl Default for Settings {
             policy: Policy::Lenient,
             withdraw_after: Some(DEFAULT_WITHDRAW_AFTER),
             seed: 1,
+            camp_rules: CampRules::Seed,
+            first_mover: None,
         }
     }
 }
@@ -146,6 +154,7 @@ impl Settings {
         if let Some(k) = self.withdraw_after {
             range("Withdraw after (games)", k.into(), 1, 1000)?;
         }
+        self.rules().check_options()?;
         Ok(())
     }
 
@@ -155,6 +164,8 @@ impl Settings {
         if let Some(turns) = self.max_turns {
             rules.turn_limit = turns;
         }
+        rules.camp_rules = self.camp_rules;
+        rules.first_mover = self.first_mover;
         rules
     }
 }
@@ -213,5 +224,46 @@ mod tests {
             bad.check().unwrap_err(),
             "The number of games at once is 0; it must be from 1 to 64."
         );
+    }
+
+    #[test]
+    fn course_rules_and_a_first_mover_are_carried_into_the_rules_and_checked() {
+        let old = serde_json::to_string(&Settings::default()).unwrap();
+        assert!(
+            !old.contains("campRules") && !old.contains("firstMover"),
+            "{old}"
+        );
+        let course = Settings {
+            preset: Preset::Classic,
+            camp_rules: CampRules::Course,
+            first_mover: Some(Team::Blue),
+            ..Settings::default()
+        };
+        let json = serde_json::to_string(&course).unwrap();
+        assert!(
+            json.contains(r#""campRules":"course""#) && json.contains(r#""firstMover":"blue""#)
+        );
+        assert_eq!(serde_json::from_str::<Settings>(&json).unwrap(), course);
+        assert!(course.check().is_ok());
+        let rules = course.rules();
+        assert_eq!(
+            (rules.camp_rules, rules.first_mover),
+            (CampRules::Course, Some(Team::Blue))
+        );
+        let mini = Settings {
+            preset: Preset::Mini,
+            ..course.clone()
+        };
+        assert!(mini.check().unwrap_err().contains("classic preset only"));
+        let arena = Settings {
+            camp_rules: CampRules::Seed,
+            ..Settings::default()
+        };
+        assert!(arena.check().is_ok());
+        let arena_first = Settings {
+            first_mover: Some(Team::Red),
+            ..arena
+        };
+        assert!(arena_first.check().unwrap_err().contains("alternating"));
     }
 }

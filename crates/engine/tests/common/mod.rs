@@ -14,10 +14,15 @@
 //! - A move that ends where it started is not a move.
 //! - With the camp rule on, a piece standing on one of its destination squares may not end outside them.
 //! - Moves are distinct (from, final square) pairs.
+//! - With the course's camp rules (USC CSCI 561) on, a team's own camp is the other team's destinations
+//!   and its own corner the board corner there: (1) a move that starts outside the own camp may not end
+//!   inside it; (2) among the moves left, if some move takes a piece from the own camp to outside it,
+//!   only those are legal; else if some move takes a camp piece further from the corner (no closer on
+//!   either axis, further on one), only those; else all of them.
 
 #![allow(dead_code)]
 
-use gridarena_engine::halma::{Path, Piece, Point, Position, Square, Team, Teams};
+use gridarena_engine::halma::{CampRules, Path, Piece, Point, Position, Square, Team, Teams};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use std::collections::{HashMap, HashSet};
@@ -80,6 +85,8 @@ pub fn path(from: (i64, i64), to: &[(i64, i64)]) -> Path {
 pub struct RefBoard {
     pub size: i32,
     pub camp_rule: bool,
+    /// With the course's camp rules, each team's own corner (red, blue).
+    pub course: Option<[Xy; 2]>,
     /// Per team: square -> damage.
     pub pieces: [HashMap<Xy, u8>; 2],
     /// Per team: destination squares.
@@ -99,6 +106,10 @@ impl RefBoard {
         let b = RefBoard {
             size: i32::from(p.size()),
             camp_rule: p.camp_rule(),
+            course: p
+                .own_corner(Team::Red)
+                .zip(p.own_corner(Team::Blue))
+                .map(|(r, b)| [xy(r), xy(b)]),
             pieces: [pieces(Team::Red), pieces(Team::Blue)],
             dests: [dests(Team::Red), dests(Team::Blue)],
         };
@@ -140,6 +151,13 @@ impl RefBoard {
                 blue: dests(1),
             },
         )
+        .and_then(|p| {
+            p.with_camp_rules(if self.course.is_some() {
+                CampRules::Course
+            } else {
+                CampRules::Seed
+            })
+        })
         .expect("the reference board is a valid position")
     }
 
@@ -173,13 +191,51 @@ impl RefBoard {
         seen
     }
 
+    /// Whether `s` is in `team`'s own camp under the course's rules (the other team's destinations).
+    pub fn in_own_camp(&self, team: Team, s: Xy) -> bool {
+        self.dests[ti(team.other())].contains(&s)
+    }
+
     /// Every legal (from, final square) pair of `team`.
     pub fn moves(&self, team: Team) -> HashSet<(Xy, Xy)> {
+        let base = self.moves_but_rule_2(team);
+        let Some(corners) = self.course else {
+            return base;
+        };
+        let corner = corners[ti(team)];
+        let dist = |s: Xy| ((s.0 - corner.0).abs(), (s.1 - corner.1).abs());
+        let leaving: HashSet<(Xy, Xy)> = base
+            .iter()
+            .copied()
+            .filter(|&(f, to)| self.in_own_camp(team, f) && !self.in_own_camp(team, to))
+            .collect();
+        if !leaving.is_empty() {
+            return leaving;
+        }
+        let away: HashSet<(Xy, Xy)> = base
+            .iter()
+            .copied()
+            .filter(|&(f, to)| {
+                let ((fx, fy), (tx, ty)) = (dist(f), dist(to));
+                self.in_own_camp(team, f) && tx >= fx && ty >= fy && (tx > fx || ty > fy)
+            })
+            .collect();
+        if !away.is_empty() {
+            return away;
+        }
+        base
+    }
+
+    /// The legal moves before the course's rule 2 (with the course's rule 1 if the course's rules are on).
+    fn moves_but_rule_2(&self, team: Team) -> HashSet<(Xy, Xy)> {
         let t = ti(team);
         let mut out = HashSet::new();
         for (&from, &damage) in &self.pieces[t] {
             let locked = self.camp_rule && self.dests[t].contains(&from);
-            let ends_ok = |to: &Xy| !locked || self.dests[t].contains(to);
+            let shut = self.course.is_some() && !self.in_own_camp(team, from);
+            let ends_ok = |to: &Xy| {
+                (!locked || self.dests[t].contains(to)) && !(shut && self.in_own_camp(team, *to))
+            };
             for (dx, dy) in DIRS {
                 let to = (from.0 + dx, from.1 + dy);
                 if self.is_empty(to) && ends_ok(&to) {
@@ -236,6 +292,9 @@ impl RefBoard {
             }
         }
         if self.camp_rule && self.dests[t].contains(&from) && !self.dests[t].contains(&last) {
+            return None;
+        }
+        if self.course.is_some() && !self.moves(team).contains(&(from, last)) {
             return None;
         }
         Some((from, last))
@@ -299,6 +358,9 @@ impl RefBoard {
 pub struct Setup {
     pub size: u8,
     pub camp_rule: bool,
+    /// The course's camp rules; then the destinations hold the corners (0,0) (blue's, so red's own
+    /// corner) and (size-1,size-1) (red's, so blue's own corner).
+    pub course: bool,
     /// (x, y, damage), one per square per team.
     pub red: Vec<(u8, u8, u8)>,
     pub blue: Vec<(u8, u8, u8)>,
@@ -329,7 +391,17 @@ impl Setup {
                 blue: dests(&self.blue_dests),
             },
         )
+        .and_then(|p| p.with_camp_rules(self.camp_rules()))
         .expect("generated setups are valid")
+    }
+
+    /// The camp rules the setup is played under.
+    pub fn camp_rules(&self) -> CampRules {
+        if self.course {
+            CampRules::Course
+        } else {
+            CampRules::Seed
+        }
     }
 
     /// The pieces of `team`.
@@ -358,7 +430,8 @@ fn dedup_squares(v: Vec<(u8, u8)>) -> Vec<(u8, u8)> {
 
 /// Random valid setups: board sides drawn from `sizes`, up to `max_pieces` a team (and at most a third of
 /// the board each), some red and blue pieces sharing a square, random damage, random destinations that
-/// often include squares the team's pieces stand on (so the camp rule bites), camp rule on or off.
+/// often include squares the team's pieces stand on (so the camp rule bites), camp rule on or off, and
+/// one setup in four under the course's camp rules (with a corner in each team's own camp).
 pub fn setups(
     sizes: std::ops::RangeInclusive<u8>,
     max_pieces: usize,
@@ -370,8 +443,11 @@ pub fn setups(
             let piece = (0..size, 0..size, damage());
             let square = (0..size, 0..size);
             (
-                Just(size),
-                any::<bool>(),
+                (
+                    Just(size),
+                    any::<bool>(),
+                    prop_oneof![3 => Just(false), 1 => Just(true)],
+                ),
                 prop::collection::vec(piece.clone(), 1..=cap),
                 prop::collection::vec(piece, 1..=cap),
                 prop::collection::vec(any::<Index>(), 0..4),
@@ -382,7 +458,7 @@ pub fn setups(
             )
         })
         .prop_map(
-            |(size, camp_rule, red, blue, shared, rd, bd, red_home, blue_home)| {
+            |((size, camp_rule, course), red, blue, shared, rd, bd, red_home, blue_home)| {
                 let red = dedup_pieces(red);
                 let mut blue = dedup_pieces(blue);
                 // Collided pairs: a blue piece on a red piece's square.
@@ -402,9 +478,17 @@ pub fn setups(
                     let p = i.get(&blue);
                     blue_dests.push((p.0, p.1));
                 }
+                if course {
+                    // Each team's own corner, and a piece of each in its own camp so rule 2 bites.
+                    red_dests.push((size - 1, size - 1));
+                    blue_dests.push((0, 0));
+                    red_dests.push((blue[0].0, blue[0].1));
+                    blue_dests.push((red[0].0, red[0].1));
+                }
                 Setup {
                     size,
                     camp_rule,
+                    course,
                     red,
                     blue,
                     red_dests: dedup_squares(red_dests),

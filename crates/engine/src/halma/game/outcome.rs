@@ -55,6 +55,8 @@ pub enum NoMove {
     /// A no-move read back from a tournament's game log: the code and message it had when it was played,
     /// so a replay shows exactly what the live game showed.
     Replayed { code: String, message: String },
+    /// A program player gave no move (see [`ProgramFailure`](crate::halma::program::ProgramFailure)).
+    Program(crate::halma::program::ProgramFailure),
 }
 
 impl NoMove {
@@ -66,6 +68,7 @@ impl NoMove {
             NoMove::Unreadable(e) => e.code(),
             NoMove::Failed(_) => "request_failed",
             NoMove::Replayed { code, .. } => code,
+            NoMove::Program(failure) => failure.code(),
         }
     }
 }
@@ -78,6 +81,7 @@ impl fmt::Display for NoMove {
             NoMove::Unreadable(e) => write!(f, "unreadable answer: {e}"),
             NoMove::Failed(why) => write!(f, "request failed: {why}"),
             NoMove::Replayed { message, .. } => f.write_str(message),
+            NoMove::Program(failure) => failure.fmt(f),
         }
     }
 }

@@ -1,0 +1,149 @@
+//! What a program player costs per move, and how fast two programs play a game.
+//!
+//! - **per move, spawn to parsed move**: wall time of [`ProgramPlayer::ask`] on the classic start for the
+//!   Python starters in both formats (`ai/course`, `ai/lines`), and for a shell one-liner that writes a
+//!   fixed answer at once (the referee's own overhead: the folder, `input.txt`, the spawn, the wait, the
+//!   read and the parse). The line format's first move includes starting the interpreter.
+//! - **games per second**: two trivial course programs (`sh` writing a fixed move, refused after the
+//!   first) through [`play_game`], 40 plies a game.
+//!
+//! `cargo bench -p gridarena-cli --bench programs`; without `--bench` it asks a few moves as a smoke test.
+
+use gridarena_cli::program::{Ask, Clock, ProgramPlayer};
+use gridarena_cli::runner::{play_game, Player};
+use gridarena_engine::halma::{Answer, Game, Preset, Program, ProgramFormat, Team, Teams};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn root() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .display()
+        .to_string()
+}
+
+fn program(format: ProgramFormat, dir: &str, command: &str) -> ProgramPlayer {
+    let program = Program::new(format, dir, command).expect("a program");
+    ProgramPlayer::new(program, Clock::default())
+}
+
+/// Asks `moves` moves of one game; returns each move's wall time.
+fn moves(player: &ProgramPlayer, game: &Game, moves: usize) -> Vec<Duration> {
+    let team = game.movers()[0];
+    let times = (0..moves)
+        .map(|_| {
+            let start = Instant::now();
+            let reply = player.ask(&Ask {
+                game,
+                team,
+                seed: 1,
+                single: false,
+                limit: None,
+                request: None,
+            });
+            let took = start.elapsed();
+            assert!(
+                matches!(reply.answer, Answer::Move(_)),
+                "{}: {:?}",
+                player.program(),
+                reply.answer
+            );
+            took
+        })
+        .collect();
+    player.end_game();
+    times
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn main() {
+    let bench = std::env::args().any(|a| a == "--bench");
+    let n = if bench { 30 } else { 2 };
+    let game = Game::new(&Preset::Classic.rules(), 1).expect("classic");
+    let root = root();
+    let python = std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let mover = if game.movers()[0] == Team::Red {
+        "E 4,0 5,0"
+    } else {
+        "E 11,15 10,15"
+    };
+    let trivial = format!("echo '{mover}' > output.txt");
+    let empty = std::env::temp_dir().join(format!("gridarena-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).expect("a folder");
+    let empty = empty.display().to_string();
+    let shell = program(ProgramFormat::Course, &empty, &trivial);
+    let fixed = moves(&shell, &game, n);
+    println!("program players, {n} moves each on the classic start (median wall time, spawn to parsed move):");
+    println!(
+        "  course, sh writing a fixed move:   {:8.2} ms",
+        ms(median(fixed))
+    );
+    if python {
+        let course = program(
+            ProgramFormat::Course,
+            &format!("{root}/ai/course"),
+            "python3 halma_course.py",
+        );
+        let times = moves(&course, &game, n);
+        println!(
+            "  course, ai/course (Python):        {:8.2} ms",
+            ms(median(times))
+        );
+        let lines = program(
+            ProgramFormat::Lines,
+            &format!("{root}/ai"),
+            "python3 lines/halma_lines.py",
+        );
+        let times = moves(&lines, &game, n);
+        let first = times[0];
+        println!(
+            "  lines, ai/lines (Python):          {:8.2} ms a move after the first ({:.2} ms with the interpreter's start)",
+            ms(median(times[1..].to_vec())),
+            ms(first)
+        );
+    } else {
+        println!("  (python3 is not installed: the starters are not measured)");
+    }
+
+    let games = if bench { 10 } else { 1 };
+    let mut rules = Preset::Classic.rules();
+    rules.turn_limit = 40;
+    let players = Teams {
+        red: Player::Program(program(
+            ProgramFormat::Course,
+            &empty,
+            "echo 'E 4,0 5,0' > output.txt",
+        )),
+        blue: Player::Program(program(
+            ProgramFormat::Course,
+            &empty,
+            "echo 'E 11,15 10,15' > output.txt",
+        )),
+    };
+    let start = Instant::now();
+    let mut plies = 0;
+    for seed in 0..games {
+        let game = Game::new(&rules, seed).expect("classic");
+        let report = play_game(game, seed, &players, 60_000, &mut ()).expect("plays");
+        plies += report.ticks;
+    }
+    let took = start.elapsed().as_secs_f64();
+    println!(
+        "two trivial course programs: {games} games of {} plies in {took:.2} s: {:.2} games/s, {:.0} plies/s",
+        plies / u32::try_from(games).unwrap_or(1),
+        f64::from(u32::try_from(games).unwrap_or(1)) / took,
+        f64::from(plies) / took
+    );
+    let _ = std::fs::remove_dir_all(&empty);
+}

@@ -1,0 +1,249 @@
+//! `gridarena halma bridge`: a program served as a web AI, so the arena page, the page's tournament and
+//! the endpoint doctor play it unchanged.
+//!
+//! Each request names its game (`gameId`) and its team: each (game, team) gets its own program player,
+//! so its own working folder and, in the line format, its own process. A request for a game at a lower
+//! `turn` than the last one seen is a new game from the same seed (the page's "New game"): the old one is
+//! ended first. A game not asked for [`IDLE`] is ended, and at most [`MAX_GAMES`] are kept at once.
+//!
+//! A move is answered with the web protocol's JSON; a program's failure with HTTP 502 and
+//! `{"error": ..., "code": ..., "stderr": ...}`, so the page's inspector shows what went wrong.
+
+use crate::program::{self, Clock, ProgramPlayer};
+use gridarena_engine::halma::{AiRequest, Answer, Game, GameState, NoMove, Program, Team};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The most games played at once.
+pub const MAX_GAMES: usize = 64;
+/// How long a game may go unasked before it is ended.
+pub const IDLE: Duration = Duration::from_secs(600);
+/// The largest request read.
+pub const MAX_REQUEST_BYTES: usize = 256 * 1024;
+
+/// One (game, team) the bridge is playing.
+struct Slot {
+    player: Arc<ProgramPlayer>,
+    last_turn: u32,
+    asked: Instant,
+}
+
+/// The program and the games it is playing.
+pub struct Bridge {
+    program: Program,
+    clock: Clock,
+    games: Mutex<HashMap<(String, Team), Slot>>,
+}
+
+/// An HTTP answer: status, JSON body, and a line for the bridge's log.
+#[derive(Debug)]
+pub struct Answered {
+    pub status: u16,
+    pub body: String,
+    pub log: String,
+}
+
+impl Bridge {
+    pub fn new(program: Program, clock: Clock) -> Bridge {
+        Bridge {
+            program,
+            clock,
+            games: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// Answers one request body (blocking while the program thinks).
+    pub fn answer(&self, body: &[u8]) -> Answered {
+        let refuse = |status: u16, why: String| Answered {
+            status,
+            body: json!({ "error": why }).to_string(),
+            log: format!("refused: {why}"),
+        };
+        if body.len() > MAX_REQUEST_BYTES {
+            return refuse(
+                413,
+                format!("the request is over {MAX_REQUEST_BYTES} bytes"),
+            );
+        }
+        let value: Value = match serde_json::from_slice(body) {
+            Ok(v) => v,
+            Err(e) => return refuse(400, format!("the request is not JSON: {e}")),
+        };
+        let request: AiRequest = match serde_json::from_value(value.clone()) {
+            Ok(r) => r,
+            Err(e) => return refuse(400, format!("the request is not the arena's request: {e}")),
+        };
+        let game = match game_of(&request, &value) {
+            Ok(g) => g,
+            Err(why) => return refuse(400, why),
+        };
+        let team = request.team.unwrap_or(Team::Red);
+        let turn = request.turn.unwrap_or(0);
+        let id = request.game_id.clone().unwrap_or_default();
+        let Some(player) = self.player_for(&id, team, turn) else {
+            return refuse(
+                503,
+                format!("the bridge is playing {MAX_GAMES} games already; try again when one ends"),
+            );
+        };
+        let line = value.to_string();
+        let reply = player.ask(&program::Ask {
+            game: &game,
+            team,
+            seed: 0,
+            single: false,
+            limit: request.time_limit_ms.map(Duration::from_millis),
+            request: Some(&line),
+        });
+        let took = reply
+            .latency
+            .map_or_else(|| "killed".to_string(), |l| format!("{} ms", l.as_millis()));
+        let game_name = if id.is_empty() { "-".to_string() } else { id };
+        match reply.answer {
+            Answer::Move(path) => Answered {
+                status: 200,
+                body: serde_json::to_string(&path).unwrap_or_default(),
+                log: format!("game {game_name} {team} turn {turn}: {path} ({took})"),
+            },
+            Answer::NoMove(why) => {
+                let stderr = match &why {
+                    NoMove::Program(f) => f.stderr().map(str::to_string),
+                    _ => None,
+                };
+                Answered {
+                    status: 502,
+                    body: json!({ "error": why.to_string(), "code": why.code(), "stderr": stderr })
+                        .to_string(),
+                    // One line per move, whatever the program wrote on stderr.
+                    log: format!(
+                        "game {game_name} {team} turn {turn}: {} ({took})",
+                        why.to_string().replace('\n', " / ")
+                    ),
+                }
+            }
+        }
+    }
+
+    /// The player of `team` in game `id`, started again when `turn` went back; `None` when full.
+    fn player_for(&self, id: &str, team: Team, turn: u32) -> Option<Arc<ProgramPlayer>> {
+        let mut games = self.games.lock().unwrap_or_else(|p| p.into_inner());
+        let now = Instant::now();
+        // Idle games end here; a player still thinking is held by its request too, so it finishes.
+        games.retain(|_, slot| now.duration_since(slot.asked) < IDLE);
+        let key = (id.to_string(), team);
+        if !games.contains_key(&key) && games.len() >= MAX_GAMES {
+            return None;
+        }
+        let slot = games.entry(key).or_insert_with(|| Slot {
+            player: Arc::new(ProgramPlayer::new(self.program.clone(), self.clock)),
+            last_turn: turn,
+            asked: now,
+        });
+        if turn < slot.last_turn {
+            slot.player.end_game();
+        }
+        slot.last_turn = turn;
+        slot.asked = now;
+        Some(Arc::clone(&slot.player))
+    }
+
+    /// Ends every game: processes killed, folders removed.
+    pub fn end_all(&self) {
+        let mut games = self.games.lock().unwrap_or_else(|p| p.into_inner());
+        for slot in games.values() {
+            slot.player.end_game();
+        }
+        games.clear();
+    }
+}
+
+/// The game a request describes, for the course format's `input.txt`: alternating unless the request
+/// says it is the arena.
+fn game_of(request: &AiRequest, value: &Value) -> Result<Game, String> {
+    let team = request.team.unwrap_or(Team::Red);
+    let turn = request.turn.unwrap_or(0);
+    let arena = request.preset == Some(gridarena_engine::halma::Preset::Arena);
+    let (mine, theirs) = (
+        json!({ "pieces": request.pieces, "destinations": request.destinations }),
+        json!({ "pieces": request.enemy, "destinations": request.enemy_destinations }),
+    );
+    let (red, blue) = match team {
+        Team::Red => (mine, theirs),
+        Team::Blue => (theirs, mine),
+    };
+    let mut state = json!({
+        "preset": request.preset,
+        "boardSize": request.board_size,
+        "mode": if arena { "simultaneous" } else { "alternating" },
+        "campRule": request.camp_rule.unwrap_or(false),
+        "turnLimit": turn.saturating_add(1).max(1),
+        "turn": turn.min(u32::MAX - 1),
+        "red": red,
+        "blue": blue,
+    });
+    if !arena {
+        state["toMove"] = json!(team);
+    }
+    // Rule settings the request carries beyond these (the course's camp rules) pass through as they are.
+    if let Some(rules) = value.get("campRules") {
+        state["campRules"] = rules.clone();
+    }
+    let state: GameState = serde_json::from_value(state)
+        .map_err(|e| format!("the request does not describe a game: {e}"))?;
+    Game::from_state(&state).map_err(|e| format!("the request's position is not playable: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gridarena_engine::halma::{Preset, ProgramFormat};
+
+    fn bridge(command: &str) -> Bridge {
+        let dir = std::env::temp_dir();
+        let program = Program::new(ProgramFormat::Lines, &dir.display().to_string(), command)
+            .expect("a program");
+        Bridge::new(program, Clock::default())
+    }
+
+    #[test]
+    fn hostile_requests_are_refused_with_a_reason() {
+        let b = bridge("cat");
+        for (body, status, says) in [
+            (&b"not json"[..], 400, "not JSON"),
+            (b"[1]", 400, "not the arena's request"),
+            (b"{\"boardSize\": 99, \"pieces\": [], \"destinations\": [], \"enemy\": [], \"enemydestinations\": []}", 400, "not playable"),
+        ] {
+            let a = b.answer(body);
+            assert_eq!(a.status, status, "{a:?}");
+            assert!(a.body.contains(says), "{a:?}");
+        }
+        assert_eq!(b.answer(&vec![b' '; MAX_REQUEST_BYTES + 1]).status, 413);
+    }
+
+    #[test]
+    fn a_game_asked_again_from_turn_zero_is_a_new_game() {
+        let b = bridge("cat");
+        let p1 = b.player_for("g", Team::Red, 4).expect("room");
+        let p2 = b.player_for("g", Team::Red, 6).expect("room");
+        assert!(Arc::ptr_eq(&p1, &p2), "one game, one player");
+        let other = b.player_for("g", Team::Blue, 6).expect("room");
+        assert!(!Arc::ptr_eq(&p1, &other), "each team its own");
+        for i in 0..MAX_GAMES - 2 {
+            assert!(b.player_for(&i.to_string(), Team::Red, 0).is_some());
+        }
+        assert!(b.player_for("one too many", Team::Red, 0).is_none());
+        b.end_all();
+        assert!(b.player_for("one too many", Team::Red, 0).is_some());
+        let game = Game::new(&Preset::Classic.rules(), 1).expect("classic");
+        let value = serde_json::to_value(game.request(Team::Blue)).unwrap();
+        let request: AiRequest = serde_json::from_value(value.clone()).unwrap();
+        let back = game_of(&request, &value).expect("a game");
+        assert_eq!(back.position(), game.position());
+    }
+}

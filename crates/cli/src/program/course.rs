@@ -1,0 +1,107 @@
+//! One move in the course's format: write `input.txt`, run the agent, read `output.txt`.
+
+use super::process::{Running, Wiring};
+use super::{exit_failure, millis, Ask, Moved};
+use gridarena_engine::halma::course::{input_txt, parse_output, Occasion};
+use gridarena_engine::halma::program::stderr_tail;
+use gridarena_engine::halma::{Answer, ProgramFailure, MAX_RESPONSE_BYTES};
+use std::fs;
+use std::io::{ErrorKind, Read};
+use std::path::Path;
+use std::time::Duration;
+
+/// Runs `command` once in `dir` for the move `ask`, killing it after `deadline`.
+pub(super) fn play(
+    command: &str,
+    dir: &Path,
+    ask: &Ask<'_>,
+    time_left: Duration,
+    occasion: Occasion,
+    deadline: Duration,
+) -> Moved {
+    let mut moved = Moved::asked(String::new());
+    let fail = Moved::failed;
+    let input = match input_txt(ask.game, ask.team, time_left.as_secs_f64(), occasion) {
+        Ok(text) => text,
+        Err(e) => return fail(moved, ProgramFailure::NotStarted { why: e.to_string() }),
+    };
+    moved.request.clone_from(&input);
+    let output_path = dir.join("output.txt");
+    // A stale answer is never read twice.
+    match fs::remove_file(&output_path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == ErrorKind::NotFound => {}
+        Err(e) => {
+            let why = format!("the old output.txt could not be removed: {e}");
+            return fail(moved, ProgramFailure::NotStarted { why });
+        }
+    }
+    if let Err(e) = fs::write(dir.join("input.txt"), &input) {
+        let why = format!("input.txt could not be written: {e}");
+        return fail(moved, ProgramFailure::NotStarted { why });
+    }
+    let mut running = match Running::start(command, dir, Wiring::Files) {
+        Ok(started) => started.running,
+        Err(why) => return fail(moved, ProgramFailure::NotStarted { why }),
+    };
+    let Some(exit) = running.wait_for(deadline) else {
+        running.kill();
+        moved.stderr = stderr_tail(&running.stderr_since(0));
+        return fail(
+            moved,
+            ProgramFailure::TimedOut {
+                after_ms: millis(deadline),
+            },
+        );
+    };
+    moved.answered = true;
+    moved.cpu = Some(exit.cpu);
+    // Whatever the agent left running is ended with its move.
+    running.kill();
+    moved.stderr = stderr_tail(&running.stderr_since(0));
+    if !exit.success() {
+        let failure = exit_failure(&exit, moved.stderr.clone());
+        return fail(moved, failure);
+    }
+    let bytes = match read_capped(&output_path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            let stderr = moved.stderr.clone();
+            return fail(moved, ProgramFailure::NoOutput { stderr });
+        }
+        Err(e) => {
+            let why = format!("output.txt could not be read: {e}");
+            let stderr = moved.stderr.clone();
+            return fail(moved, ProgramFailure::Malformed { why, stderr });
+        }
+    };
+    if bytes.len() > MAX_RESPONSE_BYTES {
+        let size = fs::metadata(&output_path).map_or(bytes.len() as u64, |m| m.len());
+        let bytes = usize::try_from(size).unwrap_or(usize::MAX);
+        return fail(moved, ProgramFailure::TooLarge { bytes });
+    }
+    moved.output = Some(String::from_utf8_lossy(&bytes).into_owned());
+    match parse_output(&bytes) {
+        Ok(path) => moved.answer = Answer::Move(path),
+        Err(e) => {
+            let stderr = moved.stderr.clone();
+            return fail(
+                moved,
+                ProgramFailure::Malformed {
+                    why: e.to_string(),
+                    stderr,
+                },
+            );
+        }
+    }
+    moved
+}
+
+/// Reads at most one byte more than [`MAX_RESPONSE_BYTES`] of `path`: enough to know it is too large.
+fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
+    let file = fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    let limit = u64::try_from(MAX_RESPONSE_BYTES).map_or(u64::MAX, |n| n + 1);
+    file.take(limit).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}

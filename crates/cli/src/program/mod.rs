@@ -1,0 +1,333 @@
+//! Program players: an AI that is a program on this machine, asked in the course's file format or by
+//! lines on stdin and stdout (docs/programs.md).
+//!
+//! - Each game gets its own working folder, a copy of the agent's folder ([`workdir`]), and, for the
+//!   line format, its own process, started at the first move and killed with its process group when the
+//!   game ends. Several games at once never share either.
+//! - Each player has a clock: the total play time of a game, charged after each move with the CPU time of
+//!   the program's processes where the system reports it, else the wall time ([`Measured`]). A move still
+//!   running at its time left plus the grace is killed. Once the clock is spent the player answers
+//!   [`ProgramFailure::OutOfTime`]; what that costs is the caller's policy (the course's: the game is
+//!   lost; the arena's: no move).
+//! - Every way a move fails is a [`ProgramFailure`], with the tail of the program's stderr where it
+//!   helps: that is where a student's bug shows.
+
+mod course;
+mod lines;
+mod process;
+mod workdir;
+
+pub use workdir::{GameDir, MAX_BYTES, MAX_FILES};
+
+use gridarena_engine::halma::course::Occasion;
+use gridarena_engine::halma::game_loop::game_request_body;
+use gridarena_engine::halma::{Answer, Game, NoMove, Program, ProgramFailure, ProgramFormat, Team};
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The default play time of one game, as in the course.
+pub const DEFAULT_CLOCK: Duration = Duration::from_secs(300);
+/// The default grace after the time left before a move is killed.
+pub const DEFAULT_GRACE: Duration = Duration::from_secs(10);
+
+/// A program's clock settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Play time per game.
+    pub total: Duration,
+    /// How long past its time left a move may run before it is killed.
+    pub grace: Duration,
+    /// What a spent clock costs.
+    pub out_of_time: OutOfTime,
+}
+
+impl Default for Clock {
+    fn default() -> Clock {
+        Clock {
+            total: DEFAULT_CLOCK,
+            grace: DEFAULT_GRACE,
+            out_of_time: OutOfTime::default(),
+        }
+    }
+}
+
+/// What happens when a program's clock reaches zero.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OutOfTime {
+    /// The course's policy: it loses the game.
+    #[default]
+    Lose,
+    /// The arena's lenient policy: every later move is no move, and the game goes on.
+    NoMove,
+}
+
+impl std::str::FromStr for OutOfTime {
+    type Err = String;
+    fn from_str(s: &str) -> Result<OutOfTime, String> {
+        match s.trim() {
+            "lose" => Ok(OutOfTime::Lose),
+            "no-move" => Ok(OutOfTime::NoMove),
+            other => Err(format!(
+                "{other:?} is not a policy: lose (the course's) or no-move (the arena's)"
+            )),
+        }
+    }
+}
+
+/// How a move's time was measured.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Measured {
+    /// CPU time (user and system) of the program's processes.
+    #[default]
+    Cpu,
+    /// Wall time, where the system did not report CPU time.
+    Wall,
+}
+
+impl fmt::Display for Measured {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Measured::Cpu => "CPU time",
+            Measured::Wall => "wall time",
+        })
+    }
+}
+
+/// What one move of a program came to.
+#[derive(Clone, Debug)]
+pub struct Reply {
+    pub answer: Answer,
+    /// Wall time from start to answer, when an answer (good or bad) came before the kill.
+    pub latency: Option<Duration>,
+    /// What the program was given: `input.txt`'s text, or the request line.
+    pub request: String,
+    /// What it answered: `output.txt`'s text, or its line.
+    pub output: Option<String>,
+    /// The stderr it wrote during the move (its tail).
+    pub stderr: Option<String>,
+    /// The time left on its clock before the move, in milliseconds.
+    pub time_left_ms: u64,
+}
+
+/// How much of its clock a player has used in the current (or last) game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClockUse {
+    pub used: Duration,
+    pub total: Duration,
+    /// How the last charged move was measured.
+    pub measured: Measured,
+}
+
+/// One game's state of a program player.
+#[derive(Default)]
+struct GameState {
+    dir: Option<GameDir>,
+    lines: Option<lines::Bot>,
+    used: Duration,
+    measured: Measured,
+    moves: u32,
+}
+
+/// A program playing one side: its settings, and the state of the game it is playing.
+pub struct ProgramPlayer {
+    program: Program,
+    clock: Clock,
+    state: Mutex<GameState>,
+}
+
+impl fmt::Debug for ProgramPlayer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ProgramPlayer({})", self.program)
+    }
+}
+
+/// One move asked of a program.
+pub struct Ask<'a> {
+    pub game: &'a Game,
+    pub team: Team,
+    /// The game's seed, for the request's `gameId`.
+    pub seed: u64,
+    /// A move of a game, or a single check (`SINGLE`, the roll call's).
+    pub single: bool,
+    /// A shorter limit than the clock's for this move (a bridged page's tick).
+    pub limit: Option<Duration>,
+    /// The request line to send a line-format program as it is, instead of one made from `game` (the
+    /// bridge forwards the page's).
+    pub request: Option<&'a str>,
+}
+
+impl ProgramPlayer {
+    pub fn new(program: Program, clock: Clock) -> ProgramPlayer {
+        ProgramPlayer {
+            program,
+            clock,
+            state: Mutex::new(GameState::default()),
+        }
+    }
+
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// Whether a spent clock loses the game (rather than giving no move).
+    pub fn loses_on_time(&self) -> bool {
+        self.clock.out_of_time == OutOfTime::Lose
+    }
+
+    /// The clock so far in this game.
+    pub fn clock_use(&self) -> ClockUse {
+        let state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        ClockUse {
+            used: state.used.min(self.clock.total),
+            total: self.clock.total,
+            measured: state.measured,
+        }
+    }
+
+    /// Ends the game: its process group is killed and its folder removed; the next move starts a new
+    /// game with a full clock.
+    pub fn end_game(&self) {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        // The process goes before its folder.
+        state.lines = None;
+        *state = GameState::default();
+    }
+
+    /// Asks for one move, blocking until the program answers, fails or is killed.
+    pub fn ask(&self, ask: &Ask<'_>) -> Reply {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let time_left = self.clock.total.saturating_sub(state.used);
+        let time_left_ms = u64::try_from(time_left.as_millis()).unwrap_or(u64::MAX);
+        let failed = |failure: ProgramFailure, request: String| Reply {
+            answer: Answer::NoMove(NoMove::Program(failure)),
+            latency: None,
+            request,
+            output: None,
+            stderr: None,
+            time_left_ms,
+        };
+        if time_left.is_zero() {
+            return failed(ProgramFailure::OutOfTime, String::new());
+        }
+        if state.dir.is_none() {
+            let label = format!("{}-{}", ask.team, self.program.format);
+            match GameDir::copy_of(&PathBuf::from(&self.program.dir), &label) {
+                Ok(dir) => state.dir = Some(dir),
+                Err(why) => return failed(ProgramFailure::NotStarted { why }, String::new()),
+            }
+        }
+        let deadline = (time_left + self.clock.grace).min(ask.limit.unwrap_or(Duration::MAX));
+        let occasion = match (ask.single, state.moves) {
+            (true, _) => Occasion::Single,
+            (false, 0) => Occasion::FirstMove,
+            _ => Occasion::LaterMove,
+        };
+        let start = Instant::now();
+        let GameState { dir, lines, .. } = &mut *state;
+        let dir = dir
+            .as_ref()
+            .map(GameDir::path)
+            .unwrap_or(std::path::Path::new("."));
+        let moved = match self.program.format {
+            ProgramFormat::Course => course::play(
+                &self.program.command,
+                dir,
+                ask,
+                time_left,
+                occasion,
+                deadline,
+            ),
+            ProgramFormat::Lines => {
+                let body = match ask.request {
+                    Some(request) => request.to_string(),
+                    None => {
+                        let limit = time_left.min(ask.limit.unwrap_or(Duration::MAX));
+                        game_request_body(ask.game, ask.team, millis(limit), ask.seed)
+                    }
+                };
+                lines::play(lines, &self.program.command, dir, body, deadline)
+            }
+        };
+        let wall = start.elapsed();
+        let (charged, measured) = match moved.cpu {
+            Some(cpu) => (cpu, Measured::Cpu),
+            None => (wall, Measured::Wall),
+        };
+        state.moves += 1;
+        state.used += charged;
+        state.measured = measured;
+        let mut reply = Reply {
+            answer: moved.answer,
+            latency: moved.answered.then_some(wall),
+            request: moved.request,
+            output: moved.output,
+            stderr: Some(moved.stderr).filter(|s| !s.is_empty()),
+            time_left_ms,
+        };
+        if matches!(
+            reply.answer,
+            Answer::NoMove(NoMove::Program(ProgramFailure::TimedOut { .. }))
+        ) {
+            // A killed move spends the clock: it ran past all of it.
+            state.used = state.used.max(self.clock.total);
+        } else if state.used >= self.clock.total {
+            reply.answer = Answer::NoMove(NoMove::Program(ProgramFailure::OutOfTime));
+        }
+        reply
+    }
+}
+
+/// What a format's move came to, before the clock.
+struct Moved {
+    answer: Answer,
+    /// Whether the program answered (well or badly) before it was killed.
+    answered: bool,
+    request: String,
+    output: Option<String>,
+    stderr: String,
+    /// The move's CPU time, where measured.
+    cpu: Option<Duration>,
+}
+
+impl Moved {
+    /// A move not yet answered, with what the program is given.
+    fn asked(request: String) -> Moved {
+        Moved {
+            answer: Answer::NoMove(NoMove::Missing),
+            answered: false,
+            request,
+            output: None,
+            stderr: String::new(),
+            cpu: None,
+        }
+    }
+
+    /// The move, ended by `failure`.
+    fn failed(mut self, failure: ProgramFailure) -> Moved {
+        self.answer = Answer::NoMove(NoMove::Program(failure));
+        self
+    }
+}
+
+/// A failure named from a process's exit: 127 and 126 are the shell saying the command could not run.
+fn exit_failure(exit: &process::Exit, stderr: String) -> ProgramFailure {
+    match exit.code() {
+        Some(127) => ProgramFailure::NotStarted {
+            why: format!("the command was not found ({})", stderr.trim()),
+        },
+        Some(126) => ProgramFailure::NotStarted {
+            why: format!("the command is not executable ({})", stderr.trim()),
+        },
+        _ => ProgramFailure::Crashed {
+            status: exit.describe(),
+            stderr,
+        },
+    }
+}
+
+/// The ms of `d`, for messages.
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}

@@ -1,0 +1,323 @@
+//! Starting a program in its own process group, reading what it writes without ever holding more than
+//! a cap, and killing the whole group.
+//!
+//! The command runs under `sh -c` so a student's `python3 homework.py` works as typed. Every process it
+//! starts shares its process group, so killing the group ends a child it left behind too (a program that
+//! leaves the group on purpose, with `setsid`, escapes: there is no sandbox, see docs/programs.md).
+
+use std::io::{BufRead, BufReader, Read};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::Duration;
+
+/// How much stderr is kept: the tail, where a traceback ends.
+const STDERR_KEEP: usize = 16 * 1024;
+
+/// A started program: its group, its stdin when asked for, and the tail of its stderr.
+pub struct Running {
+    pgid: i32,
+    stderr: Arc<Mutex<Tail>>,
+    /// Hears once the stderr stream has ended.
+    stderr_closed: Receiver<()>,
+    stderr_ended: bool,
+    exited: Receiver<Exit>,
+    exit: Option<Exit>,
+}
+
+/// How a process ended, and what it cost.
+#[derive(Clone, Copy, Debug)]
+pub struct Exit {
+    /// The raw wait status.
+    status: i32,
+    /// User plus system CPU time of the process and the children it waited for.
+    pub cpu: Duration,
+}
+
+impl Exit {
+    /// Its exit status, when it exited rather than being killed by a signal.
+    pub fn code(&self) -> Option<i32> {
+        libc::WIFEXITED(self.status).then(|| libc::WEXITSTATUS(self.status))
+    }
+
+    /// Whether it exited with status 0.
+    pub fn success(&self) -> bool {
+        libc::WIFEXITED(self.status) && libc::WEXITSTATUS(self.status) == 0
+    }
+
+    /// "exit status 1", "killed by signal 11 (SIGSEGV)".
+    pub fn describe(&self) -> String {
+        if libc::WIFEXITED(self.status) {
+            format!("exit status {}", libc::WEXITSTATUS(self.status))
+        } else if libc::WIFSIGNALED(self.status) {
+            let signal = libc::WTERMSIG(self.status);
+            let name = match signal {
+                libc::SIGSEGV => " (SIGSEGV, a segmentation fault)",
+                libc::SIGABRT => " (SIGABRT, an abort)",
+                libc::SIGKILL => " (SIGKILL)",
+                libc::SIGTERM => " (SIGTERM)",
+                libc::SIGFPE => " (SIGFPE, an arithmetic error)",
+                libc::SIGBUS => " (SIGBUS)",
+                libc::SIGPIPE => " (SIGPIPE)",
+                _ => "",
+            };
+            format!("killed by signal {signal}{name}")
+        } else {
+            format!("wait status {}", self.status)
+        }
+    }
+}
+
+/// The last [`STDERR_KEEP`] bytes of a stream, and how many bytes it has carried in all.
+#[derive(Default)]
+pub struct Tail {
+    bytes: Vec<u8>,
+    total: u64,
+}
+
+impl Tail {
+    fn push(&mut self, chunk: &[u8]) {
+        self.total += chunk.len() as u64;
+        self.bytes.extend_from_slice(chunk);
+        if self.bytes.len() > STDERR_KEEP {
+            let cut = self.bytes.len() - STDERR_KEEP;
+            self.bytes.drain(..cut);
+        }
+    }
+
+    /// What arrived after `mark` (a `total` read earlier), as far as the tail still holds it.
+    fn since(&self, mark: u64) -> Vec<u8> {
+        let new = usize::try_from(self.total - mark.min(self.total)).unwrap_or(usize::MAX);
+        self.bytes[self.bytes.len() - new.min(self.bytes.len())..].to_vec()
+    }
+}
+
+/// A program just started, with its stdin and the lines of its stdout when they are wired.
+pub struct Started {
+    pub running: Running,
+    pub stdin: Option<ChildStdin>,
+    pub lines: Option<Receiver<Line>>,
+}
+
+/// How the program's stdin and stdout are wired.
+pub enum Wiring {
+    /// Neither is used (the course format: files in its folder).
+    Files,
+    /// A request per line on stdin, an answer per line on stdout (read by [`Running::lines`]).
+    Lines,
+}
+
+impl Running {
+    /// Starts `command` with `sh -c` in `dir`, in a process group of its own.
+    pub fn start(command: &str, dir: &Path, wiring: Wiring) -> Result<Started, String> {
+        if !dir.is_dir() {
+            return Err(format!("its folder {} does not exist", dir.display()));
+        }
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
+            .arg(command)
+            .current_dir(dir)
+            .process_group(0)
+            .stderr(Stdio::piped());
+        match wiring {
+            Wiring::Files => cmd.stdin(Stdio::null()).stdout(Stdio::null()),
+            Wiring::Lines => cmd.stdin(Stdio::piped()).stdout(Stdio::piped()),
+        };
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| format!("sh could not be started: {e}"))?;
+        let pid = i32::try_from(child.id()).unwrap_or(i32::MAX);
+        let stderr = Arc::new(Mutex::new(Tail::default()));
+        let (closed, stderr_closed) = mpsc::channel();
+        if let Some(pipe) = child.stderr.take() {
+            let tail = Arc::clone(&stderr);
+            spawn_reader("program stderr", move || {
+                keep_tail(pipe, &tail);
+                let _ = closed.send(());
+            });
+        }
+        let lines = child.stdout.take().map(|pipe| {
+            let (sender, receiver) = mpsc::channel();
+            spawn_reader("program stdout", move || read_lines(pipe, &sender));
+            receiver
+        });
+        let stdin = child.stdin.take();
+        let (sender, exited) = mpsc::channel();
+        spawn_reader("program wait", move || {
+            if let Some(exit) = wait(pid) {
+                let _ = sender.send(exit);
+            }
+        });
+        let running = Running {
+            pgid: pid,
+            stderr,
+            stderr_closed,
+            stderr_ended: false,
+            exited,
+            exit: None,
+        };
+        Ok(Started {
+            running,
+            stdin,
+            lines,
+        })
+    }
+
+    /// Waits at most `limit` for the program to exit.
+    pub fn wait_for(&mut self, limit: Duration) -> Option<Exit> {
+        if self.exit.is_none() {
+            self.exit = self.exited.recv_timeout(limit).ok();
+        }
+        self.exit
+    }
+
+    /// Its exit, if it has exited by now.
+    pub fn exited(&mut self) -> Option<Exit> {
+        if self.exit.is_none() {
+            self.exit = self.exited.try_recv().ok();
+        }
+        self.exit
+    }
+
+    /// CPU time so far (user plus system, with the children it waited for), from `/proc`; `None` where
+    /// the system does not report it.
+    pub fn cpu_so_far(&self) -> Option<Duration> {
+        if let Some(exit) = self.exit {
+            return Some(exit.cpu);
+        }
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pgid)).ok()?;
+        // Fields after the command name, which is in parentheses and may hold spaces.
+        let rest = &stat[stat.rfind(')')? + 1..];
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        // utime, stime, cutime, cstime are fields 14 to 17 of the line: 11 to 14 after the name.
+        let ticks: u64 = fields
+            .get(11..15)?
+            .iter()
+            .filter_map(|f| f.parse::<u64>().ok())
+            .sum();
+        // SAFETY: sysconf has no preconditions.
+        let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+        let per_second = u64::try_from(per_second).ok().filter(|&n| n > 0)?;
+        Some(Duration::from_micros(ticks * 1_000_000 / per_second))
+    }
+
+    /// Bytes of stderr it has written so far: a mark for [`Running::stderr_since`].
+    pub fn stderr_mark(&self) -> u64 {
+        self.stderr.lock().map(|t| t.total).unwrap_or(0)
+    }
+
+    /// Its stderr written after `mark`, as far as the kept tail holds it. Once the program has exited,
+    /// waits a moment for the stream's end, so the last lines before a crash are not missed.
+    pub fn stderr_since(&mut self, mark: u64) -> Vec<u8> {
+        if !self.stderr_ended && self.exited().is_some() {
+            // A child it left holding stderr was killed with the group, so the end comes soon.
+            let _ = self.stderr_closed.recv_timeout(Duration::from_millis(200));
+            self.stderr_ended = true;
+        }
+        self.stderr
+            .lock()
+            .map(|t| t.since(mark))
+            .unwrap_or_default()
+    }
+
+    /// Kills the whole process group and reaps the program.
+    pub fn kill(&mut self) {
+        // SAFETY: kill has no memory preconditions; a negative pid names the process group.
+        unsafe {
+            libc::kill(-self.pgid, libc::SIGKILL);
+        }
+        self.wait_for(Duration::from_secs(5));
+    }
+}
+
+impl Drop for Running {
+    /// A program never outlives its player: whatever is left of its group is killed.
+    fn drop(&mut self) {
+        // SAFETY: as in `kill`. The group may be gone already, which is harmless.
+        unsafe {
+            libc::kill(-self.pgid, libc::SIGKILL);
+        }
+    }
+}
+
+/// Waits for `pid` and returns its status with its CPU time.
+fn wait(pid: i32) -> Option<Exit> {
+    loop {
+        let mut status = 0;
+        // SAFETY: a zeroed rusage is a valid value of the plain C struct.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: both pointers are to live locals; pid is our own child.
+        let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        if r == pid {
+            let time = |t: libc::timeval| {
+                Duration::from_secs(u64::try_from(t.tv_sec).unwrap_or(0))
+                    + Duration::from_micros(u64::try_from(t.tv_usec).unwrap_or(0))
+            };
+            return Some(Exit {
+                status,
+                cpu: time(usage.ru_utime) + time(usage.ru_stime),
+            });
+        }
+        if r == -1 && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            return None;
+        }
+    }
+}
+
+fn spawn_reader(name: &str, work: impl FnOnce() + Send + 'static) {
+    // Without a thread the stream is simply not read; the program then blocks on a full pipe and is
+    // killed at its deadline, which the move's failure reports.
+    let _ = thread::Builder::new().name(name.to_string()).spawn(work);
+}
+
+fn keep_tail(mut pipe: impl Read, tail: &Mutex<Tail>) {
+    let mut chunk = [0u8; 4096];
+    while let Ok(n) = pipe.read(&mut chunk) {
+        if n == 0 {
+            break;
+        }
+        if let Ok(mut t) = tail.lock() {
+            t.push(&chunk[..n]);
+        }
+    }
+}
+
+/// One line the program wrote on stdout (without its line end), or one that was too long.
+#[derive(Debug)]
+pub enum Line {
+    Text(Vec<u8>),
+    /// A line over the cap: `bytes` read before it was given up.
+    TooLong {
+        bytes: usize,
+    },
+}
+
+/// Sends each line of `pipe` until it closes; a line longer than the cap is reported and the rest of
+/// the stream is no longer read (the program is killed for it).
+fn read_lines(pipe: impl Read, lines: &mpsc::Sender<Line>) {
+    let cap = gridarena_engine::halma::MAX_RESPONSE_BYTES;
+    let mut reader = BufReader::new(pipe);
+    loop {
+        let mut line = Vec::new();
+        let limit = u64::try_from(cap).map_or(u64::MAX, |c| c + 1);
+        match (&mut reader).take(limit).read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        if line.last() == Some(&b'\n') {
+            line.pop();
+            if line.last() == Some(&b'\r') {
+                line.pop();
+            }
+        } else if line.len() > cap {
+            let _ = lines.send(Line::TooLong { bytes: line.len() });
+            return;
+        }
+        if lines.send(Line::Text(line)).is_err() {
+            return;
+        }
+    }
+}

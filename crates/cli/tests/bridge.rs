@@ -1,0 +1,205 @@
+//! `gridarena halma bridge` end to end: the built binary serving programs on loopback, asked over HTTP as
+//! the page asks a web AI.
+
+use gridarena_engine::halma::protocol::parse_response;
+use gridarena_engine::halma::{Game, Preset, Team};
+use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+/// A running bridge, stopped (as Ctrl-C stops it) when dropped.
+struct Bridge {
+    child: Child,
+    url: String,
+}
+
+impl Bridge {
+    fn start(args: &[&str]) -> Bridge {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gridarena"))
+            .args(["halma", "bridge", "--port", "0"])
+            .args(args)
+            .current_dir(root)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the bridge starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut line)
+            .expect("the bridge prints its address");
+        let url = line
+            .trim()
+            .rsplit(' ')
+            .next()
+            .filter(|u| u.starts_with("http://127.0.0.1:"))
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_string();
+        Bridge { child, url }
+    }
+
+    fn post(&self, body: &str, content_type: &str) -> (u16, Value, Option<String>) {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .build()
+            .into();
+        let mut response = agent
+            .post(&self.url)
+            .header("Content-Type", content_type)
+            .send(body)
+            .expect("the bridge answers");
+        let cors = response
+            .headers()
+            .get("access-control-allow-origin")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        let text = response.body_mut().read_to_string().expect("a body");
+        let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        (response.status().as_u16(), value, cors)
+    }
+}
+
+impl Drop for Bridge {
+    fn drop(&mut self) {
+        // SIGTERM: the bridge ends its games (their processes and folders) before it exits.
+        let pid = i32::try_from(self.child.id()).unwrap_or(0);
+        // SAFETY: kill has no memory preconditions.
+        unsafe {
+            libc::kill(pid, libc::SIGTERM);
+        }
+        let _ = self.child.wait();
+    }
+}
+
+fn has_python() -> bool {
+    Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn classic_request(team: Team, game_id: &str) -> String {
+    let game = Game::new(&Preset::Classic.rules(), 1).expect("classic");
+    let mut request = game.request(team);
+    request.time_limit_ms = Some(5000);
+    request.game_id = Some(game_id.to_string());
+    serde_json::to_string(&request).expect("JSON")
+}
+
+#[test]
+fn the_course_starter_answers_the_pages_requests_with_legal_moves() {
+    if !has_python() {
+        eprintln!("python3 is not installed: skipped");
+        return;
+    }
+    let bridge = Bridge::start(&[
+        "--format",
+        "course",
+        "--dir",
+        "ai/course",
+        "--",
+        "python3",
+        "halma_course.py",
+    ]);
+    let game = Game::new(&Preset::Classic.rules(), 1).expect("classic");
+    for (team, content_type) in [(Team::Red, "text/plain"), (Team::Blue, "application/json")] {
+        let (status, answer, cors) = bridge.post(&classic_request(team, "g1"), content_type);
+        assert_eq!(status, 200, "{answer}");
+        assert_eq!(cors.as_deref(), Some("*"));
+        let path = parse_response(answer.to_string().as_bytes()).expect("a move");
+        game.position()
+            .check(team, &path)
+            .unwrap_or_else(|e| panic!("{team}: {path}: {e}"));
+    }
+    // A preflight is answered with the CORS headers.
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let response = agent
+        .options(&bridge.url)
+        .header("Origin", "http://example.org")
+        .header("Access-Control-Request-Method", "POST")
+        .header("Access-Control-Request-Headers", "content-type")
+        .call()
+        .expect("a preflight answer");
+    assert_eq!(response.status().as_u16(), 204);
+    let allowed = response
+        .headers()
+        .get("access-control-allow-headers")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    assert!(allowed.contains("content-type"), "{allowed}");
+    // What is not a request is refused with a reason, and the bridge goes on.
+    let (status, answer, _) = bridge.post("{\"boardSize\": ", "text/plain");
+    assert_eq!(status, 400, "{answer}");
+    assert!(
+        answer["error"].as_str().unwrap_or("").contains("not JSON"),
+        "{answer}"
+    );
+    // The arena cannot be written in the course format: the program is never run for it.
+    let arena = Game::new(&Preset::Arena.rules(), 1).expect("arena");
+    let body = serde_json::to_string(&arena.request(Team::Red)).expect("JSON");
+    let (status, answer, _) = bridge.post(&body, "text/plain");
+    assert_eq!(status, 502, "{answer}");
+    assert_eq!(answer["code"], "could_not_start", "{answer}");
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("course format"),
+        "{answer}"
+    );
+}
+
+#[test]
+fn a_failing_program_is_a_502_that_names_the_failure_and_its_stderr() {
+    let bridge = Bridge::start(&[
+        "--format",
+        "course",
+        "--dir",
+        "tests/fixtures/programs",
+        "--",
+        "sh",
+        "crash.sh",
+    ]);
+    let (status, answer, cors) = bridge.post(&classic_request(Team::Red, "g2"), "text/plain");
+    assert_eq!(status, 502, "{answer}");
+    assert_eq!(
+        cors.as_deref(),
+        Some("*"),
+        "errors carry CORS too, so the page can read them"
+    );
+    assert_eq!(answer["code"], "crashed");
+    assert!(
+        answer["stderr"]
+            .as_str()
+            .unwrap_or("")
+            .contains("NameError"),
+        "{answer}"
+    );
+}
+
+#[test]
+fn a_line_bot_gets_one_process_per_game_and_the_pages_request_as_it_is() {
+    // `head -n 1` answers the first line it is given (the request, echoed) and exits: each game's first
+    // move reaches a fresh process, and the echo proves the request line arrived whole.
+    let bridge = Bridge::start(&[
+        "--format",
+        "lines",
+        "--dir",
+        "tests/fixtures/programs",
+        "--",
+        "head",
+        "-n",
+        "1",
+    ]);
+    for game in ["a", "b"] {
+        let (status, answer, _) = bridge.post(&classic_request(Team::Red, game), "text/plain");
+        // The echoed request is not a move: a readable failure that quotes nothing private.
+        assert_eq!(status, 502, "{answer}");
+        assert_eq!(answer["code"], "missing_field", "{answer}");
+    }
+}
