@@ -197,14 +197,14 @@ fn nothing_an_agent_starts_outlives_its_move() {
     let label = format!("course:{}:sh orphan.sh", fixtures());
     let (_, trace) = classic(&label, &[]);
     assert_eq!(trace[0]["verdict"], "enacted", "{:?}", trace[0]);
-    let left = std::process::Command::new("pgrep")
-        .args(["-f", "sleep 297"])
-        .output()
-        .expect("pgrep runs");
-    assert!(
-        left.stdout.is_empty(),
-        "a sleep 297 is still running: {left:?}"
-    );
+    // Every process's command line, from /proc (pgrep is not on every machine).
+    let left: Vec<String> = std::fs::read_dir("/proc")
+        .expect("/proc lists the processes")
+        .filter_map(|e| std::fs::read(e.ok()?.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.trim_end() == "sleep 297")
+        .collect();
+    assert!(left.is_empty(), "a sleep 297 is still running: {left:?}");
 }
 
 #[test]
