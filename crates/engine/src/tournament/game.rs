@@ -130,6 +130,20 @@ const OUT_OF_TIME: &str = "out_of_time";
 /// The longest message a log keeps, in characters: a web AI's error can quote what it sent.
 const MAX_LOGGED_MESSAGE: usize = 300;
 
+/// `message` cut to [`MAX_LOGGED_MESSAGE`] characters, keeping its start (what failed) and its end (a
+/// program's last lines of stderr, where a traceback names the bug).
+fn clip_message(message: &str) -> String {
+    let count = message.chars().count();
+    if count <= MAX_LOGGED_MESSAGE {
+        return message.to_string();
+    }
+    let head = MAX_LOGGED_MESSAGE * 2 / 5;
+    let tail = MAX_LOGGED_MESSAGE - head - 1;
+    let start: String = message.chars().take(head).collect();
+    let end: String = message.chars().skip(count - tail).collect();
+    format!("{start}…{end}")
+}
+
 impl LoggedAnswer {
     fn new(answer: &Answer, ms: Option<u32>) -> LoggedAnswer {
         match answer {
@@ -141,7 +155,7 @@ impl LoggedAnswer {
             Answer::NoMove(why) => LoggedAnswer {
                 ms,
                 code: Some(why.code().to_string()),
-                message: Some(why.to_string().chars().take(MAX_LOGGED_MESSAGE).collect()),
+                message: Some(clip_message(&why.to_string())),
                 ..LoggedAnswer::default()
             },
         }
@@ -458,5 +472,30 @@ impl TournamentGame {
             last_error: self.last_error.clone(),
             log: self.log.clone(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_message_keeps_its_start_and_its_end() {
+        assert_eq!(clip_message("short"), "short");
+        let long = format!(
+            "the program crashed (exit status 1); the end of its stderr: {}NameError: name 'x' is not defined",
+            "  File \"agent.py\", line 9\n".repeat(40)
+        );
+        let clipped = clip_message(&long);
+        assert_eq!(clipped.chars().count(), MAX_LOGGED_MESSAGE);
+        assert!(
+            clipped.starts_with("the program crashed (exit status 1)"),
+            "{clipped}"
+        );
+        assert!(
+            clipped.ends_with("NameError: name 'x' is not defined"),
+            "{clipped}"
+        );
+        assert!(clipped.contains('…'));
     }
 }
