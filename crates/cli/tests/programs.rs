@@ -84,6 +84,7 @@ fn red_refusals(trace: &[Value]) -> Vec<(String, String, String)> {
 fn each_hostile_course_program_is_named_and_the_game_goes_on() {
     let cases: &[(&str, &str, &str)] = &[
         ("sh crash.sh", "crashed", "exit status 1"),
+        ("sh segv.sh", "crashed", "killed by signal 11 (SIGSEGV"),
         (
             "sh garbage.sh",
             "malformed_output",
@@ -235,6 +236,27 @@ fn each_hostile_line_program_is_named() {
         assert_eq!(request["gameId"], "0000000000000001");
         assert_eq!(request["team"], "red");
     }
+}
+
+#[test]
+fn a_line_bot_that_never_reads_or_closes_stdin_neither_hangs_nor_floods_the_referee() {
+    let started = std::time::Instant::now();
+    // Lines without end, stdin never read: each move takes one line of the flood and judges it.
+    let label = format!("lines:{}:sh lines_spam.sh", fixtures());
+    let (_, trace) = classic(&label, &["--out-of-time", "no-move"]);
+    let codes: Vec<String> = red_refusals(&trace).into_iter().map(|r| r.0).collect();
+    assert_eq!(codes, ["missing_field", "missing_field"]);
+    // Stdin closed after one answer, the process alive and silent: the next request cannot be written,
+    // and that is told at once, not at the end of a 300 s clock.
+    let label = format!("lines:{}:sh lines_closed.sh", fixtures());
+    let (_, trace) = classic(&label, &["--out-of-time", "no-move"]);
+    let codes: Vec<String> = red_refusals(&trace).into_iter().map(|r| r.0).collect();
+    assert_eq!(codes, ["missing_field", "no_output"]);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
 }
 
 #[test]

@@ -5,18 +5,20 @@ use super::{exit_failure, millis, Moved};
 use gridarena_engine::halma::program::stderr_tail;
 use gridarena_engine::halma::protocol::parse_response;
 use gridarena_engine::halma::{Answer, ProgramFailure};
-use std::io::Write;
 use std::path::Path;
-use std::process::ChildStdin;
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 /// A running bot: its process, its stdin, and the lines it has written.
 pub(super) struct Bot {
     running: Running,
-    stdin: ChildStdin,
+    stdin: Sender<Vec<u8>>,
     lines: Receiver<Line>,
 }
+
+/// The most lines written between two moves that are dropped before a request: a program that writes
+/// without end is not drained forever (its next line is then taken as its answer, and judged).
+const MAX_STALE_LINES: usize = 1024;
 
 /// Asks the game's bot (starting it when there is none, or the last one died) for the move `body`,
 /// killing it after `deadline`.
@@ -54,19 +56,19 @@ pub(super) fn play(
     };
     // Lines it wrote between moves answer nothing that was asked: they are dropped, never taken as
     // this move's answer.
-    while b.lines.try_recv().is_ok() {}
+    for _ in 0..MAX_STALE_LINES {
+        if b.lines.try_recv().is_err() {
+            break;
+        }
+    }
     let mark = b.running.stderr_mark();
     let cpu_before = b.running.cpu_so_far();
     let start = Instant::now();
-    let sent = b
-        .stdin
-        .write_all(moved.request.as_bytes())
-        .and_then(|()| b.stdin.write_all(b"\n"))
-        .and_then(|()| b.stdin.flush());
-    let line = match sent {
-        Ok(()) => b
-            .lines
-            .recv_timeout(deadline.saturating_sub(start.elapsed())),
+    let mut line = moved.request.clone().into_bytes();
+    line.push(b'\n');
+    let line = match b.stdin.send(line) {
+        Ok(()) => answer(b, start + deadline),
+        // The writer ended: its stdin is closed.
         Err(_) => Err(RecvTimeoutError::Disconnected),
     };
     let cpu = |b: &Bot| match (cpu_before, b.running.cpu_so_far()) {
@@ -115,6 +117,26 @@ pub(super) fn play(
             };
             *bot = None;
             fail(moved, failure)
+        }
+    }
+}
+
+/// How often a wait for an answer checks that the request could be written at all.
+const WRITE_CHECK: Duration = Duration::from_millis(50);
+
+/// The bot's next line, by `deadline`. A request that could not be written (the bot closed its stdin)
+/// ends the wait at once, as its exit does, rather than at the deadline.
+fn answer(b: &Bot, deadline: Instant) -> Result<Line, RecvTimeoutError> {
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match b.lines.recv_timeout(left.min(WRITE_CHECK)) {
+            Err(RecvTimeoutError::Timeout) if !left.is_zero() => {
+                // The writer thread is gone only when a write failed.
+                if b.stdin.send(Vec::new()).is_err() {
+                    return Err(RecvTimeoutError::Disconnected);
+                }
+            }
+            other => return other,
         }
     }
 }

@@ -5,7 +5,7 @@
 //! starts shares its process group, so killing the group ends a child it left behind too (a program that
 //! leaves the group on purpose, with `setsid`, escapes: there is no sandbox, see docs/programs.md).
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{ChildStdin, Command, Stdio};
@@ -98,9 +98,16 @@ impl Tail {
 /// A program just started, with its stdin and the lines of its stdout when they are wired.
 pub struct Started {
     pub running: Running,
-    pub stdin: Option<ChildStdin>,
+    /// What is sent here is written to its stdin by a thread of its own, so a program that does not read
+    /// never blocks the referee (it is killed at its deadline, which ends the thread).
+    pub stdin: Option<mpsc::Sender<Vec<u8>>>,
+    /// Its stdout's lines, a few at a time: a program that writes lines without end fills the queue and
+    /// then waits, instead of filling memory.
     pub lines: Option<Receiver<Line>>,
 }
+
+/// How many of its lines a program may write ahead of the referee reading them.
+const LINE_QUEUE: usize = 64;
 
 /// How the program's stdin and stdout are wired.
 pub enum Wiring {
@@ -118,7 +125,7 @@ impl Running {
         }
         let mut cmd = Command::new("sh");
         cmd.arg("-c")
-            .arg(command)
+            .arg(script(command))
             .current_dir(dir)
             .process_group(0)
             .stderr(Stdio::piped());
@@ -140,11 +147,15 @@ impl Running {
             });
         }
         let lines = child.stdout.take().map(|pipe| {
-            let (sender, receiver) = mpsc::channel();
+            let (sender, receiver) = mpsc::sync_channel(LINE_QUEUE);
             spawn_reader("program stdout", move || read_lines(pipe, &sender));
             receiver
         });
-        let stdin = child.stdin.take();
+        let stdin = child.stdin.take().map(|pipe| {
+            let (sender, receiver) = mpsc::channel::<Vec<u8>>();
+            spawn_reader("program stdin", move || write_lines(pipe, &receiver));
+            sender
+        });
         let (sender, exited) = mpsc::channel();
         spawn_reader("program wait", move || {
             if let Some(exit) = wait(pid) {
@@ -182,22 +193,24 @@ impl Running {
         self.exit
     }
 
-    /// CPU time so far (user plus system, with the children it waited for), from `/proc`; `None` where
-    /// the system does not report it.
+    /// CPU time so far (user plus system) of the program and every process below it, each with the
+    /// children it has waited for, from `/proc`; `None` where the system does not report it.
     pub fn cpu_so_far(&self) -> Option<Duration> {
         if let Some(exit) = self.exit {
             return Some(exit.cpu);
         }
-        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pgid)).ok()?;
-        // Fields after the command name, which is in parentheses and may hold spaces.
-        let rest = &stat[stat.rfind(')')? + 1..];
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        // utime, stime, cutime, cstime are fields 14 to 17 of the line: 11 to 14 after the name.
-        let ticks: u64 = fields
-            .get(11..15)?
-            .iter()
-            .filter_map(|f| f.parse::<u64>().ok())
-            .sum();
+        let mut ticks = process_ticks(self.pgid)?;
+        // Its live descendants, breadth first; a bound keeps a fork bomb from making this a long walk.
+        let mut queue = children(self.pgid);
+        let mut seen = 0;
+        while let Some(pid) = queue.pop() {
+            seen += 1;
+            if seen > MAX_WALKED {
+                break;
+            }
+            ticks += process_ticks(pid).unwrap_or(0);
+            queue.extend(children(pid));
+        }
         // SAFETY: sysconf has no preconditions.
         let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
         let per_second = u64::try_from(per_second).ok().filter(|&n| n > 0)?;
@@ -243,6 +256,58 @@ impl Drop for Running {
     }
 }
 
+/// The most descendants of a program whose CPU time is read.
+const MAX_WALKED: usize = 256;
+
+/// utime + stime + cutime + cstime of `pid`, in clock ticks.
+fn process_ticks(pid: i32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // utime, stime, cutime, cstime are fields 14 to 17 of the line: 11 to 14 after the name.
+    Some(
+        fields
+            .get(11..15)?
+            .iter()
+            .filter_map(|f| f.parse::<u64>().ok())
+            .sum(),
+    )
+}
+
+/// The live children of `pid`, from every one of its threads.
+fn children(pid: i32) -> Vec<i32> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    tasks
+        .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("children")).ok())
+        .flat_map(|list| {
+            list.split_whitespace()
+                .filter_map(|p| p.parse::<i32>().ok())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// The script `sh -c` runs: a simple command is run with `exec`, so the program itself is the process
+/// the referee started (its own stdin, its own exit status: a crash is "killed by signal 11", not the
+/// shell's 139); a command with shell syntax in it runs as written.
+fn script(command: &str) -> String {
+    let first = command.split_whitespace().next().unwrap_or_default();
+    let keyword = matches!(
+        first,
+        "if" | "while" | "until" | "for" | "case" | "{" | "!" | "exec" | "cd" | "export" | "set"
+    );
+    let syntax = command.contains(|c: char| matches!(c, ';' | '&' | '|' | '(' | ')' | '\n' | '`'))
+        || first.contains('=');
+    if keyword || syntax {
+        command.to_string()
+    } else {
+        format!("exec {command}")
+    }
+}
+
 /// Waits for `pid` and returns its status with its CPU time.
 fn wait(pid: i32) -> Option<Exit> {
     loop {
@@ -285,6 +350,15 @@ fn keep_tail(mut pipe: impl Read, tail: &Mutex<Tail>) {
     }
 }
 
+/// Writes each buffer to the program's stdin until the pipe breaks or the sender is dropped.
+fn write_lines(mut pipe: ChildStdin, buffers: &Receiver<Vec<u8>>) {
+    while let Ok(bytes) = buffers.recv() {
+        if pipe.write_all(&bytes).and_then(|()| pipe.flush()).is_err() {
+            return;
+        }
+    }
+}
+
 /// One line the program wrote on stdout (without its line end), or one that was too long.
 #[derive(Debug)]
 pub enum Line {
@@ -297,7 +371,7 @@ pub enum Line {
 
 /// Sends each line of `pipe` until it closes; a line longer than the cap is reported and the rest of
 /// the stream is no longer read (the program is killed for it).
-fn read_lines(pipe: impl Read, lines: &mpsc::Sender<Line>) {
+fn read_lines(pipe: impl Read, lines: &mpsc::SyncSender<Line>) {
     let cap = gridarena_engine::halma::MAX_RESPONSE_BYTES;
     let mut reader = BufReader::new(pipe);
     loop {
@@ -319,5 +393,52 @@ fn read_lines(pipe: impl Read, lines: &mpsc::Sender<Line>) {
         if lines.send(Line::Text(line)).is_err() {
             return;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_simple_command_is_execed_and_shell_syntax_is_left_alone() {
+        assert_eq!(script("python3 homework.py"), "exec python3 homework.py");
+        assert_eq!(
+            script("./agent --depth 3 > log.txt"),
+            "exec ./agent --depth 3 > log.txt"
+        );
+        for kept in [
+            "cd src && python3 a.py",
+            "make -s; ./agent",
+            "FOO=1 ./agent",
+            "./a | tee x",
+            "if true; then ./a; fi",
+            "exec ./agent",
+        ] {
+            assert_eq!(script(kept), kept);
+        }
+    }
+
+    #[test]
+    fn the_cpu_of_a_programs_children_is_counted_while_they_run() {
+        // A shell that waits for a busy child: the child's time is the program's.
+        let dir = std::env::temp_dir();
+        let started = Running::start(
+            "sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; sleep 5'",
+            &dir,
+            Wiring::Files,
+        )
+        .expect("sh starts");
+        let mut running = started.running;
+        let mut cpu = Duration::ZERO;
+        for _ in 0..100 {
+            std::thread::sleep(Duration::from_millis(50));
+            cpu = running.cpu_so_far().expect("Linux reports CPU time");
+            if cpu >= Duration::from_millis(100) {
+                break;
+            }
+        }
+        running.kill();
+        assert!(cpu >= Duration::from_millis(100), "{cpu:?}");
     }
 }
