@@ -299,8 +299,7 @@ fn script(command: &str) -> String {
         first,
         "if" | "while" | "until" | "for" | "case" | "{" | "!" | "exec" | "cd" | "export" | "set"
     );
-    let syntax = command.contains(|c: char| matches!(c, ';' | '&' | '|' | '(' | ')' | '\n' | '`'))
-        || first.contains('=');
+    let syntax = command.contains([';', '&', '|', '(', ')', '\n', '`']) || first.contains('=');
     if keyword || syntax {
         command.to_string()
     } else {
