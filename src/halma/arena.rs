@@ -252,7 +252,7 @@ pub fn ArenaPage() -> impl IntoView {
     let filter = RwSignal::new(Filter::default());
     let messages = Memo::new(move |_| {
         let f = filter.get();
-        screen.with(|s| s.numbered_lines(f))
+        screen.with(|s| s.message_blocks(f))
     });
 
     view! {

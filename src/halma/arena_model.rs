@@ -41,22 +41,26 @@ impl<'a> Screen<'a> {
 
     /// The message field: a replay's shown tick, or the live game's history through `filter`.
     pub fn lines(self, filter: Filter) -> Vec<Line> {
-        self.numbered_lines(filter)
+        self.message_blocks(filter)
             .into_iter()
-            .map(|(_, l)| l)
+            .flat_map(|(_, lines)| lines)
             .collect()
     }
 
-    /// [`Screen::lines`], numbered for the page to key its paragraphs by: the live log's lines keep
-    /// their numbers from tick to tick; the few lines of a replay or a new game are numbered in order.
-    pub fn numbered_lines(self, filter: Filter) -> Vec<(u64, Line)> {
-        let in_order = |lines: Vec<Line>| (0..).zip(lines).collect();
+    /// [`Screen::lines`] in blocks, one a tick, for the page to key by block
+    /// ([`Log::numbered_ticks`](super::messages::Log::numbered_ticks)): a replay's shown tick or a new
+    /// game's lines are one block.
+    pub fn message_blocks(self, filter: Filter) -> Vec<(u64, Vec<Line>)> {
         match self {
-            Screen::Replay(r) => in_order(r.lines()),
+            Screen::Replay(r) => vec![(0, r.lines())],
             Screen::Live(s) if s.log().is_empty() => {
-                in_order(start_lines(&s.game().movers(), s.game().to_move()))
+                let game = s.game();
+                vec![(
+                    0,
+                    start_lines(&game.movers(), game.to_move(), s.first_chosen()),
+                )]
             }
-            Screen::Live(s) => s.log().numbered_lines(filter),
+            Screen::Live(s) => s.log().numbered_ticks(filter),
         }
     }
 

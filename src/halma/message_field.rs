@@ -6,10 +6,12 @@ use crate::notice::tone_class;
 use gridarena_engine::halma::Team;
 use leptos::prelude::*;
 
-/// The lines shown, numbered, and the filter the page reads them through. Paragraphs are keyed by
-/// number and text, so a tick adds its own and drops the oldest; the other few hundred stay untouched.
+/// The lines shown, one block a tick (numbered by its first line), and the filter the page reads them
+/// through. Blocks are keyed by number and text, so a tick adds one block at the top and drops the oldest,
+/// and the other few hundred lines stay where they are: keyed line by line, the several lines a tick adds
+/// made the list's diff move every older line in the DOM each tick (issue 16).
 #[component]
-pub fn MessageField(lines: Memo<Vec<(u64, Line)>>, filter: RwSignal<Filter>) -> impl IntoView {
+pub fn MessageField(lines: Memo<Vec<(u64, Vec<Line>)>>, filter: RwSignal<Filter>) -> impl IntoView {
     view! {
         <div class="message-panel">
             <div class="message-filter" role="group" aria-label="Message filter">
@@ -43,8 +45,17 @@ pub fn MessageField(lines: Memo<Vec<(u64, Line)>>, filter: RwSignal<Filter>) -> 
             >
                 <For
                     each=move || lines.get()
-                    key=|(n, l)| (*n, l.text.clone())
-                    children=|(_, l)| view! { <p class=tone_class(l.tone)>{l.text}</p> }
+                    key=|(n, block)| (*n, block.iter().map(|l| l.text.clone()).collect::<Vec<_>>())
+                    children=|(_, block)| {
+                        view! {
+                            <div class="tick-lines">
+                                {block
+                                    .into_iter()
+                                    .map(|l| view! { <p class=tone_class(l.tone)>{l.text}</p> })
+                                    .collect_view()}
+                            </div>
+                        }
+                    }
                 />
             </div>
         </div>

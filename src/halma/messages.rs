@@ -137,20 +137,37 @@ impl Log {
             .collect()
     }
 
-    /// [`Log::lines`], each with its number: a line keeps its number while it stays in the log, so the
-    /// page adds the new tick's paragraphs and drops the oldest instead of redrawing 300 ticks a tick.
+    /// [`Log::lines`], each with its number: a line keeps its number while it stays in the log.
     pub fn numbered_lines(&self, filter: Filter) -> Vec<(u64, Line)> {
+        self.numbered_ticks(filter)
+            .into_iter()
+            .flat_map(|(first, lines)| (first..).zip(lines))
+            .collect()
+    }
+
+    /// The lines `filter` lets through, one block a tick (the latest first), each numbered by its tick's
+    /// first line; a tick with no line through the filter has no block.
+    ///
+    /// The page keys its paragraphs by block: a tick then adds one block at the top and drops the oldest,
+    /// and every other block stays where it is in the DOM. (Keyed line by line, the several lines a tick
+    /// adds at the top made the page's list diff move every older line each tick.)
+    pub fn numbered_ticks(&self, filter: Filter) -> Vec<(u64, Vec<Line>)> {
         let mut out = Vec::new();
         for (turn, first, entries) in &self.ticks {
-            for (n, (team, l)) in (*first..).zip(entries) {
-                if filter.team.is_some() && team.is_some() && *team != filter.team {
-                    continue;
-                }
-                if !filter.errors_only {
-                    out.push((n, l.clone()));
-                } else if l.tone == Tone::Error {
-                    out.push((n, line(Tone::Error, format!("Turn {turn}: {}", l.text))));
-                }
+            let lines: Vec<Line> = entries
+                .iter()
+                .filter(|(team, _)| filter.team.is_none() || team.is_none() || *team == filter.team)
+                .filter_map(|(_, l)| {
+                    if !filter.errors_only {
+                        Some(l.clone())
+                    } else {
+                        (l.tone == Tone::Error)
+                            .then(|| line(Tone::Error, format!("Turn {turn}: {}", l.text)))
+                    }
+                })
+                .collect();
+            if !lines.is_empty() {
+                out.push((*first, lines));
             }
         }
         out
@@ -158,13 +175,15 @@ impl Log {
 }
 
 /// The message field before the first tick.
-pub fn start_lines(movers: &[Team], first_mover: Option<Team>) -> Vec<Line> {
+pub fn start_lines(movers: &[Team], first_mover: Option<Team>, chosen: bool) -> Vec<Line> {
     let mut lines = vec![line(Tone::Info, "Turn 0: press Step or Run")];
     if let Some(t) = first_mover {
-        lines.push(line(
-            Tone::Info,
-            format!("{t} moves first (drawn from the seed)"),
-        ));
+        let why = if chosen {
+            "as the setup says"
+        } else {
+            "drawn from the seed"
+        };
+        lines.push(line(Tone::Info, format!("{t} moves first ({why})")));
     }
     if movers.is_empty() {
         lines.push(line(Tone::Info, "The game is over"));
@@ -281,5 +300,46 @@ mod tests {
             after.len() - fresh < before.len(),
             "the oldest tick dropped off"
         );
+    }
+
+    #[test]
+    fn the_start_says_whether_the_first_mover_was_drawn_or_chosen() {
+        let drawn = start_lines(&[Team::Blue], Some(Team::Blue), false);
+        assert_eq!(drawn[1].text, "blue moves first (drawn from the seed)");
+        let chosen = start_lines(&[Team::Blue], Some(Team::Blue), true);
+        assert_eq!(chosen[1].text, "blue moves first (as the setup says)");
+        assert_eq!(start_lines(&Team::ALL, None, false).len(), 1);
+    }
+
+    #[test]
+    fn a_tick_adds_one_block_on_top_and_the_others_stay_as_they_were() {
+        let mut g = Game::new(&Preset::Arena.rules(), 1).unwrap();
+        let none =
+            || gridarena_engine::halma::Answer::NoMove(gridarena_engine::halma::NoMove::Missing);
+        let mut log = Log::default();
+        for _ in 0..Log::MAX_TICKS {
+            log.push(&g.tick(none(), none()).unwrap());
+        }
+        for filter in [
+            Filter::default(),
+            Filter {
+                team: Some(Team::Red),
+                errors_only: true,
+            },
+        ] {
+            let before = log.clone().numbered_ticks(filter);
+            let mut next = log.clone();
+            next.push(&g.clone().tick(none(), none()).unwrap());
+            let after = next.numbered_ticks(filter);
+            assert_eq!(after.len(), before.len(), "one on top, the oldest gone");
+            assert!(after[0].0 > before[0].0);
+            assert!(after[0].1[0]
+                .text
+                .contains(&format!("{}", Log::MAX_TICKS + 1)));
+            assert_eq!(&after[1..], &before[..before.len() - 1]);
+            // The flat lines are the blocks' lines in order.
+            let flat: Vec<Line> = after.iter().flat_map(|(_, l)| l.clone()).collect();
+            assert_eq!(next.lines(filter), flat);
+        }
     }
 }

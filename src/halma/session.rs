@@ -48,6 +48,8 @@ pub enum ClickResult {
 pub struct Session {
     /// The game, the tick in progress and the humans' confirmed moves.
     play: GameLoop,
+    /// Whether the setup named the first mover, for the start's message.
+    first_chosen: bool,
     preset: Preset,
     players: Teams<Player>,
     drafts: Teams<Draft>,
@@ -138,6 +140,7 @@ impl Session {
             exchanges: VecDeque::new(),
             log: Log::default(),
             play: GameLoop::new(game, seed),
+            first_chosen: rules.first_mover.is_some(),
             preset,
             players,
             drafts: Teams::default(),
@@ -153,6 +156,11 @@ impl Session {
 
     pub fn preset(&self) -> Preset {
         self.preset
+    }
+
+    /// Whether the setup named the first mover (rather than drawing it from the seed).
+    pub fn first_chosen(&self) -> bool {
+        self.first_chosen
     }
 
     pub fn seed(&self) -> u64 {
