@@ -45,8 +45,25 @@ pub(crate) enum CourseStage {
     Free,
 }
 
+impl CourseStage {
+    /// Whether rule 2 lets a move from `from` to `to` be made now; `*_in_camp` say whether each is in
+    /// the team's own camp. Move generation and the check of a submitted move both ask this.
+    pub(crate) fn allows(
+        self,
+        corner: Square,
+        (from, from_in_camp): (Square, bool),
+        (to, to_in_camp): (Square, bool),
+    ) -> bool {
+        match self {
+            CourseStage::Leave(_) => from_in_camp && !to_in_camp,
+            CourseStage::Away(_) => from_in_camp && further_from(corner, from, to),
+            CourseStage::Free => true,
+        }
+    }
+}
+
 /// Whether `to` is further from `corner` than `from`: no closer on either axis, further on one at least.
-pub(crate) fn further_from(corner: Square, from: Square, to: Square) -> bool {
+fn further_from(corner: Square, from: Square, to: Square) -> bool {
     let d = |s: Square| (s.x().abs_diff(corner.x()), s.y().abs_diff(corner.y()));
     let ((fx, fy), (tx, ty)) = (d(from), d(to));
     tx >= fx && ty >= fy && (tx > fx || ty > fy)
@@ -127,14 +144,14 @@ impl Position {
             {
                 continue;
             }
+            let from_in_camp = self.in_own_camp(team, from);
             self.targets::<true>(team, p, &mut scratch, |to| {
                 let to = Square::from_cell(to);
-                let allowed = match stage {
-                    CourseStage::Leave(_) => !self.in_own_camp(team, to),
-                    CourseStage::Away(_) => further_from(corner, from, to),
-                    CourseStage::Free => true,
-                };
-                if allowed {
+                if stage.allows(
+                    corner,
+                    (from, from_in_camp),
+                    (to, self.in_own_camp(team, to)),
+                ) {
                     emit(from, to);
                 }
             });

@@ -1,6 +1,6 @@
 //! Checking a submitted move: the chain of landing squares an AI or a person sends.
 
-use super::movegen::{further_from, CourseStage};
+use super::movegen::CourseStage;
 use super::position::{EMPTY, OCCUPIED};
 
 use super::protocol::Point;
@@ -328,8 +328,9 @@ impl Position {
                     to: last,
                 });
             }
+            let allowed = stage.allows(corner, (from, in_camp), (last, ends_in_camp));
             match stage {
-                CourseStage::Leave(example) if !in_camp || ends_in_camp => {
+                CourseStage::Leave(example) if !allowed => {
                     return Err(MoveError::MustLeaveCamp {
                         team,
                         from,
@@ -337,7 +338,7 @@ impl Position {
                         example,
                     })
                 }
-                CourseStage::Away(example) if !in_camp || !further_from(corner, from, last) => {
+                CourseStage::Away(example) if !allowed => {
                     return Err(MoveError::MustMoveAwayFromCorner {
                         team,
                         from,
