@@ -42,6 +42,17 @@ pub const CAMP_RULES_HELP: &str = "The camp rules: seed (a piece in its destinat
 /// The help of `--first`, shared by the subcommands.
 pub const FIRST_HELP: &str = "Who opens an alternating game: drawn (from each game's seed), red or blue. The course's Black is red (the top-left camp) and its White is blue (the bottom-right camp); in the course White opens, so --first blue";
 
+/// The rule settings beyond the preset, as `match` and `tournament` take them.
+#[derive(Clone, Copy, Debug, clap::Args)]
+pub struct RuleArgs {
+    #[arg(long, value_name = "RULES", default_value = "seed",
+        value_parser = camp_rules_parser(), help = CAMP_RULES_HELP)]
+    pub camp_rules: CampRules,
+    #[arg(long, value_name = "TEAM", default_value = "drawn",
+        value_parser = first_parser(), help = FIRST_HELP)]
+    pub first: First,
+}
+
 /// A program player's clock, as `match`, `tournament` and `bridge` take it.
 #[derive(Clone, Copy, Debug, clap::Args)]
 pub struct ClockArgs {

@@ -10,7 +10,7 @@
 //! `{"error": ..., "code": ..., "stderr": ...}`, so the page's inspector shows what went wrong.
 
 use crate::program::{self, Clock, ProgramPlayer};
-use gridarena_engine::halma::{AiRequest, Answer, Game, GameState, NoMove, Program, Team};
+use gridarena_engine::halma::{AiRequest, Answer, NoMove, Program, Team};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -79,9 +79,9 @@ impl Bridge {
             Ok(r) => r,
             Err(e) => return refuse(400, format!("the request is not the arena's request: {e}")),
         };
-        let game = match game_of(&request, &value) {
+        let game = match request.to_game() {
             Ok(g) => g,
-            Err(why) => return refuse(400, why),
+            Err(e) => return refuse(400, format!("the request's position is not playable: {e}")),
         };
         let team = request.team.unwrap_or(Team::Red);
         let turn = request.turn.unwrap_or(0);
@@ -163,46 +163,10 @@ impl Bridge {
     }
 }
 
-/// The game a request describes, for the course format's `input.txt`: alternating unless the request
-/// says it is the arena.
-fn game_of(request: &AiRequest, value: &Value) -> Result<Game, String> {
-    let team = request.team.unwrap_or(Team::Red);
-    let turn = request.turn.unwrap_or(0);
-    let arena = request.preset == Some(gridarena_engine::halma::Preset::Arena);
-    let (mine, theirs) = (
-        json!({ "pieces": request.pieces, "destinations": request.destinations }),
-        json!({ "pieces": request.enemy, "destinations": request.enemy_destinations }),
-    );
-    let (red, blue) = match team {
-        Team::Red => (mine, theirs),
-        Team::Blue => (theirs, mine),
-    };
-    let mut state = json!({
-        "preset": request.preset,
-        "boardSize": request.board_size,
-        "mode": if arena { "simultaneous" } else { "alternating" },
-        "campRule": request.camp_rule.unwrap_or(false),
-        "turnLimit": turn.saturating_add(1).max(1),
-        "turn": turn.min(u32::MAX - 1),
-        "red": red,
-        "blue": blue,
-    });
-    if !arena {
-        state["toMove"] = json!(team);
-    }
-    // Rule settings the request carries beyond these (the course's camp rules) pass through as they are.
-    if let Some(rules) = value.get("campRules") {
-        state["campRules"] = rules.clone();
-    }
-    let state: GameState = serde_json::from_value(state)
-        .map_err(|e| format!("the request does not describe a game: {e}"))?;
-    Game::from_state(&state).map_err(|e| format!("the request's position is not playable: {e}"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gridarena_engine::halma::{Preset, ProgramFormat};
+    use gridarena_engine::halma::ProgramFormat;
 
     fn bridge(command: &str) -> Bridge {
         let dir = std::env::temp_dir();
@@ -240,10 +204,5 @@ mod tests {
         assert!(b.player_for("one too many", Team::Red, 0).is_none());
         b.end_all();
         assert!(b.player_for("one too many", Team::Red, 0).is_some());
-        let game = Game::new(&Preset::Classic.rules(), 1).expect("classic");
-        let value = serde_json::to_value(game.request(Team::Blue)).unwrap();
-        let request: AiRequest = serde_json::from_value(value.clone()).unwrap();
-        let back = game_of(&request, &value).expect("a game");
-        assert_eq!(back.position(), game.position());
     }
 }

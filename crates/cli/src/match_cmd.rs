@@ -13,7 +13,7 @@ use gridarena_cli::runner::{
 };
 use gridarena_engine::halma::record::Recorder;
 use gridarena_engine::halma::{
-    AiPlayer, CampRules, ContentType, Exchange, Game, GameResult, Preset, Team, Teams, TickOutcome,
+    AiPlayer, ContentType, Exchange, Game, GameResult, Preset, Team, Teams, TickOutcome,
 };
 use serde::Serialize;
 use std::fs::File;
@@ -112,12 +112,8 @@ pub struct MatchArgs {
     /// The board and how turns go
     #[arg(long, value_parser = crate::args::preset_parser(), default_value = "arena")]
     preset: Preset,
-    #[arg(long, value_name = "RULES", default_value = "seed",
-        value_parser = crate::args::camp_rules_parser(), help = crate::args::CAMP_RULES_HELP)]
-    camp_rules: CampRules,
-    #[arg(long, value_name = "TEAM", default_value = "drawn",
-        value_parser = crate::args::first_parser(), help = crate::args::FIRST_HELP)]
-    first: crate::args::First,
+    #[command(flatten)]
+    rules: crate::args::RuleArgs,
     /// The tick length in milliseconds: how long each answer is waited for
     #[arg(long, value_name = "N", default_value_t = 1000,
         value_parser = clap::value_parser!(u64).range(1..=MAX_TICK_MS))]
@@ -164,8 +160,8 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
     if let Some(limit) = args.max_turns {
         rules.turn_limit = limit;
     }
-    rules.camp_rules = args.camp_rules;
-    rules.first_mover = args.first.0;
+    rules.camp_rules = args.rules.camp_rules;
+    rules.first_mover = args.rules.first.0;
     rules.check_options().map_err(Failure::Input)?;
     let first_seed = args.seed.unwrap_or_else(|| {
         let seed = random_seed();
@@ -181,7 +177,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
     };
     let mut progress = Progress::new(args.games > 1);
     let mut totals = Totals::default();
-    let clock = Instant::now();
+    let started = Instant::now();
     for k in 1..=args.games {
         let seed = first_seed.wrapping_add(u64::from(k - 1));
         let game = Game::new(&rules, seed).map_err(|e| {
@@ -225,7 +221,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
         );
     }
     progress.clear();
-    write_summary(out, args, &labels, &totals, clock.elapsed())?;
+    write_summary(out, args, &labels, &totals, started.elapsed())?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -18,8 +18,8 @@ use crate::web::{check_url, Reply, WebAi};
 use gridarena_engine::halma::ai::BuiltIn;
 use gridarena_engine::halma::game_loop::{game_request_body, Ask};
 use gridarena_engine::halma::{
-    course, AiPlayer, Answer, ContentType, Exchange, Game, GameLoop, GameResult, LoopError, NoMove,
-    ProgramFormat, Team, TeamError, Teams, TickOutcome, Verdict, Wire,
+    AiPlayer, Answer, ContentType, Exchange, Game, GameLoop, GameResult, LoopError, NoMove,
+    ProgramFailure, Team, TeamError, Teams, TickOutcome, Verdict, Wire,
 };
 use gridarena_engine::tournament::game::{GameReport as TournamentReport, TournamentGame};
 use std::collections::BTreeMap;
@@ -107,9 +107,10 @@ impl Player {
 pub fn check_players(game: &Game, players: &Teams<Player>) -> Result<(), String> {
     for team in Team::ALL {
         if let Player::Program(p) = &players[team] {
-            if p.program().format == ProgramFormat::Course {
-                course::check_game(game).map_err(|e| format!("{team} ({}): {e}", p.program()))?;
-            }
+            let program = p.program();
+            program
+                .can_play(game)
+                .map_err(|e| format!("{team} ({program}): {e}"))?;
         }
     }
     Ok(())
@@ -278,7 +279,7 @@ pub fn play_game(
         });
         watcher.tick(&outcome, game.game(), &exchanges)?;
         let out = outcome.errors.iter().find(|e| {
-            e.code == OUT_OF_TIME
+            e.code == ProgramFailure::OUT_OF_TIME
                 && matches!(&players[e.team], Player::Program(p) if p.loses_on_time())
         });
         if let Some(e) = out {
@@ -300,9 +301,6 @@ pub fn play_game(
         }),
     })
 }
-
-/// The code of a program's spent clock.
-const OUT_OF_TIME: &str = "out_of_time";
 
 /// Ends the program players' game when dropped, however the game ended (an error included).
 struct EndsGames<'a>(&'a Teams<Player>);

@@ -10,9 +10,7 @@ use crate::progress::Progress;
 use gridarena_cli::program::{self, OutOfTime, ProgramPlayer};
 use gridarena_cli::runner::{parse_player, PlayerOptions};
 use gridarena_cli::tournament::{play, Finished};
-use gridarena_engine::halma::{
-    course, AiPlayer, Answer, CampRules, Game, Preset, ProgramFormat, Team, Teams,
-};
+use gridarena_engine::halma::{AiPlayer, Answer, Game, Preset, Team, Teams};
 use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::pairing::Format;
 use gridarena_engine::tournament::roster::Roster;
@@ -80,12 +78,8 @@ pub struct TournamentArgs {
     /// The board and how turns go
     #[arg(long, value_parser = preset_parser(), default_value = "arena")]
     preset: Preset,
-    #[arg(long, value_name = "RULES", default_value = "seed",
-        value_parser = crate::args::camp_rules_parser(), help = crate::args::CAMP_RULES_HELP)]
-    camp_rules: CampRules,
-    #[arg(long, value_name = "TEAM", default_value = "drawn",
-        value_parser = crate::args::first_parser(), help = crate::args::FIRST_HELP)]
-    first: crate::args::First,
+    #[command(flatten)]
+    rules: crate::args::RuleArgs,
     /// The tick length in milliseconds: how long each answer is waited for
     #[arg(long, value_name = "N", default_value_t = 1000,
         value_parser = clap::value_parser!(u64).range(1..=600_000))]
@@ -147,8 +141,8 @@ impl TournamentArgs {
             policy: self.policy,
             withdraw_after: (self.withdraw_after > 0).then_some(self.withdraw_after),
             seed: self.seed.unwrap_or_else(crate::match_cmd::random_seed),
-            camp_rules: self.camp_rules,
-            first_mover: self.first.0,
+            camp_rules: self.rules.camp_rules,
+            first_mover: self.rules.first.0,
         })
     }
 }
@@ -229,10 +223,9 @@ fn roll_call(tournament: &Tournament, options: PlayerOptions) -> Result<(), Fail
         let AiPlayer::Program(program) = entry else {
             continue;
         };
-        if program.format == ProgramFormat::Course {
-            course::check_game(&game)
-                .map_err(|e| Failure::Input(format!("{name} ({program}): {e}")))?;
-        }
+        program
+            .can_play(&game)
+            .map_err(|e| Failure::Input(format!("{name} ({program}): {e}")))?;
         let player = ProgramPlayer::new(program.clone(), options.clock);
         let team = game.movers().first().copied().unwrap_or(Team::Red);
         let reply = player.ask(&program::Ask {

@@ -199,8 +199,9 @@ impl fmt::Display for Verdict {
                     "too_large" => "too large",
                     "missing" => "no move",
                     // These messages say what happened in their first words already.
-                    "request_failed" | "could_not_start" | "crashed" | "no_output"
-                    | "malformed_output" | "output_too_large" | "out_of_time" => {
+                    c if c == "request_failed"
+                        || super::ProgramFailure::SELF_DESCRIBED.contains(&c) =>
+                    {
                         return f.write_str(message)
                     }
                     _ => "wrong shape",

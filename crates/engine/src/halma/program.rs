@@ -93,6 +93,15 @@ impl Program {
         })
     }
 
+    /// Whether this program can be asked for moves in `game`: a course-format program only in the
+    /// classic 16x16 alternating game its files describe.
+    pub fn can_play(&self, game: &super::Game) -> Result<(), super::course::Unsupported> {
+        match self.format {
+            ProgramFormat::Course => super::course::check_game(game),
+            ProgramFormat::Lines => Ok(()),
+        }
+    }
+
     /// Reads the part of a label after `FORMAT:`: `DIR:COMMAND`.
     pub fn from_label_rest(format: ProgramFormat, rest: &str) -> Result<Program, String> {
         let Some((dir, command)) = rest.split_once(':') else {
@@ -131,16 +140,32 @@ pub enum ProgramFailure {
 }
 
 impl ProgramFailure {
+    /// The code of a spent clock: what the course's policy loses a game on.
+    pub const OUT_OF_TIME: &'static str = "out_of_time";
+
+    /// The codes whose message says what happened in its own first words ("the program crashed ..."),
+    /// so a verdict shows the message alone. `timed_out` is the web AIs' code too, and is not here.
+    pub const SELF_DESCRIBED: [&'static str; 6] = [
+        "could_not_start",
+        "crashed",
+        "no_output",
+        "malformed_output",
+        "output_too_large",
+        Self::OUT_OF_TIME,
+    ];
+
     /// A stable identifier for programs.
     pub fn code(&self) -> &'static str {
+        let [not_started, crashed, no_output, malformed, too_large, out_of_time] =
+            Self::SELF_DESCRIBED;
         match self {
-            ProgramFailure::NotStarted { .. } => "could_not_start",
-            ProgramFailure::Crashed { .. } => "crashed",
-            ProgramFailure::NoOutput { .. } => "no_output",
-            ProgramFailure::Malformed { .. } => "malformed_output",
-            ProgramFailure::TooLarge { .. } => "output_too_large",
+            ProgramFailure::NotStarted { .. } => not_started,
+            ProgramFailure::Crashed { .. } => crashed,
+            ProgramFailure::NoOutput { .. } => no_output,
+            ProgramFailure::Malformed { .. } => malformed,
+            ProgramFailure::TooLarge { .. } => too_large,
             ProgramFailure::TimedOut { .. } => "timed_out",
-            ProgramFailure::OutOfTime => "out_of_time",
+            ProgramFailure::OutOfTime => out_of_time,
         }
     }
 

@@ -4,7 +4,10 @@
 //! control, so it is read by hand from a JSON value: every way it can be wrong gets its own message that
 //! an AI author can act on, and nothing in it can make the engine panic.
 
-use super::{CampRules, Path, Piece, Position, Preset, SetupError, Square, Team, Teams};
+use super::state::{GameState, TeamState, STATE_VERSION};
+use super::{
+    CampRules, Game, Mode, Path, Piece, Position, Preset, SetupError, Square, Team, Teams,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
@@ -172,6 +175,48 @@ impl AiRequest {
         )?
         .with_camp_rules(self.camp_rules.unwrap_or_default())?;
         Ok((pos, me))
+    }
+
+    /// The game the request describes, for a player that needs the whole game rather than the position
+    /// (a program in the course's file format): at the request's `turn`, the asked team to move, the
+    /// camp rule the request (else its preset) says. A request says nothing of how turns go, so the game
+    /// is alternating unless its preset is the arena.
+    pub fn to_game(&self) -> Result<Game, SetupError> {
+        let me = self.team.unwrap_or(Team::Red);
+        let turn = self.turn.unwrap_or(0).min(u32::MAX - 1);
+        let simultaneous = self.preset == Some(Preset::Arena);
+        let mine = TeamState {
+            pieces: self.pieces.clone(),
+            destinations: self.destinations.clone(),
+        };
+        let theirs = TeamState {
+            pieces: self.enemy.clone(),
+            destinations: self.enemy_destinations.clone(),
+        };
+        let (red, blue) = match me {
+            Team::Red => (mine, theirs),
+            Team::Blue => (theirs, mine),
+        };
+        Game::from_state(&GameState {
+            version: STATE_VERSION,
+            preset: self.preset,
+            board_size: self.board_size,
+            mode: if simultaneous {
+                Mode::Simultaneous
+            } else {
+                Mode::Alternating
+            },
+            camp_rule: self
+                .camp_rule
+                .unwrap_or_else(|| self.preset.is_some_and(|p| p.rules().camp_rule)),
+            camp_rules: self.camp_rules.unwrap_or_default(),
+            turn_limit: turn + 1,
+            turn,
+            to_move: (!simultaneous).then_some(me),
+            result: None,
+            red,
+            blue,
+        })
     }
 }
 
@@ -444,6 +489,31 @@ pub fn check_ai_url(text: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_request_gives_back_the_game_it_was_made_from() {
+        for (preset, team) in [(Preset::Classic, Team::Blue), (Preset::Arena, Team::Red)] {
+            let game = Game::new(&preset.rules(), 3).expect("a preset");
+            let team = if preset == Preset::Arena {
+                team
+            } else {
+                game.to_move().unwrap_or(team)
+            };
+            let back = game.request(team).to_game().expect("a game");
+            assert_eq!(back.position(), game.position(), "{preset}");
+            assert_eq!(back.mode(), game.mode());
+            assert_eq!(back.to_move(), game.to_move());
+            assert_eq!(back.turn(), game.turn());
+        }
+        let mut bad = Game::new(&Preset::Classic.rules(), 3)
+            .unwrap()
+            .request(Team::Red);
+        bad.board_size = 99;
+        assert!(matches!(bad.to_game(), Err(SetupError::BoardSize(99))));
+        bad.board_size = 16;
+        bad.turn = Some(u32::MAX);
+        assert!(bad.to_game().is_ok(), "the largest turn still makes a game");
+    }
 
     #[test]
     fn an_error_status_quotes_its_json_explanation_on_one_line() {

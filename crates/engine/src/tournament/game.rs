@@ -14,8 +14,8 @@ use super::settings::{Policy, Settings};
 use super::{Pairing, Score};
 use crate::halma::record::Recorder;
 use crate::halma::{
-    Answer, Ask, Game, GameLoop, GameResult, LoopError, NoMove, Path, Point, SetupError, Team,
-    Teams, TickOutcome,
+    Answer, Ask, Game, GameLoop, GameResult, LoopError, NoMove, Path, Point, ProgramFailure,
+    SetupError, Team, Teams, TickOutcome,
 };
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -120,12 +120,6 @@ pub struct LoggedAnswer {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
 }
-
-/// The code of a program's clock running out ([`ProgramFailure::OutOfTime`]): under the strict policy it
-/// loses the game at once.
-///
-/// [`ProgramFailure::OutOfTime`]: crate::halma::ProgramFailure::OutOfTime
-const OUT_OF_TIME: &str = "out_of_time";
 
 /// The longest message a log keeps, in characters: a web AI's error can quote what it sent.
 const MAX_LOGGED_MESSAGE: usize = 300;
@@ -436,7 +430,7 @@ impl TournamentGame {
                 outcome
                     .errors
                     .iter()
-                    .any(|e| e.team == t && e.code == OUT_OF_TIME)
+                    .any(|e| e.team == t && e.code == ProgramFailure::OUT_OF_TIME)
             });
             let out = Teams::from_fn(|t| self.sides[t].errors >= errors || out_of_time[t]);
             let cause = |t: Team| match self.last_error[t].as_deref() {
