@@ -80,9 +80,13 @@ fn has_python() -> bool {
 }
 
 fn classic_request(team: Team, game_id: &str) -> String {
+    classic_request_within(team, game_id, 5000)
+}
+
+fn classic_request_within(team: Team, game_id: &str, time_limit_ms: u64) -> String {
     let game = Game::new(&Preset::Classic.rules(), 1).expect("classic");
     let mut request = game.request(team);
-    request.time_limit_ms = Some(5000);
+    request.time_limit_ms = Some(time_limit_ms);
     request.game_id = Some(game_id.to_string());
     serde_json::to_string(&request).expect("JSON")
 }
@@ -202,4 +206,25 @@ fn a_line_bot_gets_one_process_per_game_and_the_pages_request_as_it_is() {
         assert_eq!(status, 502, "{answer}");
         assert_eq!(answer["code"], "missing_field", "{answer}");
     }
+}
+
+#[test]
+fn a_move_cut_by_the_requests_limit_does_not_spend_the_clock() {
+    // The doctor sends a 1 ms limit, and a page's tick cuts a slow move: the program's clock is charged
+    // what the move used, so the next request is still answered.
+    let bridge = Bridge::start(&[
+        "--format",
+        "course",
+        "--dir",
+        "tests/fixtures/programs",
+        "--",
+        "sh",
+        "slow_once.sh",
+    ]);
+    let (status, answer, _) =
+        bridge.post(&classic_request_within(Team::Red, "g3", 100), "text/plain");
+    assert_eq!(status, 502, "{answer}");
+    assert_eq!(answer["code"], "timed_out", "{answer}");
+    let (status, answer, _) = bridge.post(&classic_request(Team::Red, "g3"), "text/plain");
+    assert_eq!(status, 200, "the clock still has time: {answer}");
 }

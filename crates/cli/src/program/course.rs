@@ -20,10 +20,9 @@ pub(super) fn play(
     deadline: Duration,
 ) -> Moved {
     let mut moved = Moved::asked(String::new());
-    let fail = Moved::failed;
     let input = match input_txt(ask.game, ask.team, time_left.as_secs_f64(), occasion) {
         Ok(text) => text,
-        Err(e) => return fail(moved, ProgramFailure::NotStarted { why: e.to_string() }),
+        Err(e) => return moved.failed(ProgramFailure::NotStarted { why: e.to_string() }),
     };
     moved.request.clone_from(&input);
     let output_path = dir.join("output.txt");
@@ -33,26 +32,23 @@ pub(super) fn play(
         Err(e) if e.kind() == ErrorKind::NotFound => {}
         Err(e) => {
             let why = format!("the old output.txt could not be removed: {e}");
-            return fail(moved, ProgramFailure::NotStarted { why });
+            return moved.failed(ProgramFailure::NotStarted { why });
         }
     }
     if let Err(e) = fs::write(dir.join("input.txt"), &input) {
         let why = format!("input.txt could not be written: {e}");
-        return fail(moved, ProgramFailure::NotStarted { why });
+        return moved.failed(ProgramFailure::NotStarted { why });
     }
     let mut running = match Running::start(command, dir, Wiring::Files) {
         Ok(started) => started.running,
-        Err(why) => return fail(moved, ProgramFailure::NotStarted { why }),
+        Err(why) => return moved.failed(ProgramFailure::NotStarted { why }),
     };
     let Some(exit) = running.wait_for(deadline) else {
         running.kill();
         moved.stderr = stderr_tail(&running.stderr_since(0));
-        return fail(
-            moved,
-            ProgramFailure::TimedOut {
-                after_ms: millis(deadline),
-            },
-        );
+        return moved.failed(ProgramFailure::TimedOut {
+            after_ms: millis(deadline),
+        });
     };
     moved.answered = true;
     moved.cpu = Some(exit.cpu);
@@ -61,37 +57,34 @@ pub(super) fn play(
     moved.stderr = stderr_tail(&running.stderr_since(0));
     if !exit.success() {
         let failure = exit_failure(&exit, moved.stderr.clone());
-        return fail(moved, failure);
+        return moved.failed(failure);
     }
     let bytes = match read_capped(&output_path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == ErrorKind::NotFound => {
             let stderr = moved.stderr.clone();
-            return fail(moved, ProgramFailure::NoOutput { stderr });
+            return moved.failed(ProgramFailure::NoOutput { stderr });
         }
         Err(e) => {
             let why = format!("output.txt could not be read: {e}");
             let stderr = moved.stderr.clone();
-            return fail(moved, ProgramFailure::Malformed { why, stderr });
+            return moved.failed(ProgramFailure::Malformed { why, stderr });
         }
     };
     if bytes.len() > MAX_RESPONSE_BYTES {
         let size = fs::metadata(&output_path).map_or(bytes.len() as u64, |m| m.len());
         let bytes = usize::try_from(size).unwrap_or(usize::MAX);
-        return fail(moved, ProgramFailure::TooLarge { bytes });
+        return moved.failed(ProgramFailure::TooLarge { bytes });
     }
     moved.output = Some(String::from_utf8_lossy(&bytes).into_owned());
     match parse_output(&bytes) {
         Ok(path) => moved.answer = Answer::Move(path),
         Err(e) => {
             let stderr = moved.stderr.clone();
-            return fail(
-                moved,
-                ProgramFailure::Malformed {
-                    why: e.to_string(),
-                    stderr,
-                },
-            );
+            return moved.failed(ProgramFailure::Malformed {
+                why: e.to_string(),
+                stderr,
+            });
         }
     }
     moved

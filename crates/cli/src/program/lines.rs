@@ -30,7 +30,6 @@ pub(super) fn play(
     deadline: Duration,
 ) -> Moved {
     let mut moved = Moved::asked(body);
-    let fail = Moved::failed;
     if bot.as_mut().is_some_and(|b| b.running.exited().is_some()) {
         // It ended after its last answer: this move gets a new one, which reads the whole state anyway.
         *bot = None;
@@ -49,9 +48,9 @@ pub(super) fn play(
             }),
             Ok(_) => {
                 let why = "its stdin and stdout could not be connected".to_string();
-                return fail(moved, ProgramFailure::NotStarted { why });
+                return moved.failed(ProgramFailure::NotStarted { why });
             }
-            Err(why) => return fail(moved, ProgramFailure::NotStarted { why }),
+            Err(why) => return moved.failed(ProgramFailure::NotStarted { why }),
         },
     };
     // Lines it wrote between moves answer nothing that was asked: they are dropped, never taken as
@@ -90,18 +89,15 @@ pub(super) fn play(
             b.running.kill();
             moved.stderr = stderr_tail(&b.running.stderr_since(mark));
             *bot = None;
-            fail(moved, ProgramFailure::TooLarge { bytes })
+            moved.failed(ProgramFailure::TooLarge { bytes })
         }
         Err(RecvTimeoutError::Timeout) => {
             b.running.kill();
             moved.stderr = stderr_tail(&b.running.stderr_since(mark));
             *bot = None;
-            fail(
-                moved,
-                ProgramFailure::TimedOut {
-                    after_ms: millis(deadline),
-                },
-            )
+            moved.failed(ProgramFailure::TimedOut {
+                after_ms: millis(deadline),
+            })
         }
         Err(RecvTimeoutError::Disconnected) => {
             // Its stdout closed or its stdin broke: it exited, or is about to.
@@ -116,7 +112,7 @@ pub(super) fn play(
                 _ => ProgramFailure::NoOutput { stderr },
             };
             *bot = None;
-            fail(moved, failure)
+            moved.failed(failure)
         }
     }
 }

@@ -211,25 +211,26 @@ impl ProgramPlayer {
         if time_left.is_zero() {
             return failed(ProgramFailure::OutOfTime, String::new());
         }
-        if state.dir.is_none() {
-            let label = format!("{}-{}", ask.team, self.program.format);
-            match GameDir::copy_of(&PathBuf::from(&self.program.dir), &label) {
-                Ok(dir) => state.dir = Some(dir),
-                Err(why) => return failed(ProgramFailure::NotStarted { why }, String::new()),
-            }
-        }
-        let deadline = (time_left + self.clock.grace).min(ask.limit.unwrap_or(Duration::MAX));
+        let clock_deadline = time_left + self.clock.grace;
+        let deadline = clock_deadline.min(ask.limit.unwrap_or(Duration::MAX));
         let occasion = match (ask.single, state.moves) {
             (true, _) => Occasion::Single,
             (false, 0) => Occasion::FirstMove,
             _ => Occasion::LaterMove,
         };
-        let start = Instant::now();
         let GameState { dir, lines, .. } = &mut *state;
-        let dir = dir
-            .as_ref()
-            .map(GameDir::path)
-            .unwrap_or(std::path::Path::new("."));
+        // The game's folder is made at its first move, so a player never asked costs no copy.
+        let dir = match dir {
+            Some(dir) => dir.path(),
+            None => {
+                let label = format!("{}-{}", ask.team, self.program.format);
+                match GameDir::copy_of(&PathBuf::from(&self.program.dir), &label) {
+                    Ok(copy) => dir.insert(copy).path(),
+                    Err(why) => return failed(ProgramFailure::NotStarted { why }, String::new()),
+                }
+            }
+        };
+        let start = Instant::now();
         let moved = match self.program.format {
             ProgramFormat::Course => course::play(
                 &self.program.command,
@@ -266,13 +267,15 @@ impl ProgramPlayer {
             stderr: Some(moved.stderr).filter(|s| !s.is_empty()),
             time_left_ms,
         };
-        if matches!(
+        let killed = matches!(
             reply.answer,
             Answer::NoMove(NoMove::Program(ProgramFailure::TimedOut { .. }))
-        ) {
-            // A killed move spends the clock: it ran past all of it.
+        );
+        if killed && deadline == clock_deadline {
+            // Killed at the clock's own deadline: it ran past all of it. A move cut sooner by the
+            // request's limit (a page's tick, the doctor's 1 ms check) is charged what it used.
             state.used = state.used.max(self.clock.total);
-        } else if state.used >= self.clock.total {
+        } else if !killed && state.used >= self.clock.total {
             reply.answer = Answer::NoMove(NoMove::Program(ProgramFailure::OutOfTime));
         }
         reply
