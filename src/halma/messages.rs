@@ -273,15 +273,23 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_line_keeps_its_number_as_ticks_come_and_go() {
+    fn none() -> gridarena_engine::halma::Answer {
+        gridarena_engine::halma::Answer::NoMove(gridarena_engine::halma::NoMove::Missing)
+    }
+
+    /// An arena game of missing moves, and a log holding as many ticks of it as a log keeps.
+    fn a_full_log() -> (Game, Log) {
         let mut g = Game::new(&Preset::Arena.rules(), 1).unwrap();
-        let none =
-            || gridarena_engine::halma::Answer::NoMove(gridarena_engine::halma::NoMove::Missing);
         let mut log = Log::default();
         for _ in 0..Log::MAX_TICKS {
             log.push(&g.tick(none(), none()).unwrap());
         }
+        (g, log)
+    }
+
+    #[test]
+    fn a_line_keeps_its_number_as_ticks_come_and_go() {
+        let (mut g, mut log) = a_full_log();
         let before = log.numbered_lines(Filter::default());
         log.push(&g.tick(none(), none()).unwrap());
         let after = log.numbered_lines(Filter::default());
@@ -313,13 +321,7 @@ mod tests {
 
     #[test]
     fn a_tick_adds_one_block_on_top_and_the_others_stay_as_they_were() {
-        let mut g = Game::new(&Preset::Arena.rules(), 1).unwrap();
-        let none =
-            || gridarena_engine::halma::Answer::NoMove(gridarena_engine::halma::NoMove::Missing);
-        let mut log = Log::default();
-        for _ in 0..Log::MAX_TICKS {
-            log.push(&g.tick(none(), none()).unwrap());
-        }
+        let (g, log) = a_full_log();
         for filter in [
             Filter::default(),
             Filter {
