@@ -5,6 +5,7 @@ mod arena_keys;
 pub mod arena_model;
 mod beat;
 pub mod board;
+mod board_paint;
 pub mod board_view;
 pub mod builtin;
 mod controls;

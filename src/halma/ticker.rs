@@ -17,6 +17,9 @@ use leptos::prelude::*;
 use std::time::Duration;
 use web_sys::AbortController;
 
+/// How long a tick waits for its answers before Step shows it is busy.
+const BUSY_AFTER_MS: u64 = 200;
+
 /// The page's tick machinery. Copy: every callback holds its own handle.
 #[derive(Clone, Copy)]
 pub struct Ticker {
@@ -26,7 +29,9 @@ pub struct Ticker {
     tick_ms: RwSignal<u32>,
     /// What the page is told about whether a tick is waiting for answers. Beginning a tick and taking
     /// answers change nothing on the board, so they update the session without notifying it, and only
-    /// this signal tells the page; the session itself ([`Ticker::tick_in_progress`]) is the truth.
+    /// this signal tells the page; the session itself ([`Ticker::tick_in_progress`]) is the truth. It is
+    /// raised only once a tick has waited [`BUSY_AFTER_MS`]: a tick answered sooner (the built-in AIs,
+    /// a fast endpoint) then costs the page one render, not three (Step greyed out and back).
     awaiting_answers: RwSignal<bool>,
     state: StoredValue<State, LocalStorage>,
 }
@@ -135,7 +140,7 @@ impl Ticker {
             s.stop_thinking();
             s.generation += 1;
         });
-        self.awaiting_answers.set(false);
+        self.not_busy();
     }
 
     fn begin(self, eager: bool) {
@@ -155,7 +160,7 @@ impl Ticker {
             s.eager = eager;
             s.generation += 1;
         });
-        self.awaiting_answers.set(true);
+        self.show_busy_later();
         for ask in asks {
             self.send(ask);
         }
@@ -164,6 +169,26 @@ impl Ticker {
             self.finish();
         } else if eager {
             self.arm_deadline();
+        }
+    }
+
+    /// Says the tick is busy if it is still waiting [`BUSY_AFTER_MS`] from now.
+    fn show_busy_later(self) {
+        let generation = self.state.with_value(|s| s.generation);
+        set_timeout(
+            move || {
+                let same = self.state.try_with_value(|s| s.generation) == Some(generation);
+                if same && self.tick_in_progress() {
+                    self.awaiting_answers.set(true);
+                }
+            },
+            Duration::from_millis(BUSY_AFTER_MS),
+        );
+    }
+
+    fn not_busy(self) {
+        if self.awaiting_answers.get_untracked() {
+            self.awaiting_answers.set(false);
         }
     }
 
@@ -344,7 +369,7 @@ impl Ticker {
         let mut result = Ok(false);
         self.session
             .update(|s| result = s.finish_tick(waited).map(|o| o.result.is_some()));
-        self.awaiting_answers.set(false);
+        self.not_busy();
         match result {
             Ok(over) => {
                 if self.notice.with_untracked(Option::is_some) {

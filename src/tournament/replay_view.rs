@@ -47,7 +47,7 @@ pub fn ReplayView(
                 <ul class="messages" data-testid="replay-lines">
                     {move || lines().into_iter().map(|l| view! { <li class=tone_class(l.tone)>{l.text}</li> }).collect_view()}
                 </ul>
-                <div class="t-board"><Board view=board on_click=Callback::new(|_| ()) /></div>
+                <div class="t-board"><Board view=board /></div>
                 <div class="replay" role="group" aria-label="Replay controls">
                     <button data-testid="replay-back" on:click=move |_| seek(at().saturating_sub(1))>"◀ Back"</button>
                     <Scrubber at=at ticks=ticks on_seek=seek />

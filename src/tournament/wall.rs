@@ -31,7 +31,7 @@ fn GameCard(run: RwSignal<Option<Run>>, number: usize) -> impl IntoView {
     view! {
         <figure class="t-card" data-testid="live-game">
             <figcaption>{names}</figcaption>
-            <div class="t-board"><Board view=board on_click=Callback::new(|_| ()) /></div>
+            <div class="t-board"><Board view=board /></div>
             <p class="t-turn">{turn}</p>
         </figure>
     }

@@ -70,6 +70,50 @@ test('a human move made by clicking is enacted', async () => {
   await page.close();
 });
 
+test('the board is drawn on a canvas and played from the keyboard, one square at a time', async () => {
+  const { page, errors } = await openApp(browser, server.url);
+  await newGame(page, { preset: 'arena', red: 'human', blue: 'builtin:greedy', seed: 1 });
+  await page.click('[data-testid=step]');
+  // One tab stop for the board; the arrow keys move it, Enter and Space choose the focused square.
+  assert.equal(await page.locator('[data-testid=board] .cell[tabindex="0"]').count(), 1);
+  await page.focus('[data-testid=board] .cell[tabindex="0"]');
+  for (let i = 0; i < 2; i++) await page.keyboard.press('ArrowRight');
+  for (let i = 0; i < 20; i++) await page.keyboard.press('ArrowDown');
+  for (let i = 0; i < 2; i++) await page.keyboard.press('ArrowUp');
+  const focused = () => page.evaluate(() => document.activeElement.getAttribute('aria-label'));
+  assert.equal(await focused(), '(2,15) red piece');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await focused(), '(2,13) empty');
+  await page.keyboard.press(' ');
+  assert.match(await page.getAttribute(cell(2, 13), 'class'), /draft/);
+  assert.equal(await page.locator('[data-testid=board] .cell[tabindex="0"]').count(), 1);
+  await page.click('[data-testid=confirm]');
+  await page.click('[data-testid=step]');
+  await page.waitForFunction(() => /Turn 1/.test(document.querySelector('[data-testid=messages]').textContent));
+  assert.match(await page.textContent('[data-testid=messages]'), /red: \(2,15\) -> \(2,13\)/);
+  assert.equal(await page.getAttribute(cell(2, 13), 'aria-label'), '(2,13) red piece');
+  // The canvas shows what the squares say: the piece's colour at its centre, the board's light and dark
+  // squares where nothing stands.
+  // One readback of the whole canvas (several would draw the browser's warning).
+  const [red, light, dark] = await page.evaluate(() => {
+    const c = document.querySelector('.board-canvas');
+    const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const at = (x, y) => {
+      const s = c.width / 18;
+      const i = 4 * (Math.floor((y + 0.5) * s) * c.width + Math.floor((x + 0.5) * s));
+      return [...data.slice(i, i + 4)];
+    };
+    return [at(2, 13), at(9, 9), at(9, 8)];
+  });
+  assert.deepEqual(red, [0xcc, 0x00, 0x99, 255]);
+  assert.deepEqual(light, [0xf3, 0xea, 0xd8, 255]);
+  assert.deepEqual(dark, [0xe0, 0xd2, 0xb4, 255]);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('the course camp rules and first mover come from the link, follow the form and a bad one is named', async () => {
   const { page, errors } = await openApp(browser,
     `${server.url}?red=human&blue=human&preset=classic&camp=course&first=blue`);

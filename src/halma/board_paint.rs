@@ -1,0 +1,253 @@
+//! Draws a [`BoardView`] on a canvas: the squares, the destinations, the pieces, their damage and the last
+//! moves' trails, in one pass. One canvas costs the page a few hundred draw calls a tick and no style,
+//! layout or paint work for 324 elements; the squares' elements above it (see `board.rs`) stay for
+//! clicks, the keyboard and screen readers.
+
+use super::board_view::{BoardView, CellView, Occupant};
+use gridarena_engine::halma::Team;
+use std::f64::consts::TAU;
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+
+/// The theme's colours, read from the stylesheet's custom properties so the canvas and the CSS agree.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Palette {
+    pub light: String,
+    pub dark: String,
+    pub red: String,
+    pub blue: String,
+}
+
+impl Palette {
+    /// The colours of `el`'s computed style; a property the page lacks keeps the built-in colour.
+    pub fn of(el: &web_sys::Element) -> Palette {
+        let style = web_sys::window().and_then(|w| w.get_computed_style(el).ok().flatten());
+        let get = |name: &str, fallback: &str| {
+            style
+                .as_ref()
+                .and_then(|s| s.get_property_value(name).ok())
+                .map(|v| v.trim().to_string())
+                .filter(|v| !v.is_empty())
+                .unwrap_or_else(|| fallback.to_string())
+        };
+        Palette {
+            light: get("--light", "#f3ead8"),
+            dark: get("--dark", "#e0d2b4"),
+            red: get("--red", "#cc0099"),
+            blue: get("--blue", "#006699"),
+        }
+    }
+
+    fn team(&self, team: Team) -> &str {
+        match team {
+            Team::Red => &self.red,
+            Team::Blue => &self.blue,
+        }
+    }
+}
+
+/// What does not change from tick to tick (the squares and the destinations), drawn once on a canvas of
+/// its own and copied onto the board in one call each tick.
+pub struct Background {
+    canvas: HtmlCanvasElement,
+    key: (u32, Vec<Option<Team>>),
+}
+
+impl Background {
+    /// The background for `view` at `side` device pixels, drawn again only when that or the palette
+    /// changed.
+    fn ensure<'a>(
+        cache: &'a mut Option<Background>,
+        view: &BoardView,
+        palette: &Palette,
+        side: f64,
+        px: f64,
+    ) -> Option<&'a HtmlCanvasElement> {
+        let key = (
+            side as u32,
+            view.cells.iter().map(|c| c.destination).collect::<Vec<_>>(),
+        );
+        if cache.as_ref().is_none_or(|b| b.key != key) {
+            let canvas: HtmlCanvasElement = web_sys::window()?
+                .document()?
+                .create_element("canvas")
+                .ok()?
+                .dyn_into()
+                .ok()?;
+            canvas.set_width(key.0);
+            canvas.set_height(key.0);
+            let ctx = context(&canvas)?;
+            squares(&ctx, view, palette, side, px);
+            *cache = Some(Background { canvas, key });
+        }
+        cache.as_ref().map(|b| &b.canvas)
+    }
+}
+
+/// The 2D context of a canvas.
+pub fn context(el: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
+    el.get_context("2d").ok()??.dyn_into().ok()
+}
+
+/// Draws `view` over the whole canvas of `side` by `side` device pixels; `px` is one CSS pixel in device
+/// pixels, so lines keep their CSS widths on any screen. `background` keeps the squares between calls.
+pub fn paint(
+    ctx: &CanvasRenderingContext2d,
+    view: &BoardView,
+    palette: &Palette,
+    background: &mut Option<Background>,
+    side: f64,
+    px: f64,
+) {
+    let n = usize::from(view.size);
+    if n == 0 || view.cells.len() != n * n || side <= 0.0 {
+        return;
+    }
+    let s = side / n as f64;
+    let at = |i: usize| ((i % n) as f64 * s, (i / n) as f64 * s);
+    ctx.set_global_alpha(1.0);
+    match Background::ensure(background, view, palette, side, px) {
+        Some(bg) => {
+            let _ = ctx.draw_image_with_html_canvas_element(bg, 0.0, 0.0);
+        }
+        None => squares(ctx, view, palette, side, px),
+    }
+    // Where a last move started or passed: a small dot on the empty squares.
+    for (i, c) in view.cells.iter().enumerate() {
+        if let (Some(team), Occupant::Empty) = (c.last_move, c.occupant) {
+            let (x, y) = at(i);
+            ctx.set_global_alpha(0.6);
+            ctx.set_fill_style_str(palette.team(team));
+            disc(ctx, x + s / 2.0, y + s / 2.0, s * 0.12);
+            ctx.fill();
+        }
+    }
+    for (i, c) in view.cells.iter().enumerate() {
+        if c.occupant != Occupant::Empty {
+            let (x, y) = at(i);
+            piece(ctx, c, palette, x + s / 2.0, y + s / 2.0, s * 0.38, px);
+        }
+    }
+    trails(ctx, view, palette, s);
+}
+
+/// The squares and the destinations (a light tint and an inner border in the team's colour).
+fn squares(
+    ctx: &CanvasRenderingContext2d,
+    view: &BoardView,
+    palette: &Palette,
+    side: f64,
+    px: f64,
+) {
+    let n = usize::from(view.size);
+    let s = side / n as f64;
+    let at = |i: usize| ((i % n) as f64 * s, (i / n) as f64 * s);
+    // The whole board light, then the dark squares (x + y odd), so the colour is set twice.
+    ctx.set_fill_style_str(&palette.light);
+    ctx.fill_rect(0.0, 0.0, side, side);
+    ctx.set_fill_style_str(&palette.dark);
+    for i in (0..n * n).filter(|i| ((i % n) + (i / n)) % 2 == 1) {
+        let (x, y) = at(i);
+        ctx.fill_rect(x, y, s, s);
+    }
+    for team in Team::ALL {
+        let cells: Vec<usize> = (0..n * n)
+            .filter(|&i| view.cells[i].destination == Some(team))
+            .collect();
+        ctx.set_fill_style_str(palette.team(team));
+        ctx.set_stroke_style_str(palette.team(team));
+        ctx.set_line_width(2.0 * px);
+        ctx.set_global_alpha(0.12);
+        for &i in &cells {
+            let (x, y) = at(i);
+            ctx.fill_rect(x, y, s, s);
+        }
+        ctx.set_global_alpha(0.55);
+        for &i in &cells {
+            let (x, y) = at(i);
+            ctx.stroke_rect(x + px, y + px, s - 2.0 * px, s - 2.0 * px);
+        }
+    }
+    ctx.set_global_alpha(1.0);
+}
+
+fn disc(ctx: &CanvasRenderingContext2d, cx: f64, cy: f64, r: f64) {
+    ctx.begin_path();
+    let _ = ctx.arc(cx, cy, r.max(0.5), 0.0, TAU);
+}
+
+/// A piece as a disc with a shadow; a damaged one lighter, with a dashed ring. Two pieces on one
+/// square (a collision) are half red, half blue; the square's element blinks over it (see style/main.css).
+fn piece(
+    ctx: &CanvasRenderingContext2d,
+    c: &CellView,
+    palette: &Palette,
+    cx: f64,
+    cy: f64,
+    r: f64,
+    px: f64,
+) {
+    // A shadow a pixel below, unblurred: a blurred canvas shadow costs more than the rest of the board.
+    ctx.set_global_alpha(0.3);
+    ctx.set_fill_style_str("#000");
+    disc(ctx, cx, cy + px, r + 0.5 * px);
+    ctx.fill();
+    ctx.set_global_alpha(if c.damage > 0 { 0.75 } else { 1.0 });
+    match c.occupant {
+        Occupant::Red | Occupant::Blue => {
+            let team = if c.occupant == Occupant::Red {
+                Team::Red
+            } else {
+                Team::Blue
+            };
+            ctx.set_fill_style_str(palette.team(team));
+            disc(ctx, cx, cy, r);
+            ctx.fill();
+        }
+        Occupant::Both => {
+            for (team, from) in [(Team::Red, TAU / 4.0), (Team::Blue, -TAU / 4.0)] {
+                ctx.set_fill_style_str(palette.team(team));
+                ctx.begin_path();
+                let _ = ctx.arc(cx, cy, r, from, from + TAU / 2.0);
+                ctx.close_path();
+                ctx.fill();
+            }
+        }
+        Occupant::Empty => {}
+    }
+    if c.damage > 0 {
+        ctx.set_global_alpha(1.0);
+        ctx.set_stroke_style_str("#222");
+        ctx.set_line_width(2.0 * px);
+        let dash = js_sys::Array::of2(&(4.0 * px).into(), &(3.0 * px).into());
+        let _ = ctx.set_line_dash(&dash);
+        disc(ctx, cx, cy, r - px);
+        ctx.stroke();
+        let _ = ctx.set_line_dash(&js_sys::Array::new());
+    }
+}
+
+/// Each last move as a line through the centres of the squares it visited, over the pieces.
+fn trails(ctx: &CanvasRenderingContext2d, view: &BoardView, palette: &Palette, s: f64) {
+    ctx.set_global_alpha(0.8);
+    ctx.set_line_width(s * 0.12);
+    ctx.set_line_cap("round");
+    ctx.set_line_join("round");
+    for t in &view.trails {
+        if t.squares.len() < 2 {
+            continue;
+        }
+        ctx.set_stroke_style_str(palette.team(t.team));
+        ctx.begin_path();
+        for (k, &(x, y)) in t.squares.iter().enumerate() {
+            let (cx, cy) = ((f64::from(x) + 0.5) * s, (f64::from(y) + 0.5) * s);
+            if k == 0 {
+                ctx.move_to(cx, cy);
+            } else {
+                ctx.line_to(cx, cy);
+            }
+        }
+        ctx.stroke();
+    }
+    ctx.set_global_alpha(1.0);
+}
