@@ -38,14 +38,13 @@ cargo test --workspace --locked 2>&1 | tee "$log"
 step "the app's release build (trunk)"
 trunk build --release
 gz() { cat "$@" | gzip -9 | wc -c; }
-for f in dist/*.wasm dist/*.js dist/snippets/*/*.js; do
+for f in dist/*.wasm dist/*.js; do
   printf '%s: %s bytes, %s gzipped\n' "$f" "$(wc -c <"$f")" "$(gz "$f")"
 done
-# What opening each page downloads (the entry module, then the page's own): gzipped, file by file.
-entry=(dist/gridarena-app-*.wasm dist/gridarena-app-*.js dist/snippets/*/*.js)
+# What opening each page downloads (its JavaScript and its wasm; index.html starts it): gzipped, file by file.
 for page in halma go online hyperchess tournament doctor; do
   total=0
-  for f in "${entry[@]}" "dist/gridarena-$page.js" "dist/gridarena-${page}_bg.wasm"; do
+  for f in "dist/gridarena-$page.js" "dist/gridarena-${page}_bg.wasm"; do
     total=$((total + $(gz "$f")))
   done
   printf 'the %s page downloads %s bytes of wasm and JS, gzipped\n' "$page" "$total"

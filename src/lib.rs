@@ -1,5 +1,5 @@
 //! GridArena in the browser: one page per game, each its own wasm module (`src/bin/gridarena-*.rs`),
-//! started by the small entry module (`src/main.rs`) that picks one by the address.
+//! started by the script in `index.html` that picks one by the address.
 //!
 //! Components read plain view-model types (`halma::session::Session`, `go::session::GoSession`) that hold
 //! no signals, so the pages' behaviour is tested natively; the rules come from the engine.

@@ -1,4 +1,4 @@
-//! The endpoint doctor page ("Test an AI"): mounts it. A module of its own (see src/main.rs), so its
+//! The endpoint doctor page ("Test an AI"): mounts it. A module of its own (started by the script in index.html), so its
 //! download carries only the battery and the fetch that sends it.
 
 fn main() {

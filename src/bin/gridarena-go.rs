@@ -1,4 +1,4 @@
-//! The Go page: mounts it, and exports what its AI worker calls. A module of its own (see src/main.rs),
+//! The Go page: mounts it, and exports what its AI worker calls. A module of its own (started by the script in index.html),
 //! so its download carries no other game.
 
 use wasm_bindgen::prelude::wasm_bindgen;

@@ -1,5 +1,5 @@
 //! The Halma arena page (the start page): mounts it, and exports what its AI worker calls. A module of its
-//! own (see src/main.rs), so its download carries no other game.
+//! own (started by the script in index.html), so its download carries no other game.
 
 use wasm_bindgen::prelude::wasm_bindgen;
 

@@ -1,4 +1,4 @@
-//! The HyperChess page: mounts it. A module of its own (see src/main.rs), so its download carries no
+//! The HyperChess page: mounts it. A module of its own (started by the script in index.html), so its download carries no
 //! other game.
 
 fn main() {

@@ -1,4 +1,4 @@
-//! The Online Go page: mounts it. A module of its own (see src/main.rs): it shares the Go page's board
+//! The Online Go page: mounts it. A module of its own (started by the script in index.html): it shares the Go page's board
 //! and rules code but not its AI or SGF, and adds the server's protocol.
 
 fn main() {

@@ -1,5 +1,5 @@
 //! The classroom tournament page: mounts it, and exports what its built-in AIs' workers call. A module of
-//! its own (see src/main.rs), so its download carries only the tournament and the Halma pieces it reuses.
+//! its own (started by the script in index.html), so its download carries only the tournament and the Halma pieces it reuses.
 
 use wasm_bindgen::prelude::wasm_bindgen;
 

@@ -41,7 +41,7 @@ pub fn job(ai: BuiltIn, game: &Game, team: Team, seed: u64) -> String {
 }
 
 /// Runs one job. The reply is the move as a response body, or [`ERROR`] and why there is none.
-/// The page's module exports it for the worker (src/main.rs).
+/// The page's module exports it for the worker (`src/bin/gridarena-halma.rs`).
 pub fn halma_builtin_answer(job: &str) -> String {
     // Through a `Value`, as records are read: a second way of reading JSON would double the code size.
     let job = serde_json::from_str(job).and_then(serde_json::from_value::<Job>);

@@ -50,8 +50,6 @@ export async function openApp(browser, url, init, ready = '[data-testid=board] .
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => {
-    // Chromium's note on trunk's preload tag (it keeps the hash for the fetch that uses it) is not ours.
-    if (/integrity. attribute is currently ignored for preload/.test(m.text())) return;
     if (m.type() === 'warning' || m.type() === 'error') errors.push(m.text());
   });
   if (init) await page.addInitScript(init);

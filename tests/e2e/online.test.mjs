@@ -21,7 +21,6 @@ async function person(name) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => {
-    if (/integrity. attribute is currently ignored for preload/.test(m.text())) return;
     if (m.type() === 'warning' || m.type() === 'error') errors.push(m.text());
   });
   await page.goto(`${base}#/online`);
