@@ -7,14 +7,14 @@
 //! written as one piece of markup when the size changes and patched in place after that, with one
 //! listener for all of them, so the board costs no reactive node per square.
 
-use super::board_paint::{context, paint, Background, Palette};
+use super::board_paint::Painter;
 use super::board_view::BoardView;
 use gridarena_engine::halma::Square;
 use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
-use web_sys::{Element, HtmlElement};
+use web_sys::{Element, HtmlCanvasElement, HtmlElement, ResizeObserver};
 
 /// The Halma board.
 #[component]
@@ -28,72 +28,28 @@ pub fn Board(
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let grid = NodeRef::<Div>::new();
-    // What the squares' elements show now, so a tick touches only those that changed.
-    let shown = StoredValue::new(BoardView::default());
-    // The canvas's side in device pixels and one CSS pixel in device pixels, as last measured.
-    let measured = StoredValue::new((0.0_f64, 1.0_f64));
-    let palette = StoredValue::new(None::<Palette>);
-    let background = StoredValue::new_local(None::<Background>);
-
-    let redraw = move |v: &BoardView| {
-        let Some(el) = canvas.get_untracked() else {
-            return;
-        };
-        let (side, px) = measured.get_value();
-        if side <= 0.0 {
-            return;
-        }
-        if palette.with_value(Option::is_none) {
-            palette.set_value(Some(Palette::of(&el)));
-        }
-        if let Some(ctx) = context(&el) {
-            palette.with_value(|p| {
-                if let Some(p) = p {
-                    background.update_value(|bg| paint(&ctx, v, p, bg, side, px));
-                }
-            });
-        }
-    };
+    // What the squares' elements show now, so a tick touches only those that changed; the canvas's
+    // state; the observer of its size. One stored value: each type stored costs the module code of its own.
+    let state = StoredValue::new_local(State::default());
 
     Effect::new(move |_| {
-        let Some(g) = grid.get() else {
+        let (Some(g), Some(c)) = (grid.get(), canvas.get()) else {
             return;
         };
         view.with(|v| {
-            shown.update_value(|old| {
-                patch_squares(&g, old, v, on_click.is_some());
-                *old = v.clone();
-            });
-            redraw(v);
+            state.update_value(|s| {
+                patch_squares(&g, &s.shown, v, on_click.is_some());
+                s.shown = v.clone();
+                s.painter.draw(&c, v);
+                if s.observer.is_none() {
+                    s.observer = observe_size(&c, state, view);
+                }
+            })
         });
-    });
-
-    // The canvas follows its box: a new size (a resized window, a wall with more columns) is measured
-    // after layout and drawn before the frame is painted.
-    let observer = StoredValue::new_local(None::<(web_sys::ResizeObserver, Closure<dyn FnMut()>)>);
-    Effect::new(move |_| {
-        let Some(el) = canvas.get() else {
-            return;
-        };
-        let target = el.clone();
-        let resized = Closure::<dyn FnMut()>::new(move || {
-            let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
-            let side = (f64::from(target.client_width()) * dpr).round();
-            if side != f64::from(target.width()) {
-                target.set_width(side as u32);
-                target.set_height(side as u32);
-            }
-            measured.set_value((side, dpr));
-            view.with_untracked(|v| redraw(v));
-        });
-        if let Ok(ro) = web_sys::ResizeObserver::new(resized.as_ref().unchecked_ref()) {
-            ro.observe(&el);
-            observer.set_value(Some((ro, resized)));
-        }
     });
     on_cleanup(move || {
-        observer.update_value(|o| {
-            if let Some((ro, _)) = o.take() {
+        state.update_value(|s| {
+            if let Some((ro, _)) = s.observer.take() {
                 ro.disconnect();
             }
         })
@@ -138,11 +94,10 @@ pub fn Board(
         };
         ev.prevent_default();
         let (tx, ty) = (to.0.clamp(0, n - 1), to.1.clamp(0, n - 1));
-        let next = grid.get_untracked().and_then(|g| {
-            g.query_selector(&format!(".cell[data-x=\"{tx}\"][data-y=\"{ty}\"]"))
-                .ok()
-                .flatten()
-        });
+        let next = grid
+            .get_untracked()
+            .and_then(|g| g.children().item(ty as u32))
+            .and_then(|row| row.children().item(tx as u32));
         if let Some(next) = next.and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
             // One tab stop for the whole board: it moves with the focus.
             let _ = cell.set_attribute("tabindex", "-1");
@@ -166,6 +121,29 @@ pub fn Board(
             ></div>
         </div>
     }
+}
+
+#[derive(Default)]
+struct State {
+    shown: BoardView,
+    painter: Painter,
+    observer: Option<(ResizeObserver, Closure<dyn FnMut()>)>,
+}
+
+/// Follows the canvas's box: a new size (a resized window, a wall with more columns) is measured after
+/// layout and drawn before the frame is painted; the first report comes as soon as it is laid out.
+fn observe_size(
+    canvas: &HtmlCanvasElement,
+    state: StoredValue<State, LocalStorage>,
+    view: Memo<BoardView>,
+) -> Option<(ResizeObserver, Closure<dyn FnMut()>)> {
+    let target = canvas.clone();
+    let resized = Closure::<dyn FnMut()>::new(move || {
+        view.with_untracked(|v| state.update_value(|s| s.painter.resized(&target, v)));
+    });
+    let ro = ResizeObserver::new(resized.as_ref().unchecked_ref()).ok()?;
+    ro.observe(canvas);
+    Some((ro, resized))
 }
 
 /// Brings the squares' elements from `old` to `new`: all of them written anew when the size changed,

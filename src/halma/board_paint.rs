@@ -11,16 +11,16 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 /// The theme's colours, read from the stylesheet's custom properties so the canvas and the CSS agree.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Palette {
-    pub light: String,
-    pub dark: String,
-    pub red: String,
-    pub blue: String,
+struct Palette {
+    light: String,
+    dark: String,
+    red: String,
+    blue: String,
 }
 
 impl Palette {
     /// The colours of `el`'s computed style; a property the page lacks keeps the built-in colour.
-    pub fn of(el: &web_sys::Element) -> Palette {
+    fn of(el: &web_sys::Element) -> Palette {
         let style = web_sys::window().and_then(|w| w.get_computed_style(el).ok().flatten());
         let get = |name: &str, fallback: &str| {
             style
@@ -46,9 +46,52 @@ impl Palette {
     }
 }
 
+/// Everything the board's canvas keeps between draws, in one place.
+#[derive(Default)]
+pub struct Painter {
+    /// The canvas's side in device pixels (0 until it is first measured) and one CSS pixel in device
+    /// pixels.
+    side: f64,
+    px: f64,
+    palette: Option<Palette>,
+    background: Option<Background>,
+}
+
+impl Painter {
+    /// The canvas was laid out: its bitmap takes its new size, in device pixels, and `view` is drawn.
+    pub fn resized(&mut self, canvas: &HtmlCanvasElement, view: &BoardView) {
+        let px = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+        let side = (f64::from(canvas.client_width()) * px).round();
+        if side != f64::from(canvas.width()) {
+            canvas.set_width(side as u32);
+            canvas.set_height(side as u32);
+        }
+        (self.side, self.px) = (side, px);
+        self.draw(canvas, view);
+    }
+
+    /// Draws `view`, once the canvas has been measured.
+    pub fn draw(&mut self, canvas: &HtmlCanvasElement, view: &BoardView) {
+        if self.side <= 0.0 {
+            return;
+        }
+        let palette = self.palette.get_or_insert_with(|| Palette::of(canvas));
+        if let Some(ctx) = context(canvas) {
+            paint(
+                &ctx,
+                view,
+                palette,
+                &mut self.background,
+                self.side,
+                self.px,
+            );
+        }
+    }
+}
+
 /// What does not change from tick to tick (the squares and the destinations), drawn once on a canvas of
 /// its own and copied onto the board in one call each tick.
-pub struct Background {
+struct Background {
     canvas: HtmlCanvasElement,
     key: (u32, Vec<Option<Team>>),
 }
@@ -84,14 +127,13 @@ impl Background {
     }
 }
 
-/// The 2D context of a canvas.
-pub fn context(el: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
+fn context(el: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
     el.get_context("2d").ok()??.dyn_into().ok()
 }
 
 /// Draws `view` over the whole canvas of `side` by `side` device pixels; `px` is one CSS pixel in device
 /// pixels, so lines keep their CSS widths on any screen. `background` keeps the squares between calls.
-pub fn paint(
+fn paint(
     ctx: &CanvasRenderingContext2d,
     view: &BoardView,
     palette: &Palette,
@@ -176,7 +218,7 @@ fn disc(ctx: &CanvasRenderingContext2d, cx: f64, cy: f64, r: f64) {
     let _ = ctx.arc(cx, cy, r.max(0.5), 0.0, TAU);
 }
 
-/// A piece as a disc with a shadow; a damaged one lighter, with a dashed ring. Two pieces on one
+/// A piece as a disc with a shadow; a damaged one lighter, with a dark ring. Two pieces on one
 /// square (a collision) are half red, half blue; the square's element blinks over it (see style/main.css).
 fn piece(
     ctx: &CanvasRenderingContext2d,
@@ -209,21 +251,18 @@ fn piece(
                 ctx.set_fill_style_str(palette.team(team));
                 ctx.begin_path();
                 let _ = ctx.arc(cx, cy, r, from, from + TAU / 2.0);
-                ctx.close_path();
                 ctx.fill();
             }
         }
         Occupant::Empty => {}
     }
     if c.damage > 0 {
+        // A dark ring inside the edge; the square's element shows the damage as a number over it.
         ctx.set_global_alpha(1.0);
         ctx.set_stroke_style_str("#222");
         ctx.set_line_width(2.0 * px);
-        let dash = js_sys::Array::of2(&(4.0 * px).into(), &(3.0 * px).into());
-        let _ = ctx.set_line_dash(&dash);
         disc(ctx, cx, cy, r - px);
         ctx.stroke();
-        let _ = ctx.set_line_dash(&js_sys::Array::new());
     }
 }
 

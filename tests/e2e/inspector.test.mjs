@@ -267,6 +267,8 @@ test('a record made without exchanges says so in the inspector', async () => {
   await page.waitForSelector('[data-testid=scrubber]');
   await page.locator('[data-testid=scrubber]').fill('1');
   await page.click('[data-testid=inspector] summary');
+  // The panel fills once the browser has told the page it opened (the toggle event comes after the click).
+  await page.waitForFunction(() => document.querySelector('[data-testid=inspector-none]')?.textContent);
   assert.match(await page.textContent('[data-testid=inspector-none]'),
     /Tick 1: the record holds no web AI exchanges for this tick/);
   await page.close();
