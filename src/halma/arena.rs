@@ -121,10 +121,10 @@ pub fn ArenaPage() -> impl IntoView {
     // The setup follows every change into the link and localStorage (a memo: ticks do not rewrite it).
     let players = Memo::new(move |_| session.with(|s| s.players().clone()));
     // The camp rules and first mover are kept with the classic preset only, where the form offers them.
-    Effect::new(move |_| {
+    Effect::new(move |saved_before: Option<()>| {
         let preset = preset_choice.get();
         let classic = preset == Preset::Classic;
-        prefs::save(&prefs::Saved {
+        let saved = prefs::Saved {
             players: players.get(),
             preset,
             content_types: content_types().map(|_, c| c.get()),
@@ -135,7 +135,14 @@ pub fn ArenaPage() -> impl IntoView {
                 CampRules::Seed
             },
             first_mover: first_choice.get().filter(|_| classic),
-        })
+        };
+        // The page's first save waits until the board is on screen: rewriting the address can take the
+        // browser several milliseconds, and nothing needs it sooner.
+        if saved_before.is_some() {
+            prefs::save(&saved);
+        } else {
+            set_timeout(move || prefs::save(&saved), std::time::Duration::ZERO);
+        }
     });
     // A content type chosen applies from the next tick on.
     Effect::new(move |_| {
