@@ -11,7 +11,7 @@
 // Reported: the best and the median round of each side; the ratio is taken on the best rounds, the
 // least disturbed by other processes. Both sides must generate exactly the same moves: the move count,
 // the checksum of the move list and every round's total are compared. Exit status 1 if any check
-// fails; the 2x target is reported, not enforced.
+// fails; the targets (2x, then issue 16's 1.3x) are reported, not enforced.
 
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -106,6 +106,7 @@ const ratios = rows.map((r) => r.ratio);
 const geomean = Math.exp(ratios.reduce((s, x) => s + Math.log(x), 0) / ratios.length);
 const worst = Math.max(...ratios);
 console.log(`native/wasm on the best rounds: geometric mean ${geomean.toFixed(2)}, worst ${worst.toFixed(2)}; ` +
-  `target (wasm within 2x of native): ${worst <= 2 ? "met" : "NOT met"}`);
+  `first target (wasm within 2x of native): ${worst <= 2 ? "met" : "NOT met"}; ` +
+  `issue 16's (within 1.3x): ${worst <= 1.3 ? "met" : "NOT met"} (it started at 1.52 geomean, 1.66 worst)`);
 console.log(failed ? "CHECKS FAILED: native and wasm disagree" : "checks: native and wasm generated identical moves");
 process.exit(failed ? 1 : 0);
