@@ -93,12 +93,14 @@ impl Painter {
 /// its own and copied onto the board in one call each tick.
 struct Background {
     canvas: HtmlCanvasElement,
-    key: (u32, Vec<Option<Team>>),
+    /// Its side in device pixels and the destinations it shows, square by square.
+    side: u32,
+    destinations: Vec<Option<Team>>,
 }
 
 impl Background {
-    /// The background for `view` at `side` device pixels, drawn again only when that or the palette
-    /// changed.
+    /// The background for `view` at `side` device pixels, drawn again only when the size or the
+    /// destinations changed (a new game, a resized board).
     fn ensure<'a>(
         cache: &'a mut Option<Background>,
         view: &BoardView,
@@ -106,22 +108,26 @@ impl Background {
         side: f64,
         px: f64,
     ) -> Option<&'a HtmlCanvasElement> {
-        let key = (
-            side as u32,
-            view.cells.iter().map(|c| c.destination).collect::<Vec<_>>(),
-        );
-        if cache.as_ref().is_none_or(|b| b.key != key) {
+        let destinations = || view.cells.iter().map(|c| c.destination);
+        let fresh = cache.as_ref().is_some_and(|b| {
+            b.side == side as u32 && b.destinations.iter().copied().eq(destinations())
+        });
+        if !fresh {
             let canvas: HtmlCanvasElement = web_sys::window()?
                 .document()?
                 .create_element("canvas")
                 .ok()?
                 .dyn_into()
                 .ok()?;
-            canvas.set_width(key.0);
-            canvas.set_height(key.0);
+            canvas.set_width(side as u32);
+            canvas.set_height(side as u32);
             let ctx = context(&canvas)?;
             squares(&ctx, view, palette, side, px);
-            *cache = Some(Background { canvas, key });
+            *cache = Some(Background {
+                canvas,
+                side: side as u32,
+                destinations: destinations().collect(),
+            });
         }
         cache.as_ref().map(|b| &b.canvas)
     }
