@@ -1,13 +1,13 @@
 //! Security headers on every answer, and the rule for which pages may open the WebSocket.
 //!
 //! **Headers.** Every answer carries `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer`,
-//! `X-Frame-Options: DENY` and a `Content-Security-Policy` ([`csp`]) that allows exactly what the app
-//! does: its own scripts and the inline module script trunk writes into `index.html` (by its SHA-256,
-//! computed when `index.html` is served, so a rebuild needs no restart), WebAssembly
-//! (`'wasm-unsafe-eval'`), Web Workers from the same origin and from `blob:` URLs, requests to any
-//! http(s) address (the Halma page POSTs to AIs at addresses its user types) and to this server's own
-//! WebSocket; no plug-ins, no framing (`frame-ancestors 'none'`). Styles may be inline (the components
-//! set `style` attributes).
+//! `X-Frame-Options: DENY`, `Cache-Control: no-cache` (unless the answer set its own) and a
+//! `Content-Security-Policy` ([`csp`]) that allows exactly what the app does: its own scripts and the
+//! inline script of `index.html` that starts a page (by its SHA-256, computed when `index.html` is
+//! served, so a rebuild needs no restart), WebAssembly (`'wasm-unsafe-eval'`), Web Workers from the same
+//! origin and from `blob:` URLs, requests to any http(s) address (the Halma page POSTs to AIs at
+//! addresses its user types) and to this server's own WebSocket; no plug-ins, no framing
+//! (`frame-ancestors 'none'`). Styles may be inline (the components set `style` attributes).
 //!
 //! **Origin.** A browser says in `Origin` which page opens a WebSocket; any page may try, since the
 //! same-origin policy does not cover WebSockets. The upgrade is refused (`403`) when `Origin` is there
@@ -105,6 +105,12 @@ pub async fn security_headers(request: Request, next: Next) -> Response {
         HeaderValue::from_static("no-referrer"),
     );
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    // The app's files keep their names from build to build (index.html loads them by name), so a
+    // browser must check each time that its copy is current: a page's JavaScript from one build with its
+    // wasm from another would not start. Unchanged files still come back as a short 304.
+    headers
+        .entry(header::CACHE_CONTROL)
+        .or_insert(HeaderValue::from_static("no-cache"));
     if let Ok(value) = HeaderValue::from_str(&policy) {
         headers.insert(header::CONTENT_SECURITY_POLICY, value);
     }

@@ -353,6 +353,7 @@ async fn every_answer_has_the_security_headers_and_the_page_its_script_hash() {
             "'wasm-unsafe-eval'",
             "worker-src 'self' blob:",
             "connect-src 'self' http: https:",
+            "cache-control: no-cache",
         ] {
             assert!(head.contains(header), "{path} lacks {header}: {head}");
         }
