@@ -6,12 +6,29 @@ use crate::notice::tone_class;
 use gridarena_engine::halma::Team;
 use leptos::prelude::*;
 
+/// How many ticks' blocks the field shows until its reader asks for the older ones: several screens of
+/// the field. Each tick adds a block at the top and moves every block under it down, and with the whole
+/// log (300 ticks) in the page that move cost more layout and paint than the rest of the tick (issue 16).
+const SHOWN_AT_FIRST: usize = 40;
+
 /// The lines shown, one block a tick (numbered by its first line), and the filter the page reads them
 /// through. Blocks are keyed by number and text, so a tick adds one block at the top and drops the oldest,
-/// and the other few hundred lines stay where they are: keyed line by line, the several lines a tick adds
-/// made the list's diff move every older line in the DOM each tick (issue 16).
+/// and the other lines stay where they are: keyed line by line, the several lines a tick adds made the
+/// list's diff move every older line in the DOM each tick (issue 16).
 #[component]
 pub fn MessageField(lines: Memo<Vec<(u64, Vec<Line>)>>, filter: RwSignal<Filter>) -> impl IntoView {
+    // Whether the reader asked for every tick the log keeps.
+    let all = RwSignal::new(false);
+    // A memo, so the button below comes and goes once, not with every tick.
+    let more = Memo::new(move |_| !all.get() && lines.with(Vec::len) > SHOWN_AT_FIRST);
+    let shown = move || {
+        let limit = if all.get() {
+            usize::MAX
+        } else {
+            SHOWN_AT_FIRST
+        };
+        lines.with(|l| l.iter().take(limit).cloned().collect::<Vec<_>>())
+    };
     view! {
         <div class="message-panel">
             <div class="message-filter" role="group" aria-label="Message filter">
@@ -44,7 +61,7 @@ pub fn MessageField(lines: Memo<Vec<(u64, Vec<Line>)>>, filter: RwSignal<Filter>
                 data-testid="messages"
             >
                 <For
-                    each=move || lines.get()
+                    each=shown
                     key=|(n, block)| (*n, block.iter().map(|l| l.text.clone()).collect::<Vec<_>>())
                     children=|(_, block)| {
                         view! {
@@ -58,6 +75,17 @@ pub fn MessageField(lines: Memo<Vec<(u64, Vec<Line>)>>, filter: RwSignal<Filter>
                     }
                 />
             </div>
+            // Outside the log, which a screen reader reads out as it changes.
+            <Show when=move || more.get()>
+                <button
+                    type="button"
+                    class="older"
+                    data-testid="messages-older"
+                    on:click=move |_| all.set(true)
+                >
+                    {format!("Show older ticks (the field shows the latest {SHOWN_AT_FIRST})")}
+                </button>
+            </Show>
         </div>
     }
 }

@@ -114,6 +114,29 @@ test('the board is drawn on a canvas and played from the keyboard, one square at
   await page.close();
 });
 
+test('the message field shows the latest 40 ticks until the older ones are asked for', async () => {
+  const { page, errors } = await openApp(browser, server.url);
+  await newGame(page, { preset: 'arena', red: 'builtin:greedy', blue: 'builtin:greedy', seed: 7 });
+  await page.locator('[data-testid=speed]').fill('50');
+  await page.click('[data-testid=run]');
+  await page.waitForFunction(() => Number(/turn (\d+)/.exec(
+    document.querySelector('[data-testid=game-info]').textContent)[1]) >= 45, null, { timeout: 30_000 });
+  await page.click('[data-testid=stop]');
+  // Stopped: Run is offered again, and the tick in progress ends once its answers are in.
+  await page.waitForFunction(() => !document.querySelector('[data-testid=run]').disabled);
+  await page.waitForTimeout(300);
+  const turn = Number(/turn (\d+)/.exec(await page.textContent('[data-testid=game-info]'))[1]);
+  const blocks = () => page.locator('[data-testid=messages] .tick-lines').count();
+  assert.equal(await blocks(), 40);
+  assert.match(await page.textContent('[data-testid=messages] .tick-lines'), new RegExp(`^Turn ${turn}(?!\\d)`));
+  await page.click('[data-testid=messages-older]');
+  assert.equal(await blocks(), turn);
+  assert.match(await page.textContent('[data-testid=messages]'), /Turn 1(?!\d)/);
+  assert.equal(await page.locator('[data-testid=messages-older]').count(), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('the course camp rules and first mover come from the link, follow the form and a bad one is named', async () => {
   const { page, errors } = await openApp(browser,
     `${server.url}?red=human&blue=human&preset=classic&camp=course&first=blue`);
