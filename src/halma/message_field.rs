@@ -76,16 +76,21 @@ pub fn MessageField(lines: Memo<Vec<(u64, Vec<Line>)>>, filter: RwSignal<Filter>
                 />
             </div>
             // Outside the log, which a screen reader reads out as it changes.
-            <Show when=move || more.get()>
-                <button
-                    type="button"
-                    class="older"
-                    data-testid="messages-older"
-                    on:click=move |_| all.set(true)
-                >
-                    {format!("Show older ticks (the field shows the latest {SHOWN_AT_FIRST})")}
-                </button>
-            </Show>
+            {move || {
+                more.get()
+                    .then(|| {
+                        view! {
+                            <button
+                                type="button"
+                                class="older"
+                                data-testid="messages-older"
+                                on:click=move |_| all.set(true)
+                            >
+                                {format!("Show older ticks (the field shows the latest {SHOWN_AT_FIRST})")}
+                            </button>
+                        }
+                    })
+            }}
         </div>
     }
 }
