@@ -70,7 +70,8 @@ impl CellView {
         c
     }
 
-    /// The square's accessible name, e.g. "(3,4) red piece, damage 2, blue destination".
+    /// The square's accessible name, e.g. "(3,4) red piece, damage 2, blue destination"; while a person
+    /// makes a move, also whether the square is part of it or where the chosen piece can go.
     pub fn label(&self, x: u8, y: u8) -> String {
         let mut s = format!("({x},{y})");
         match self.occupant {
@@ -84,6 +85,13 @@ impl CellView {
         }
         if let Some(t) = self.destination {
             s.push_str(&format!(", {t} destination"));
+        }
+        // A person moving by keyboard hears what a sighted one sees outlined.
+        if self.draft {
+            s.push_str(", in the move being made");
+        }
+        if self.hint {
+            s.push_str(", the chosen piece can go here");
         }
         s
     }
@@ -270,6 +278,10 @@ mod tests {
         b.cells[5].damage = 3;
         b.cells[40].hint = true;
         assert_eq!(a.changed(&b).collect::<Vec<_>>(), vec![5, 40]);
+        assert_eq!(
+            b.cells[40].label(4, 2),
+            "(4,2) empty, the chosen piece can go here"
+        );
         assert!(b.cells[5].inner_html().contains(">3<"));
         assert_eq!(BoardView::default().changed(&a).count(), 324);
     }

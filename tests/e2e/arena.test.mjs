@@ -83,9 +83,11 @@ test('the board is drawn on a canvas and played from the keyboard, one square at
   const focused = () => page.evaluate(() => document.activeElement.getAttribute('aria-label'));
   assert.equal(await focused(), '(2,15) red piece');
   await page.keyboard.press('Enter');
+  // The names say what the outlines show: the chosen piece, and where it can go.
+  assert.equal(await focused(), '(2,15) red piece, in the move being made');
   await page.keyboard.press('ArrowUp');
   await page.keyboard.press('ArrowUp');
-  assert.equal(await focused(), '(2,13) empty');
+  assert.equal(await focused(), '(2,13) empty, the chosen piece can go here');
   await page.keyboard.press(' ');
   assert.match(await page.getAttribute(cell(2, 13), 'class'), /draft/);
   assert.equal(await page.locator('[data-testid=board] .cell[tabindex="0"]').count(), 1);
