@@ -93,11 +93,11 @@ pub fn Board(
             _ => return,
         };
         ev.prevent_default();
-        let (tx, ty) = (to.0.clamp(0, n - 1), to.1.clamp(0, n - 1));
+        let last = (n - 1).max(0);
+        let (tx, ty) = (to.0.clamp(0, last) as u8, to.1.clamp(0, last) as u8);
         let next = grid
             .get_untracked()
-            .and_then(|g| g.children().item(ty as u32))
-            .and_then(|row| row.children().item(tx as u32));
+            .and_then(|g| square_element(&g, tx, ty));
         if let Some(next) = next.and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
             // One tab stop for the whole board: it moves with the focus.
             let _ = cell.set_attribute("tabindex", "-1");
@@ -154,22 +154,28 @@ fn patch_squares(grid: &HtmlElement, old: &BoardView, new: &BoardView, focusable
         grid.set_inner_html(&new.grid_html(focusable));
         return;
     }
-    let rows = grid.children();
     for i in old.changed(new) {
         let (x, y) = ((i % n) as u8, (i / n) as u8);
-        let Some(cell) = rows
-            .item(u32::from(y))
-            .and_then(|row| row.children().item(u32::from(x)))
-        else {
+        let Some(cell) = square_element(grid, x, y) else {
             continue;
         };
         let (was, now) = (&old.cells[i], &new.cells[i]);
         cell.set_class_name(&now.classes(x, y));
-        if was.label(x, y) != now.label(x, y) {
-            let _ = cell.set_attribute("aria-label", &now.label(x, y));
+        let label = now.label(x, y);
+        if was.label(x, y) != label {
+            let _ = cell.set_attribute("aria-label", &label);
         }
         if was.damage != now.damage {
             cell.set_inner_html(&now.inner_html());
         }
     }
+}
+
+/// The element of square (`x`, `y`): row `y` of the grid, column `x` of the row (see
+/// [`BoardView::grid_html`]).
+fn square_element(grid: &HtmlElement, x: u8, y: u8) -> Option<Element> {
+    grid.children()
+        .item(u32::from(y))?
+        .children()
+        .item(u32::from(x))
 }

@@ -152,7 +152,7 @@ fn paint(
         return;
     }
     let s = side / n as f64;
-    let at = |i: usize| ((i % n) as f64 * s, (i / n) as f64 * s);
+    let at = |i: usize| corner(i, n, s);
     ctx.set_global_alpha(1.0);
     match Background::ensure(background, view, palette, side, px) {
         Some(bg) => {
@@ -189,7 +189,7 @@ fn squares(
 ) {
     let n = usize::from(view.size);
     let s = side / n as f64;
-    let at = |i: usize| ((i % n) as f64 * s, (i / n) as f64 * s);
+    let at = |i: usize| corner(i, n, s);
     // The whole board light, then the dark squares (x + y odd), so the colour is set twice.
     ctx.set_fill_style_str(&palette.light);
     ctx.fill_rect(0.0, 0.0, side, side);
@@ -217,6 +217,11 @@ fn squares(
         }
     }
     ctx.set_global_alpha(1.0);
+}
+
+/// The top-left corner of square `i` (row by row) on a board of `n` squares a side, each `s` wide.
+fn corner(i: usize, n: usize, s: f64) -> (f64, f64) {
+    ((i % n) as f64 * s, (i / n) as f64 * s)
 }
 
 fn disc(ctx: &CanvasRenderingContext2d, cx: f64, cy: f64, r: f64) {
