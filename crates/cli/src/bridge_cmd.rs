@@ -112,6 +112,14 @@ pub fn run(args: &BridgeArgs, out: &mut impl Write) -> Result<ExitCode, Failure>
     served.map(|()| ExitCode::SUCCESS)
 }
 
+/// The CORS headers of every answer: any page may POST here (the arena runs wherever its files are served).
+const CORS: [(header::HeaderName, &str); 4] = [
+    (header::ACCESS_CONTROL_ALLOW_ORIGIN, "*"),
+    (header::ACCESS_CONTROL_ALLOW_METHODS, "POST, OPTIONS"),
+    (header::ACCESS_CONTROL_ALLOW_HEADERS, "Content-Type"),
+    (header::ACCESS_CONTROL_MAX_AGE, "600"),
+];
+
 /// Every path answers: POST asks for a move, OPTIONS is a CORS preflight, anything else says what to do.
 async fn handle(
     State(bridge): State<Arc<Bridge>>,
@@ -143,22 +151,9 @@ async fn handle(
             .into_response()
     };
     let h = response.headers_mut();
-    h.insert(
-        header::ACCESS_CONTROL_ALLOW_ORIGIN,
-        HeaderValue::from_static("*"),
-    );
-    h.insert(
-        header::ACCESS_CONTROL_ALLOW_METHODS,
-        HeaderValue::from_static("POST, OPTIONS"),
-    );
-    h.insert(
-        header::ACCESS_CONTROL_ALLOW_HEADERS,
-        HeaderValue::from_static("Content-Type"),
-    );
-    h.insert(
-        header::ACCESS_CONTROL_MAX_AGE,
-        HeaderValue::from_static("600"),
-    );
+    for (name, value) in CORS {
+        h.insert(name, HeaderValue::from_static(value));
+    }
     // Chrome asks before a public page may call a loopback address.
     if headers.contains_key("access-control-request-private-network") {
         h.insert(

@@ -39,6 +39,13 @@ impl Bridge {
         Bridge { child, url }
     }
 
+    /// A bridge in `format` for `command`, run in the hostile-program fixtures' folder.
+    fn fixture(format: &str, command: &[&str]) -> Bridge {
+        let mut args = vec!["--format", format, "--dir", "tests/fixtures/programs", "--"];
+        args.extend_from_slice(command);
+        Bridge::start(&args)
+    }
+
     fn post(&self, body: &str, content_type: &str) -> (u16, Value, Option<String>) {
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
@@ -160,15 +167,7 @@ fn the_course_starter_answers_the_pages_requests_with_legal_moves() {
 
 #[test]
 fn a_failing_program_is_a_502_that_names_the_failure_and_its_stderr() {
-    let bridge = Bridge::start(&[
-        "--format",
-        "course",
-        "--dir",
-        "tests/fixtures/programs",
-        "--",
-        "sh",
-        "crash.sh",
-    ]);
+    let bridge = Bridge::fixture("course", &["sh", "crash.sh"]);
     let (status, answer, cors) = bridge.post(&classic_request(Team::Red, "g2"), "text/plain");
     assert_eq!(status, 502, "{answer}");
     assert_eq!(
@@ -190,16 +189,7 @@ fn a_failing_program_is_a_502_that_names_the_failure_and_its_stderr() {
 fn a_line_bot_gets_one_process_per_game_and_the_pages_request_as_it_is() {
     // `head -n 1` answers the first line it is given (the request, echoed) and exits: each game's first
     // move reaches a fresh process, and the echo proves the request line arrived whole.
-    let bridge = Bridge::start(&[
-        "--format",
-        "lines",
-        "--dir",
-        "tests/fixtures/programs",
-        "--",
-        "head",
-        "-n",
-        "1",
-    ]);
+    let bridge = Bridge::fixture("lines", &["head", "-n", "1"]);
     for game in ["a", "b"] {
         let (status, answer, _) = bridge.post(&classic_request(Team::Red, game), "text/plain");
         // The echoed request is not a move: a readable failure that quotes nothing private.
@@ -212,15 +202,7 @@ fn a_line_bot_gets_one_process_per_game_and_the_pages_request_as_it_is() {
 fn a_move_cut_by_the_requests_limit_does_not_spend_the_clock() {
     // The doctor sends a 1 ms limit, and a page's tick cuts a slow move: the program's clock is charged
     // what the move used, so the next request is still answered.
-    let bridge = Bridge::start(&[
-        "--format",
-        "course",
-        "--dir",
-        "tests/fixtures/programs",
-        "--",
-        "sh",
-        "slow_once.sh",
-    ]);
+    let bridge = Bridge::fixture("course", &["sh", "slow_once.sh"]);
     let (status, answer, _) =
         bridge.post(&classic_request_within(Team::Red, "g3", 100), "text/plain");
     assert_eq!(status, 502, "{answer}");
