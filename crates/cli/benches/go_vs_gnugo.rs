@@ -1,12 +1,20 @@
-//! Win rate of `gridarena go gtp` against GNU Go 3.8 at level 1 on 9x9, over GTP, and the time per move.
+//! Win rate of `gridarena go gtp` against GNU Go 3.8 over GTP, and the time per move.
 //!
-//! Run it with `cargo bench -p gridarena-cli --bench go_vs_gnugo` (release build). The environment
-//! variables GAMES (default 20), PLAYOUTS (default: the engine's own default) and KOMI (default 7.5, the
-//! usual 9x9 komi under area scoring, so neither colour is favoured much; GridArena's own default is 0.5)
-//! change the match. Colours alternate, so each side plays Black in half the games. GNU Go runs with
-//! GridArena's rules: `--chinese-rules --positional-superko --forbid-suicide`. A game ends after two
-//! passes or a resignation (GridArena resigns below a 5% win rate); the winner is what GNU Go's
-//! `final_score` says, since it judges dead stones that GridArena's count would keep on the board.
+//! Run it with `cargo bench -p gridarena-cli --bench go_vs_gnugo` (release build). Environment variables
+//! set the match:
+//! - `GAMES` (default 20) games, colours alternating, so each side plays Black in half of them;
+//! - `LEVEL` (default 10, GNU Go's own default) GNU Go's level;
+//! - `SIZE` (default 9) the board size;
+//! - `SECONDS`: GridArena's time a move, sent as GTP `time_settings 0 SECONDS 1`, so the bench also
+//!   checks that the engine keeps time; without it, `PLAYOUTS` (default: the engine's own) a move;
+//! - `KOMI` (default 7.5, the usual area-scoring komi, so neither colour is favoured much; GridArena's
+//!   own default is 0.5);
+//! - `RESIGN` (default 0: never) GridArena's `--resign-below`;
+//! - `JOBS` (default 1) games played at once: one core each for GridArena, so no more than the cores.
+//!
+//! GNU Go runs with GridArena's rules: `--chinese-rules --positional-superko --forbid-suicide`. A game
+//! ends after two passes or a resignation; the winner is what GNU Go's `final_score` says, since it
+//! judges dead stones that GridArena's count would keep on the board.
 
 use std::time::{Duration, Instant};
 
@@ -19,6 +27,7 @@ use gtp_engine::Engine;
 struct Player {
     engine: Engine,
     thinking: Duration,
+    longest: Duration,
     moves: u32,
 }
 
@@ -27,6 +36,7 @@ impl Player {
         Player {
             engine,
             thinking: Duration::ZERO,
+            longest: Duration::ZERO,
             moves: 0,
         }
     }
@@ -39,7 +49,9 @@ impl Player {
     fn genmove(&mut self, color: &str) -> String {
         let start = Instant::now();
         let mv = self.send(&format!("genmove {color}")).to_ascii_uppercase();
-        self.thinking += start.elapsed();
+        let took = start.elapsed();
+        self.thinking += took;
+        self.longest = self.longest.max(took);
         self.moves += 1;
         mv
     }
@@ -52,106 +64,198 @@ fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
         .unwrap_or(default)
 }
 
+/// The match's settings, from the environment.
+struct Match {
+    games: u32,
+    level: u8,
+    size: u8,
+    seconds: Option<f64>,
+    playouts: Option<u32>,
+    komi: String,
+    resign: f64,
+    jobs: u32,
+}
+
+/// One finished game.
+struct Game {
+    ours_black: bool,
+    plies: u32,
+    result: String,
+    ours_score: String,
+    won: bool,
+    won_our_rules: bool,
+    ours: Player,
+    gnu: Player,
+}
+
+fn play(m: &Match, game: u32) -> Game {
+    let ours_black = game % 2 == 0;
+    let binary = env!("CARGO_BIN_EXE_gridarena");
+    let mut args = vec![
+        "go".to_string(),
+        "gtp".to_string(),
+        "--seed".to_string(),
+        game.to_string(),
+        "--resign-below".to_string(),
+        m.resign.to_string(),
+    ];
+    if let Some(p) = m.playouts {
+        args.extend(["--playouts".to_string(), p.to_string()]);
+    }
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut ours = Player::new(Engine::start("GridArena", binary, &refs));
+    let mut gnu = Player::new(Engine::gnugo(m.level));
+    for e in [&mut ours, &mut gnu] {
+        e.send(&format!("boardsize {}", m.size));
+        e.send("clear_board");
+        e.send(&format!("komi {}", m.komi));
+    }
+    if let Some(s) = m.seconds {
+        ours.send(&format!("time_settings 0 {s} 1"));
+    }
+    let (mut color, mut passes, mut plies) = ("black", 0, 0);
+    let mut resigned: Option<&str> = None;
+    let max_plies = 4 * u32::from(m.size) * u32::from(m.size);
+    while passes < 2 && plies < max_plies {
+        let ours_to_move = (color == "black") == ours_black;
+        let (mover, other) = if ours_to_move {
+            (&mut ours, &mut gnu)
+        } else {
+            (&mut gnu, &mut ours)
+        };
+        let mv = mover.genmove(color);
+        if mv == "RESIGN" {
+            resigned = Some(color);
+            break;
+        }
+        other.send(&format!("play {color} {mv}"));
+        passes = if mv == "PASS" { passes + 1 } else { 0 };
+        plies += 1;
+        color = if color == "black" { "white" } else { "black" };
+    }
+    let result = match resigned {
+        Some("black") => "W+R".to_string(),
+        Some(_) => "B+R".to_string(),
+        None => gnu.send("final_score"),
+    };
+    let ours_score = if resigned.is_some() {
+        "-".to_string()
+    } else {
+        ours.send("final_score")
+    };
+    let ours_color = if ours_black { "B" } else { "W" };
+    // Under GridArena's own rules every stone left on the board counts (docs/go.md).
+    let by_our_rules = if resigned.is_some() {
+        &result
+    } else {
+        &ours_score
+    };
+    Game {
+        ours_black,
+        plies,
+        won: result.starts_with(ours_color),
+        won_our_rules: by_our_rules.starts_with(ours_color),
+        result,
+        ours_score,
+        ours,
+        gnu,
+    }
+}
+
 fn main() {
-    // `cargo bench` passes --bench; `cargo test --benches` runs this too, and then one game is enough.
+    // `cargo bench` passes --bench; `cargo test --benches` runs this too, and then nothing is played.
     let testing = !std::env::args().any(|a| a == "--bench");
-    let games: u32 = env_or("GAMES", if testing { 0 } else { 20 });
-    let playouts: Option<u32> = std::env::var("PLAYOUTS").ok().and_then(|v| v.parse().ok());
-    let komi: String = env_or("KOMI", "7.5".to_string());
-    if games == 0 {
+    let m = Match {
+        games: env_or("GAMES", if testing { 0 } else { 20 }),
+        level: env_or("LEVEL", 10),
+        size: env_or("SIZE", 9),
+        seconds: std::env::var("SECONDS").ok().and_then(|v| v.parse().ok()),
+        playouts: std::env::var("PLAYOUTS").ok().and_then(|v| v.parse().ok()),
+        komi: env_or("KOMI", "7.5".to_string()),
+        resign: env_or("RESIGN", 0.0),
+        jobs: env_or("JOBS", 1u32).max(1),
+    };
+    if m.games == 0 {
         println!("go_vs_gnugo: skipped outside `cargo bench` (set GAMES to play)");
         return;
     }
-    let binary = env!("CARGO_BIN_EXE_gridarena");
-    let mut args = vec!["go".to_string(), "gtp".to_string()];
-    if let Some(p) = playouts {
-        args.extend(["--playouts".to_string(), p.to_string()]);
-    }
+    let budget = match (m.seconds, m.playouts) {
+        (Some(s), _) => format!("{s} s a move"),
+        (None, Some(p)) => format!("{p} playouts a move"),
+        (None, None) => "default playouts".to_string(),
+    };
     println!(
-        "GridArena (playouts {}) vs GNU Go level 1, 9x9, komi {komi}, {games} games",
-        playouts.map_or("default".to_string(), |p| p.to_string())
+        "GridArena ({budget}) vs GNU Go level {}, {size}x{size}, komi {}, {} games, {} at once",
+        m.level,
+        m.komi,
+        m.games,
+        m.jobs,
+        size = m.size
     );
-    let (mut wins, mut ours_time, mut ours_moves, mut gnu_time, mut gnu_moves) =
-        (0, Duration::ZERO, 0, Duration::ZERO, 0);
-    let mut as_black = [0u32; 2];
-    let mut wins_our_rules = 0;
-    for game in 0..games {
-        let ours_black = game % 2 == 0;
-        let mut game_args = args.clone();
-        game_args.extend(["--seed".to_string(), game.to_string()]);
-        let refs: Vec<&str> = game_args.iter().map(String::as_str).collect();
-        let mut ours = Player::new(Engine::start("GridArena", binary, &refs));
-        let mut gnu = Player::new(Engine::gnugo(1));
-        for e in [&mut ours, &mut gnu] {
-            e.send("boardsize 9");
-            e.send("clear_board");
-            e.send(&format!("komi {komi}"));
-        }
-        let (mut color, mut passes, mut plies) = ("black", 0, 0);
-        let mut resigned: Option<&str> = None;
-        while passes < 2 && plies < 400 {
-            let ours_to_move = (color == "black") == ours_black;
-            let (mover, other) = if ours_to_move {
-                (&mut ours, &mut gnu)
-            } else {
-                (&mut gnu, &mut ours)
-            };
-            let mv = mover.genmove(color);
-            if mv == "RESIGN" {
-                resigned = Some(color);
-                break;
-            }
-            other.send(&format!("play {color} {mv}"));
-            passes = if mv == "PASS" { passes + 1 } else { 0 };
-            plies += 1;
-            color = if color == "black" { "white" } else { "black" };
-        }
-        let result = match resigned {
-            Some("black") => "W+R".to_string(),
-            Some(_) => "B+R".to_string(),
-            None => gnu.send("final_score"),
-        };
-        let ours_score = if resigned.is_some() {
-            "-".to_string()
-        } else {
-            ours.send("final_score")
-        };
-        let ours_color = if ours_black { "B" } else { "W" };
-        let won = result.starts_with(ours_color);
-        wins += u32::from(won);
-        // Under GridArena's own rules every stone left on the board counts (docs/go.md).
-        let by_our_rules = if resigned.is_some() {
-            &result
-        } else {
-            &ours_score
-        };
-        wins_our_rules += u32::from(by_our_rules.starts_with(ours_color));
-        as_black[usize::from(!ours_black)] += u32::from(won);
-        println!(
-            "game {:>2}: GridArena {:<5} {plies:>3} plies  GNU Go's count {result:<7} ours {ours_score:<7} {}",
-            game + 1,
-            if ours_black { "black" } else { "white" },
-            if won { "win" } else { "loss" }
-        );
-        ours_time += ours.thinking;
-        ours_moves += ours.moves;
-        gnu_time += gnu.thinking;
-        gnu_moves += gnu.moves;
-    }
-    println!("by GridArena's own count (no dead-stone removal) it won {wins_our_rules} of {games}");
+    let started = Instant::now();
+    let mut games: Vec<(u32, Game)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..m.jobs)
+            .map(|job| {
+                let m = &m;
+                scope.spawn(move || {
+                    (job..m.games)
+                        .step_by(m.jobs as usize)
+                        .map(|i| {
+                            let g = play(m, i);
+                            println!(
+                                "game {:>2}: GridArena {:<5} {:>3} plies  GNU Go's count {:<7} ours {:<7} {}",
+                                i + 1,
+                                if g.ours_black { "black" } else { "white" },
+                                g.plies,
+                                g.result,
+                                g.ours_score,
+                                if g.won { "win" } else { "loss" }
+                            );
+                            (i, g)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a game thread"))
+            .collect()
+    });
+    games.sort_by_key(|(i, _)| *i);
+    let count = |f: &dyn Fn(&Game) -> bool| games.iter().filter(|(_, g)| f(g)).count();
+    let wins = count(&|g| g.won);
+    let total = games.len();
+    println!(
+        "by GridArena's own count (no dead-stone removal) it won {} of {total}",
+        count(&|g| g.won_our_rules)
+    );
+    println!(
+        "GridArena won {wins} of {total} ({:.0}%; {} of {} as black, {} of {} as white), lost {}",
+        100.0 * wins as f64 / total as f64,
+        count(&|g| g.won && g.ours_black),
+        count(&|g| g.ours_black),
+        count(&|g| g.won && !g.ours_black),
+        count(&|g| !g.ours_black),
+        total - wins
+    );
+    let sum = |f: &dyn Fn(&Game) -> &Player| {
+        games.iter().fold(
+            (Duration::ZERO, 0u32, Duration::ZERO),
+            |(t, n, l), (_, g)| {
+                let p = f(g);
+                (t + p.thinking, n + p.moves, l.max(p.longest))
+            },
+        )
+    };
+    let (ours_time, ours_moves, ours_longest) = sum(&|g| &g.ours);
+    let (gnu_time, gnu_moves, _) = sum(&|g| &g.gnu);
     let per_move = |t: Duration, n: u32| t.as_secs_f64() / f64::from(n.max(1));
     println!(
-        "GridArena won {wins} of {games} ({:.0}%; {} of {} as black, {} of {} as white), lost {}",
-        100.0 * f64::from(wins) / f64::from(games),
-        as_black[0],
-        games.div_ceil(2),
-        as_black[1],
-        games / 2,
-        games - wins
-    );
-    println!(
-        "seconds per move: GridArena {:.3} ({ours_moves} moves), GNU Go {:.3} ({gnu_moves} moves)",
+        "seconds per move: GridArena {:.3} ({ours_moves} moves, longest {:.3}), GNU Go {:.3} ({gnu_moves} moves); {:.0} s in all",
         per_move(ours_time, ours_moves),
-        per_move(gnu_time, gnu_moves)
+        ours_longest.as_secs_f64(),
+        per_move(gnu_time, gnu_moves),
+        started.elapsed().as_secs_f64()
     );
 }

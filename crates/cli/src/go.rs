@@ -6,12 +6,19 @@
 
 use crate::io::Failure;
 use clap::{Args, Subcommand};
+use gridarena_engine::go::clock::{parse_seconds, parse_stones};
 use gridarena_engine::go::sgf::{self, MAX_SGF_BYTES};
 use gridarena_engine::go::{
-    BoardSize, Color, Game, Komi, Mcts, Move, Point, MAX_BOARD_SIZE, MIN_BOARD_SIZE,
+    BoardSize, Clock, Color, Game, Komi, Mcts, Memory, Move, Point, TimeControl, MAX_BOARD_SIZE,
+    MIN_BOARD_SIZE,
 };
 use std::io::{BufRead, Read, Write};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// The most simulations a genmove on the clock runs, whatever the time: a search that has made up its
+/// mind long before only grows its tree.
+const MAX_TIMED_PLAYOUTS: u32 = 5_000_000;
 
 /// The longest command line read. A real GTP command is a few dozen bytes (loadsgf with a long path a
 /// few hundred); the cap keeps a runaway controller from exhausting memory.
@@ -45,7 +52,12 @@ tree search AI.
 
 Supported commands: protocol_version, name, version, known_command, list_commands, quit, boardsize,
 clear_board, komi, play, genmove, undo, showboard, final_score, final_status_list, loadsgf,
-time_settings and time_left (both accepted and ignored: the AI is bounded by --playouts, not a clock).
+time_settings and time_left.
+
+How long genmove thinks: with a clock (time_settings from the controller, main time then Canadian
+byo-yomi, kept up to date by time_left or else by the engine itself), a share of the time left: about a
+second a move after `time_settings 0 1 1`; --seconds caps that, or sets the time alone when there is no
+clock; with neither, --playouts simulations, which replays a game exactly for a seed.
 
 After two passes (or a resignation) the game is over: genmove answers \"pass\", play accepts a pass and
 refuses a stone with \"illegal move\"; undo, clear_board, boardsize and loadsgf start play again.
@@ -69,10 +81,14 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct GtpArgs {
-    /// Monte-Carlo simulations per genmove (about 50,000 a second on 9x9 in a release build)
+    /// Monte-Carlo simulations per genmove when no clock and no --seconds limit it (about 15,000 a
+    /// second on 9x9 in a release build)
     #[arg(long, default_value_t = gridarena_engine::go::mcts::DEFAULT_PLAYOUTS,
         value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     playouts: u32,
+    /// Think this many seconds a move (at most: a clock from the controller may allow less)
+    #[arg(long, value_parser = parse_think_time)]
+    seconds: Option<Duration>,
     /// Seed of the AI's random playouts; each genmove mixes in the move number, so a game replays exactly
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -91,6 +107,13 @@ pub struct GtpArgs {
     verbose: bool,
 }
 
+fn parse_think_time(s: &str) -> Result<Duration, String> {
+    parse_seconds(s)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| format!("{s:?} is not a time in seconds above 0, such as 1 or 0.5"))
+}
+
 fn parse_komi(s: &str) -> Result<Komi, String> {
     s.parse::<Komi>()
         .map_err(|_| format!("{s:?} is not a komi: a whole or half number such as 7.5"))
@@ -106,6 +129,7 @@ pub fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> 
                 .map_err(|e| Failure::Input(format!("--size: {e}")))?;
             let mut engine = Engine::new(size, args.komi, ai, args.seed);
             engine.verbose = args.verbose;
+            engine.seconds = args.seconds;
             serve(&mut engine, std::io::stdin().lock(), out)?;
             Ok(ExitCode::SUCCESS)
         }
@@ -263,12 +287,19 @@ fn syntax(why: impl Into<String>) -> GtpError {
     GtpError::Syntax(why.into())
 }
 
-/// The engine's state between commands: the game, its settings, and the AI.
+/// The engine's state between commands: the game, its settings, the AI and its clocks.
 #[derive(Clone, Debug)]
 pub struct Engine {
     game: Game,
     ai: Mcts,
+    /// The AI's tree, kept from one genmove to the next.
+    memory: Memory,
     seed: u64,
+    /// The controller's time control (`time_settings`), and each colour's clock under it.
+    control: Option<TimeControl>,
+    clocks: [Option<Clock>; 2],
+    /// The longest think a move, whatever the clock allows.
+    pub seconds: Option<Duration>,
     /// Write genmove statistics to stderr.
     pub verbose: bool,
 }
@@ -279,8 +310,35 @@ impl Engine {
         Engine {
             game: Game::with_komi(size, komi),
             ai,
+            memory: Memory::default(),
             seed,
+            control: None,
+            clocks: [None; 2],
+            seconds: None,
             verbose: false,
+        }
+    }
+
+    /// Starts `game` (a new board, a loaded record): the clocks start again, the tree is forgotten.
+    fn start(&mut self, game: Game) {
+        self.game = game;
+        self.memory.clear();
+        self.clocks = [self.control.map(Clock::new); 2];
+    }
+
+    /// The clock of `color` (black first, as GTP's colours come).
+    fn clock(&mut self, color: Color) -> &mut Option<Clock> {
+        &mut self.clocks[usize::from(color == Color::White)]
+    }
+
+    /// How long `color` may think now: the clock's share and --seconds, whichever is shorter; `None`
+    /// when neither applies and the playout budget decides.
+    fn think_time(&mut self, color: Color) -> Option<Duration> {
+        let empty = self.game.board().empty_points().count() as u16;
+        let clock = self.clock(color).map(|c| c.budget(empty));
+        match (self.seconds, clock) {
+            (Some(s), Some(c)) => Some(s.min(c)),
+            (s, c) => s.or(c),
         }
     }
 
@@ -330,7 +388,7 @@ impl Engine {
             "quit" => Ok(String::new()),
             "boardsize" => self.boardsize(args),
             "clear_board" => {
-                self.game = Game::with_komi(self.game.size(), self.game.komi());
+                self.start(Game::with_komi(self.game.size(), self.game.komi()));
                 Ok(String::new())
             }
             "komi" => {
@@ -362,19 +420,33 @@ impl Engine {
             "final_status_list" => self.final_status_list(args),
             "loadsgf" => self.loadsgf(args),
             "time_settings" => {
-                numbers(
-                    args,
-                    3,
-                    "time_settings takes main time, byo-yomi time and stones",
-                )?;
+                let [main, byo_yomi, stones] = args else {
+                    return Err(syntax(
+                        "time_settings takes main time, byo-yomi time and stones",
+                    ));
+                };
+                let control = TimeControl::from_gtp(main, byo_yomi, stones)
+                    .map_err(|e| syntax(e.to_string()))?;
+                self.control = control;
+                self.clocks = [control.map(Clock::new); 2];
                 Ok(String::new())
             }
             "time_left" => {
-                let [color, rest @ ..] = args else {
+                let [color, time, stones] = args else {
                     return Err(syntax("time_left takes a colour, a time and stones"));
                 };
-                parse_color(color)?;
-                numbers(rest, 2, "time_left takes a colour, a time and stones")?;
+                let color = parse_color(color)?;
+                let time = parse_seconds(time).map_err(|e| syntax(e.to_string()))?;
+                let stones = parse_stones(stones).map_err(|e| syntax(e.to_string()))?;
+                // Without time_settings, what is left is taken as the whole control.
+                let control = self.control.unwrap_or(TimeControl {
+                    main: if stones == 0 { time } else { Duration::ZERO },
+                    byo_yomi: if stones == 0 { Duration::ZERO } else { time },
+                    stones,
+                });
+                self.clock(color)
+                    .get_or_insert_with(|| Clock::new(control))
+                    .set_left(time, stones);
                 Ok(String::new())
             }
             _ => Err(GtpError::Unknown),
@@ -389,7 +461,7 @@ impl Engine {
             .parse()
             .map_err(|_| syntax("the board size is not a number"))?;
         let size = BoardSize::new(n).map_err(|_| GtpError::UnacceptableSize)?;
-        self.game = Game::with_komi(size, self.game.komi());
+        self.start(Game::with_komi(size, self.game.komi()));
         Ok(String::new())
     }
 
@@ -419,17 +491,38 @@ impl Engine {
         }
         // Mixing in the move number keeps genmoves apart while a game and seed still replay exactly.
         let seed = self.seed ^ (self.game.moves().len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let decision = self.ai.decide(&self.game, color, seed);
+        let started = Instant::now();
+        let decision = match self.think_time(color) {
+            None => {
+                let budget = self.ai.playouts();
+                self.ai
+                    .think(&self.game, color, seed, &mut self.memory, |done| {
+                        done < budget
+                    })
+            }
+            Some(time) => {
+                let deadline = started + time;
+                self.ai
+                    .think(&self.game, color, seed, &mut self.memory, |done| {
+                        done < MAX_TIMED_PLAYOUTS && Instant::now() < deadline
+                    })
+            }
+        };
+        if let Some(clock) = self.clock(color) {
+            clock.spend(started.elapsed());
+        }
         if self.verbose {
             let rate = decision
                 .win_rate
                 .map_or("-".to_string(), |w| format!("{:.1}%", 100.0 * w));
             let _ = writeln!(
                 std::io::stderr(),
-                "gridarena: {color} {} ({:?}, win rate {rate}, {} playouts)",
+                "gridarena: {color} {} ({:?}, win rate {rate}, {} playouts, {} visits, {:.2} s)",
                 decision.mv,
                 decision.reason,
-                decision.playouts
+                decision.playouts,
+                decision.visits,
+                started.elapsed().as_secs_f64()
             );
         }
         self.game.play_as(color, decision.mv).map_err(|e| {
@@ -520,7 +613,7 @@ impl Engine {
                 }
             }
         }
-        self.game = game;
+        self.start(game);
         Ok(String::new())
     }
 }
@@ -540,19 +633,6 @@ fn parse_vertex(text: &str, size: BoardSize) -> Result<Move, GtpError> {
     }
 }
 
-/// Checks that `args` are `count` whole numbers (times in seconds or stones), which are then ignored.
-fn numbers(args: &[&str], count: usize, usage: &str) -> Result<(), GtpError> {
-    if args.len() == count
-        && args
-            .iter()
-            .all(|a| a.parse::<f64>().is_ok_and(f64::is_finite))
-    {
-        Ok(())
-    } else {
-        Err(syntax(usage))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -565,6 +645,87 @@ mod tests {
         let mut out = Vec::new();
         serve(engine, input, &mut out).unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn time_settings_set_both_clocks_and_time_left_one() {
+        let mut e = engine();
+        assert_eq!(
+            e.think_time(Color::Black),
+            None,
+            "no clock: playouts decide"
+        );
+        assert_eq!(run_lines(&mut e, b"time_settings 0 1 1\n"), "= \n\n");
+        let one = e.think_time(Color::White).unwrap();
+        assert!(one > Duration::from_millis(800) && one < Duration::from_secs(1));
+        assert_eq!(run_lines(&mut e, b"time_left white 0.5 1\n"), "= \n\n");
+        assert!(e.think_time(Color::White).unwrap() < Duration::from_millis(500));
+        assert_eq!(e.think_time(Color::Black), Some(one));
+        // --seconds caps the clock's share.
+        e.seconds = Some(Duration::from_millis(100));
+        assert_eq!(e.think_time(Color::Black), Some(Duration::from_millis(100)));
+        // A new game starts the clocks again; "no time limit" takes them away.
+        e.seconds = None;
+        run_lines(&mut e, b"clear_board\n");
+        assert_eq!(e.think_time(Color::White), Some(one));
+        run_lines(&mut e, b"time_settings 0 5 0\n");
+        assert_eq!(e.think_time(Color::White), None);
+    }
+
+    #[test]
+    fn a_genmove_on_the_clock_spends_it() {
+        let mut e = engine();
+        run_lines(&mut e, b"time_settings 10 0 0\n");
+        let out = run_lines(&mut e, b"genmove b\n");
+        assert!(out.starts_with("= "), "{out:?}");
+        let (left, stones) = e.clocks[0].unwrap().left();
+        assert!(
+            left < Duration::from_secs(10) && left > Duration::from_secs(9),
+            "{left:?}"
+        );
+        assert_eq!(stones, 0);
+        assert_eq!(e.clocks[1].unwrap().left().0, Duration::from_secs(10));
+    }
+
+    #[test]
+    fn bad_time_commands_are_syntax_errors() {
+        let mut e = engine();
+        for (line, error) in [
+            (
+                "time_settings 1 2\n",
+                "time_settings takes main time, byo-yomi time and stones",
+            ),
+            (
+                "time_settings -1 0 0\n",
+                "\"-1\" is not a time in seconds from 0 to a year",
+            ),
+            (
+                "time_settings 1 1 x\n",
+                "\"x\" is not a number of stones from 0 to 1000000",
+            ),
+            (
+                "time_left b inf 0\n",
+                "\"inf\" is not a time in seconds from 0 to a year",
+            ),
+            (
+                "time_left purple 1 0\n",
+                "\"purple\" is not a colour (black, white, b or w)",
+            ),
+            (
+                "time_left b 1\n",
+                "time_left takes a colour, a time and stones",
+            ),
+        ] {
+            assert_eq!(
+                run_lines(&mut e, line.as_bytes()),
+                format!("? syntax error: {error}\n\n"),
+                "{line}"
+            );
+        }
+        assert_eq!(e.clocks, [None, None], "a refused command changes nothing");
+        // time_left alone is taken as the whole control.
+        assert_eq!(run_lines(&mut e, b"time_left w 30 5\n"), "= \n\n");
+        assert_eq!(e.clocks[1].unwrap().left(), (Duration::from_secs(30), 5));
     }
 
     #[test]

@@ -655,6 +655,42 @@ impl Board {
             assert_eq!(self.in_atari(h), self.liberties(p) == 1, "atari of {p}");
         }
     }
+
+    // ----- chain reads for the playout policy (policy.rs) -----
+    // Meant for a cell holding a stone: on an empty cell they read stale bookkeeping (harmless, never a
+    // panic), and a cell outside the grid reads as a chain of its own with no liberty.
+
+    /// The head cell of the chain of the stone on `cell`.
+    #[inline]
+    pub(crate) fn chain_head(&self, cell: usize) -> usize {
+        self.head.get(cell).map_or(cell, |&h| h as usize)
+    }
+
+    /// The stone after `cell` in its chain's ring (the ring leads back to `cell`).
+    #[inline]
+    pub(crate) fn next_stone(&self, cell: usize) -> usize {
+        self.next.get(cell).map_or(cell, |&n| n as usize)
+    }
+
+    /// The number of stones of the chain on `cell`.
+    #[inline]
+    pub(crate) fn chain_len(&self, cell: usize) -> usize {
+        self.head
+            .get(cell)
+            .map_or(0, |&h| self.len[h as usize] as usize)
+    }
+
+    /// The only liberty of the chain on `cell` when it is in atari, in O(1): every pseudo-liberty of a
+    /// chain in atari is that one cell, so it is their sum divided by their count.
+    #[inline]
+    pub(crate) fn atari_liberty(&self, cell: usize) -> Option<usize> {
+        let h = *self.head.get(cell)? as usize;
+        if self.in_atari(h) {
+            Some((self.lib_sum[h] / u32::from(self.libs[h])) as usize)
+        } else {
+            None
+        }
+    }
 }
 
 /// Words per colour in [`Packed`].

@@ -1,13 +1,20 @@
-//! The built-in Go AI: Monte-Carlo tree search with RAVE (rapid action value estimation) over the light
-//! random playouts of [`Board::random_move`].
+//! The built-in Go AI: Monte-Carlo tree search with RAVE (rapid action value estimation), prior
+//! knowledge in the tree and knowledge in the playouts (the `policy` module).
 //!
-//! **Why RAVE.** With light playouts, plain UCT needs many visits per move before it can tell a good move
-//! from a bad one. RAVE also credits a move with the result of every simulation in which the same player
-//! played it later ("all moves as first"), which ranks the ~80 moves of a 9x9 position after a few hundred
-//! simulations; the credit fades as the move's own visits grow (Gelly and Silver's schedule).
+//! **Why knowledge.** Uniformly random playouts misjudge every capturing race and let groups in atari
+//! die for nothing, so the search needs thousands of visits before it sees what a beginner sees at once.
+//! Playouts that capture, escape from atari, answer the classic 3x3 shapes and avoid self-atari judge
+//! positions far better per simulation; priors (virtual simulations that a move is given when its node
+//! is expanded) make the tree try captures, escapes and good shapes first and self-atari last.
 //!
-//! **Why a playout budget, not a clock.** The engine has no clock (it runs in the browser's wasm too), and a
-//! budget makes a search depend on its seed alone, so a game replays exactly and a test cannot flake.
+//! **Why RAVE.** A move is also credited with the result of every simulation in which the same player
+//! played it later ("all moves as first"), which ranks the moves of a position after a few hundred
+//! simulations; the credit fades as the move's own visits grow.
+//!
+//! **Budgets.** The engine has no clock (it runs in the browser's wasm too). A search runs for as long
+//! as its caller's `keep_going` says: [`Mcts::decide`] counts simulations, so a game replays exactly for
+//! a seed and a test cannot flake; [`Mcts::think`] lets the caller stop on a clock (GTP, the page's Web
+//! Worker) and keeps the tree between moves in a [`Memory`].
 //!
 //! **Passing and resigning**, decided before and after the search because a search alone does not end
 //! games well:
@@ -23,28 +30,43 @@
 
 use super::board::Board;
 use super::point::CELLS;
+use super::policy::{prior, Prior};
 use super::{Color, Game, Komi, Move, Score};
 use crate::SplitMix64;
+use std::fmt;
 
 /// Simulations per move when nothing else is asked: about a fifth of a second per 9x9 move natively.
 pub const DEFAULT_PLAYOUTS: u32 = 10_000;
 
 /// RAVE's equivalence parameter: the number of own visits at which a move's own result and its
-/// all-moves-as-first result weigh about the same.
-const RAVE_EQUIVALENCE: f64 = 1000.0;
+/// all-moves-as-first result weigh about the same (Gelly and Silver's schedule, the value michi uses).
+const RAVE_EQUIVALENCE: f64 = 3500.0;
 
-/// The exploration constant of the UCT term. Small, because RAVE already spreads visits over the moves
-/// that look good anywhere in the simulations.
-const EXPLORATION: f64 = 0.1;
+/// A node's moves are listed (with their priors) once the node has been reached this many times; until
+/// then a simulation plays out from it. Keeps the tree, and the memory it takes, several times smaller
+/// than expanding every leaf, at little cost in strength.
+const EXPAND_AFTER: u32 = 8;
 
-/// The value of a move no simulation has touched yet: above any real value, so each is tried once.
-const FIRST_PLAY_URGENCY: f64 = 1.1;
+/// The most edges (moves of expanded nodes) a tree may hold: about 32 MB. Past it, simulations still run
+/// but add no nodes, so a long think on 19x19 in the browser cannot exhaust the wasm memory.
+const MAX_EDGES: usize = 1 << 20;
+
+/// A pass in the tree: as if it had lost most of a few simulations, so that it is tried only when the
+/// stones have nothing better (at the end, when every stone move loses).
+const PASS_PRIOR: Prior = Prior {
+    visits: 10.0,
+    wins: 1.0,
+};
+
+/// How many moves of a game a [`Memory`] looks back through to find its tree's root: our own move and
+/// the opponent's, with room for a pass or two.
+const MAX_REUSE_MOVES: usize = 4;
 
 /// No child node yet.
 const NO_NODE: u32 = u32::MAX;
 
-/// A Monte-Carlo tree search player. Small and `Copy`: it holds only its settings; each search builds
-/// its own tree and drops it.
+/// A Monte-Carlo tree search player. Small and `Copy`: it holds only its settings; the tree of a search
+/// lives in a [`Memory`] or is dropped after the move.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Mcts {
     playouts: u32,
@@ -74,10 +96,83 @@ pub struct Decision {
     /// The share of simulations through the chosen move that the mover won (draws count half); `None`
     /// when no search ran.
     pub win_rate: Option<f64>,
-    /// Simulations run.
+    /// Simulations run for this decision (a reused tree's earlier ones not counted).
     pub playouts: u32,
+    /// Simulations behind the chosen move, the reused ones included.
+    pub visits: u32,
     /// Why this move.
     pub reason: Reason,
+}
+
+/// What a player keeps between its moves: the tree of its last search. When the game goes on from that
+/// search's root (our move, then the opponent's), the next search starts from the subtree it reached,
+/// with everything it already learnt there. Anything else (an undo, a new game, a move the tree never
+/// tried) starts afresh.
+#[derive(Default)]
+pub struct Memory {
+    search: Option<Search>,
+    /// The number of moves the game had at the root of `search`.
+    moves: usize,
+}
+
+impl fmt::Debug for Memory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let nodes = self.search.as_ref().map_or(0, |s| s.nodes.len());
+        write!(f, "Memory {{ nodes: {nodes}, moves: {} }}", self.moves)
+    }
+}
+
+impl Clone for Memory {
+    /// A copy forgets: a tree is large, and a copied player (a cloned GTP engine) thinks afresh.
+    fn clone(&self) -> Memory {
+        Memory::default()
+    }
+}
+
+impl Memory {
+    /// Forgets the tree.
+    pub fn clear(&mut self) {
+        *self = Memory::default();
+    }
+
+    /// The stored search, moved down to the position `game` is in now, if the game went on from its
+    /// root by moves the tree holds.
+    fn take_for(&mut self, game: &Game, color: Color) -> Option<Search> {
+        let search = self.search.take()?;
+        let since = game.moves().get(self.moves..)?;
+        if since.len() > MAX_REUSE_MOVES || search.komi != game.komi() {
+            return None;
+        }
+        let mut board = search.root.clone();
+        let mut node = 0u32;
+        let mut last = search.root_last;
+        for &(c, mv) in since {
+            let n = search.nodes.get(node as usize)?;
+            if c != n.to_move {
+                return None;
+            }
+            let edge = n.edges.iter().find(|e| e.mv == mv)?;
+            match mv {
+                Move::Play(p) => {
+                    board.place(p.cell(), c);
+                    last = [Some(p.cell()), last[0]];
+                }
+                _ => {
+                    board.pass();
+                    last = [None, last[0]];
+                }
+            }
+            if edge.child == NO_NODE {
+                return None;
+            }
+            node = edge.child;
+        }
+        let reached = search.nodes.get(node as usize)?;
+        if board != *game.board() || reached.to_move != color || last != last_moves(game) {
+            return None;
+        }
+        Some(search.subtree(node, board, last))
+    }
 }
 
 impl Default for Mcts {
@@ -120,15 +215,35 @@ impl Mcts {
     }
 
     /// The move for `color`, whoever's turn it is (GTP's `genmove` may ask either colour), with the
-    /// search's statistics.
+    /// search's statistics, after exactly [`Mcts::playouts`] simulations on a fresh tree.
     pub fn decide(&self, game: &Game, color: Color, seed: u64) -> Decision {
+        let budget = self.playouts;
+        self.think(game, color, seed, &mut Memory::default(), |done| {
+            done < budget
+        })
+    }
+
+    /// The move for `color` after simulating while `keep_going(simulations so far)` says so (asked
+    /// before each one; at least one runs), starting from the tree in `memory` where the game went on
+    /// from it, and leaving this search's tree there. The same game, memory, seed and answers from
+    /// `keep_going` give the same move.
+    pub fn think(
+        &self,
+        game: &Game,
+        color: Color,
+        seed: u64,
+        memory: &mut Memory,
+        mut keep_going: impl FnMut(u32) -> bool,
+    ) -> Decision {
         let fixed = |mv, reason| Decision {
             mv,
             win_rate: None,
             playouts: 0,
+            visits: 0,
             reason,
         };
         if game.is_over() {
+            memory.clear();
             return fixed(Move::Pass, Reason::GameOver);
         }
         // A pass only counts towards the end when the opponent made it just before this move.
@@ -145,16 +260,26 @@ impl Mcts {
         if moves.is_empty() {
             return fixed(Move::Pass, Reason::NothingUseful);
         }
-        let mut search = Search::new(board, color, game.komi(), moves, opponent_passed);
+        let last = last_moves(game);
+        let mut search = memory
+            .take_for(game, color)
+            .unwrap_or_else(|| Search::new(board, color, game.komi(), last));
+        search.root_passes = u8::from(opponent_passed);
+        search.set_root_moves(moves);
         let mut rng = SplitMix64::new(seed);
-        for _ in 0..self.playouts {
+        let mut done = 0u32;
+        while done == 0 || keep_going(done) {
             search.simulate(&mut rng);
+            done = done.saturating_add(1);
         }
-        let (mv, win_rate) = search.best();
+        let (mv, win_rate, visits) = search.best();
+        memory.search = Some(search);
+        memory.moves = game.moves().len();
         let searched = |mv, reason| Decision {
             mv,
             win_rate: Some(win_rate),
-            playouts: self.playouts,
+            playouts: done,
+            visits,
             reason,
         };
         match self.resign_below {
@@ -168,54 +293,60 @@ impl Mcts {
 /// Below this win rate, playing on after the opponent's pass only delays the count.
 const HOPELESS: f64 = 0.05;
 
+/// The cells of the last two stones played, the latest first (`None` for a pass or before the start):
+/// what the playout policy and the priors answer.
+fn last_moves(game: &Game) -> [Option<usize>; 2] {
+    let mut it = game.moves().iter().rev().map(|(_, mv)| match mv {
+        Move::Play(p) => Some(p.cell()),
+        _ => None,
+    });
+    [it.next().flatten(), it.next().flatten()]
+}
+
 /// One move out of a node, with its statistics from the mover's point of view.
 #[derive(Clone, Copy, Debug)]
 struct Edge {
     mv: Move,
     visits: u32,
     wins: f32,
+    prior: Prior,
     rave_visits: u32,
     rave_wins: f32,
     child: u32,
 }
 
 impl Edge {
-    fn new(mv: Move) -> Edge {
+    fn new(mv: Move, prior: Prior) -> Edge {
         Edge {
             mv,
             visits: 0,
             wins: 0.0,
+            prior,
             rave_visits: 0,
             rave_wins: 0.0,
             child: NO_NODE,
         }
     }
 
-    /// The selection value: the own result blended with the RAVE result, plus a small exploration term.
-    fn value(&self, log_parent: f64) -> f64 {
-        if self.visits == 0 && self.rave_visits == 0 {
-            return FIRST_PLAY_URGENCY;
+    /// The selection value: the own result with the prior's virtual simulations, blended with the RAVE
+    /// result (michi's schedule: RAVE's weight fades as the own visits grow).
+    fn value(&self) -> f64 {
+        let v = f64::from(self.visits) + f64::from(self.prior.visits);
+        let w = f64::from(self.wins) + f64::from(self.prior.wins);
+        let q = if v > 0.0 { w / v } else { 0.5 };
+        if self.rave_visits == 0 {
+            return q;
         }
-        let n = f64::from(self.visits);
-        let q = if self.visits > 0 {
-            f64::from(self.wins) / n
-        } else {
-            0.5
-        };
-        let mixed = if self.rave_visits > 0 {
-            let r = f64::from(self.rave_wins) / f64::from(self.rave_visits);
-            let beta = (RAVE_EQUIVALENCE / (3.0 * n + RAVE_EQUIVALENCE)).sqrt();
-            (1.0 - beta) * q + beta * r
-        } else {
-            q
-        };
-        mixed + EXPLORATION * (log_parent / (n + 1.0)).sqrt()
+        let av = f64::from(self.rave_visits);
+        let r = f64::from(self.rave_wins) / av;
+        let beta = av / (av + v + v * av / RAVE_EQUIVALENCE);
+        (1.0 - beta) * q + beta * r
     }
 }
 
-/// A position in the tree: who is to move there, and its moves once expanded (a node is expanded the
-/// second time a simulation reaches it, which keeps the leaves of single visits cheap).
-#[derive(Debug)]
+/// A position in the tree: who is to move there, how often simulations reached it, and its moves once
+/// expanded.
+#[derive(Clone, Debug)]
 struct Node {
     to_move: Color,
     visits: u32,
@@ -238,9 +369,13 @@ impl Node {
 struct Search {
     root: Board,
     komi: Komi,
+    /// The last two stones before the root, the latest first.
+    root_last: [Option<usize>; 2],
     /// Passes in a row before the root (only the opponent's pass counts).
     root_passes: u8,
     nodes: Vec<Node>,
+    /// Edges held by all nodes, against [`MAX_EDGES`].
+    edges: usize,
     /// Per simulation: the (node, edge) pairs chosen, and the index into `played` of each one's stone.
     path: Vec<(u32, u32, usize)>,
     /// Per simulation: every stone placed, tree and playout alike, in order.
@@ -250,28 +385,78 @@ struct Search {
 }
 
 impl Search {
-    fn new(board: &Board, color: Color, komi: Komi, moves: Vec<Move>, passed: bool) -> Search {
-        let mut root = Node::new(color);
-        root.expanded = true;
-        root.edges = moves
-            .into_iter()
-            .chain([Move::Pass])
-            .map(Edge::new)
-            .collect();
+    fn new(board: &Board, color: Color, komi: Komi, last: [Option<usize>; 2]) -> Search {
         Search {
             root: board.clone(),
             komi,
-            root_passes: u8::from(passed),
-            nodes: vec![root],
+            root_last: last,
+            root_passes: 0,
+            nodes: vec![Node::new(color)],
+            edges: 0,
             path: Vec::new(),
             played: Vec::new(),
             first: vec![0; CELLS],
         }
     }
 
-    /// The most visited root move (not the best valued: visits are what the search trusts), and its win
-    /// rate. Ties go to the first in A1-first order, so the answer is deterministic.
-    fn best(&self) -> (Move, f64) {
+    /// The tree below `node` (whose position is `board`, after the stones `last`) as a search of its
+    /// own: the nodes reachable from it are copied, the rest dropped.
+    fn subtree(mut self, node: u32, board: Board, last: [Option<usize>; 2]) -> Search {
+        let mut nodes = Vec::new();
+        let mut edges = 0;
+        // Breadth first: each copied node's children are queued and their new indices written back.
+        let mut queue = std::collections::VecDeque::from([(node, 0usize)]);
+        nodes.push(Node::new(Color::Black));
+        while let Some((from, to)) = queue.pop_front() {
+            let mut n = std::mem::replace(&mut self.nodes[from as usize], Node::new(Color::Black));
+            for e in &mut n.edges {
+                if e.child != NO_NODE {
+                    let child = nodes.len();
+                    nodes.push(Node::new(Color::Black));
+                    queue.push_back((e.child, child));
+                    e.child = child as u32;
+                }
+            }
+            edges += n.edges.len();
+            nodes[to] = n;
+        }
+        Search {
+            root: board,
+            root_last: last,
+            nodes,
+            edges,
+            ..self
+        }
+    }
+
+    /// Makes the root's moves exactly `moves` (the legal ones under superko, found by the caller) and a
+    /// pass, keeping what a reused tree learnt about each.
+    fn set_root_moves(&mut self, moves: Vec<Move>) {
+        let color = self.nodes[0].to_move;
+        let last = self.root_last[0];
+        let old = std::mem::take(&mut self.nodes[0].edges);
+        let fresh = |mv: Move| match mv {
+            Move::Play(p) => Edge::new(mv, prior(&self.root, color, last, p.cell())),
+            _ => Edge::new(mv, PASS_PRIOR),
+        };
+        let edges: Vec<Edge> = moves
+            .into_iter()
+            .chain([Move::Pass])
+            .map(|mv| {
+                old.iter()
+                    .find(|e| e.mv == mv)
+                    .copied()
+                    .unwrap_or_else(|| fresh(mv))
+            })
+            .collect();
+        self.edges = self.edges + edges.len() - old.len().min(self.edges);
+        self.nodes[0].edges = edges;
+        self.nodes[0].expanded = true;
+    }
+
+    /// The most visited root move (not the best valued: visits are what the search trusts), its win
+    /// rate and its visits. Ties go to the first in A1-first order, so the answer is deterministic.
+    fn best(&self) -> (Move, f64, u32) {
         let root = &self.nodes[0];
         let mut best: Option<&Edge> = None;
         for e in &root.edges {
@@ -280,24 +465,32 @@ impl Search {
             }
         }
         match best {
-            Some(e) if e.visits > 0 => (e.mv, f64::from(e.wins) / f64::from(e.visits)),
-            _ => (Move::Pass, 0.5),
+            Some(e) if e.visits > 0 => (e.mv, f64::from(e.wins) / f64::from(e.visits), e.visits),
+            _ => (Move::Pass, 0.5, 0),
         }
     }
 
-    /// One simulation: descend the tree by the selection value, add one node, play out, and update
-    /// every edge passed (own result) and every sibling move played later by the same colour (RAVE).
+    /// One simulation: descend the tree by the selection value, add at most one node, play out, and
+    /// update every edge passed (own result) and every sibling move played later by the same colour
+    /// (RAVE).
     fn simulate(&mut self, rng: &mut SplitMix64) {
         let mut board = self.root.clone();
         self.path.clear();
         self.played.clear();
         let mut node = 0u32;
         let mut passes = self.root_passes;
+        let mut last = self.root_last;
         let score = loop {
             let n = node as usize;
             let color = self.nodes[n].to_move;
             if !self.nodes[n].expanded {
-                self.nodes[n].edges = expand(&board, color);
+                if self.nodes[n].visits < EXPAND_AFTER || self.edges >= MAX_EDGES {
+                    self.nodes[n].visits += 1;
+                    break self.playout(&mut board, color, last, rng);
+                }
+                let edges = expand(&board, color, last[0]);
+                self.edges += edges.len();
+                self.nodes[n].edges = edges;
                 self.nodes[n].expanded = true;
             }
             let e = select(&self.nodes[n]);
@@ -307,51 +500,43 @@ impl Search {
                 Move::Play(p) => {
                     board.place(p.cell(), color);
                     self.played.push((p.cell() as u16, color));
+                    last = [Some(p.cell()), last[0]];
                     passes = 0;
                 }
                 Move::Pass | Move::Resign => {
                     board.pass();
+                    last = [None, last[0]];
                     passes = passes.saturating_add(1);
                 }
             }
             if passes >= 2 {
                 break board.score(self.komi);
             }
-            if edge.child == NO_NODE {
+            node = if edge.child == NO_NODE {
                 let child = self.nodes.len() as u32;
                 self.nodes.push(Node::new(color.other()));
                 self.nodes[n].edges[e].child = child;
-                break self.playout(&mut board, color.other(), rng);
-            }
-            node = edge.child;
+                child
+            } else {
+                edge.child
+            };
         };
         self.update(score);
     }
 
-    /// [`Board::playout`], recording every stone for RAVE.
-    fn playout(&mut self, board: &mut Board, to_move: Color, rng: &mut SplitMix64) -> Score {
-        let limit = 3 * usize::from(board.size().area());
-        let mut color = to_move;
-        let mut passes = 0;
-        let mut moves = 0;
-        while passes < 2 && moves < limit {
-            match board.random_move(color, rng) {
-                Some(p) => {
-                    board.place(p.cell(), color);
-                    self.played.push((p.cell() as u16, color));
-                    passes = 0;
-                }
-                None => {
-                    board.pass();
-                    passes += 1;
-                }
-            }
-            moves += 1;
-            color = color.other();
-        }
-        board.score(self.komi)
+    /// [`Board::policy_playout`], recording every stone for RAVE.
+    fn playout(
+        &mut self,
+        board: &mut Board,
+        to_move: Color,
+        last: [Option<usize>; 2],
+        rng: &mut SplitMix64,
+    ) -> Score {
+        let played = &mut self.played;
+        board.policy_playout(to_move, self.komi, last[0], last[1], rng, |cell, c| {
+            played.push((cell as u16, c))
+        })
     }
-
     /// Backs the result up the path: each edge's own statistics, and the RAVE statistics of every move
     /// of a node that the node's player made first on its point later in the simulation.
     fn update(&mut self, score: Score) {
@@ -396,25 +581,23 @@ impl Search {
     }
 }
 
-/// The moves of a node inside the tree: every stone the board allows that does not fill an own eye,
-/// then a pass (always there, so a node is never without moves).
-fn expand(board: &Board, color: Color) -> Vec<Edge> {
+/// The moves of a node inside the tree, with their priors: every stone the board allows that does not
+/// fill an own eye, then a pass (always there, so a node is never without moves).
+fn expand(board: &Board, color: Color, last: Option<usize>) -> Vec<Edge> {
     board
         .empty_points()
         .filter(|&p| !board.is_eye(p, color) && board.check(p, color).is_ok())
-        .map(Move::Play)
-        .chain([Move::Pass])
-        .map(Edge::new)
+        .map(|p| Edge::new(Move::Play(p), prior(board, color, last, p.cell())))
+        .chain([Edge::new(Move::Pass, PASS_PRIOR)])
         .collect()
 }
 
 /// The edge with the highest selection value; the first on a tie.
 fn select(node: &Node) -> usize {
-    let log_parent = f64::from(node.visits + 1).ln();
     let mut best = 0;
     let mut best_value = f64::NEG_INFINITY;
     for (i, e) in node.edges.iter().enumerate() {
-        let v = e.value(log_parent);
+        let v = e.value();
         if v > best_value {
             best = i;
             best_value = v;
@@ -463,26 +646,71 @@ mod tests {
     }
 
     #[test]
-    fn captures_a_big_group_in_atari() {
-        // White's five stones in the middle have one liberty left, at E4.
-        let g = game(
-            ". . . . . . . . .
-             . . . . . . . . .
-             . . . X X X . . .
-             . . X O O O X . .
-             . . X O O X . . .
-             . . . X . . . . .
-             . . . . . . . . .
-             . . O . . . O . .
-             . . . . . . . . .",
+    fn captures_a_group_in_atari_before_it_escapes() {
+        // White's three stones have one liberty, at E3; extended there they would have three and run
+        // into open space. Komi 20.5 keeps the game close enough for the stones to matter.
+        let g = Game::from_position(
+            Board::from_diagram(
+                ". . . . . . . . .
+                 . . . . . . . . .
+                 . . . . . . . . .
+                 . . . X X . . . .
+                 . . X O O X . . .
+                 . . . X O X . . .
+                 . . . . . . . . .
+                 . . . . . . . . .
+                 . . . . . . . . .",
+            )
+            .unwrap(),
             Color::Black,
+            "20.5".parse().unwrap(),
         );
         assert_eq!(
             g.board()
-                .liberties(Point::from_gtp("E6", g.size()).unwrap()),
+                .liberties(Point::from_gtp("E4", g.size()).unwrap()),
             1
         );
-        assert_eq!(Mcts::new(1000).choose(&g, 7), gtp("E4", &g));
+        for seed in 1..=5 {
+            assert_eq!(
+                Mcts::new(2000).choose(&g, seed),
+                gtp("E3", &g),
+                "seed {seed}"
+            );
+        }
+    }
+
+    /// Black's wall and White's on a 7x7 board, and below them White's group whose only eye space is
+    /// three points in a row on the first line. Alive, the group wins White the game; dead, it loses it.
+    const STRAIGHT_THREE: &str = ". . . . . . .
+                                  . . . . . . .
+                                  X X X X X X X
+                                  O O O O O O O
+                                  O O O O O O O
+                                  O O O O O O O
+                                  O O . . . O O";
+
+    #[test]
+    fn kills_a_straight_three_on_its_vital_point() {
+        let g = game(STRAIGHT_THREE, Color::Black);
+        for seed in 1..=3 {
+            assert_eq!(
+                Mcts::new(3000).choose(&g, seed),
+                gtp("D1", &g),
+                "seed {seed}"
+            );
+        }
+    }
+
+    #[test]
+    fn makes_two_eyes_on_the_vital_point() {
+        let g = game(STRAIGHT_THREE, Color::White);
+        for seed in 1..=3 {
+            assert_eq!(
+                Mcts::new(3000).choose(&g, seed),
+                gtp("D1", &g),
+                "seed {seed}"
+            );
+        }
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //!   ([`Board::score`], [`Board::owners`]) and light random playouts ([`Board::playout`]).
 //! - [`Game`]: a board plus whose turn it is, positional superko over the whole history, captures,
 //!   passes, resignation, time-outs, undo and the result ([`GameResult`], SGF's "B+3.5", "W+R", "B+T").
+//! - [`Mcts`]: the built-in AI, with its [`Memory`] between moves and a [`Clock`] to budget its time.
 //! - [`online`]: the messages of online play (docs/online.md), shared by the server and the page.
 //!
 //! The rules and every decision the seed left open are written down in docs/go.md.
@@ -32,6 +33,7 @@
 //! ```
 
 mod board;
+pub mod clock;
 mod color;
 mod error;
 mod game;
@@ -39,14 +41,16 @@ pub mod mcts;
 pub mod online;
 mod playout;
 mod point;
+mod policy;
 mod score;
 pub mod sgf;
 mod zobrist;
 
 pub use board::Board;
+pub use clock::{Clock, ClockError, TimeControl};
 pub use color::{Color, ColorError};
 pub use error::{MoveError, ReplayError, SetupError, UndoError};
 pub use game::Game;
-pub use mcts::{Decision, Mcts, Reason};
+pub use mcts::{Decision, Mcts, Memory, Reason};
 pub use point::{BoardSize, Move, Point, VertexError, MAX_BOARD_SIZE, MIN_BOARD_SIZE};
 pub use score::{GameResult, Komi, KomiError, Owners, Score};
