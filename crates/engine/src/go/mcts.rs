@@ -714,6 +714,57 @@ mod tests {
     }
 
     #[test]
+    fn the_tree_is_kept_when_the_game_goes_on_from_it() {
+        let ai = Mcts::new(400);
+        let mut g = Game::with_komi(BoardSize::NINE, "7.5".parse().unwrap());
+        let mut memory = Memory::default();
+        let first = ai.think(&g, Color::Black, 1, &mut memory, |n| n < 400);
+        assert_eq!((first.playouts, first.visits <= 400), (400, true));
+        g.play(first.mv).unwrap();
+        // The opponent answers with a move the tree has tried: the next search starts with what the
+        // tree learnt below it, so its move has more visits than this search ran.
+        let root = memory.search.as_ref().unwrap();
+        let child = root.nodes[0]
+            .edges
+            .iter()
+            .find(|e| e.mv == first.mv)
+            .unwrap()
+            .child;
+        let answer = root.nodes[child as usize]
+            .edges
+            .iter()
+            .max_by_key(|e| e.visits)
+            .unwrap()
+            .mv;
+        g.play(answer).unwrap();
+        let second = ai.think(&g, Color::Black, 2, &mut memory, |n| n < 100);
+        assert_eq!(second.playouts, 100);
+        assert!(second.visits > 0 && g.check(second.mv).is_ok());
+        assert!(
+            memory.search.as_ref().unwrap().nodes[0].visits > 100,
+            "{memory:?}"
+        );
+        // An undo (or any move the tree does not hold) starts afresh.
+        g.undo().unwrap();
+        let fresh = ai.think(&g, Color::White, 3, &mut memory, |n| n < 50);
+        assert_eq!(memory.search.as_ref().unwrap().nodes[0].visits, 50);
+        assert!(g.check(fresh.mv).is_ok());
+        // The same calls give the same moves.
+        let mut again = Memory::default();
+        let mut h = Game::with_komi(BoardSize::NINE, "7.5".parse().unwrap());
+        assert_eq!(
+            ai.think(&h, Color::Black, 1, &mut again, |n| n < 400),
+            first
+        );
+        h.play(first.mv).unwrap();
+        h.play(answer).unwrap();
+        assert_eq!(
+            ai.think(&h, Color::Black, 2, &mut again, |n| n < 100),
+            second
+        );
+    }
+
+    #[test]
     fn passes_when_only_own_eyes_are_left() {
         let g = game(
             ". X . X O . O

@@ -103,6 +103,13 @@ const SELF_ATARI_ONE: f32 = 15.0;
 /// nearly always just gives the chain away.
 const SELF_ATARI_MANY: f32 = 40.0;
 
+/// Running a chain that a ladder catches: as bad as a big self-atari, since the stones die all the same
+/// and the opponent's wall grows with every step.
+const LADDER_RUN: f32 = 40.0;
+
+/// How many steps of a ladder are read: enough to cross a 19x19 board, few enough to stay cheap.
+const LADDER_DEPTH: u32 = 40;
+
 /// How far (Manhattan distance) the board around a point must be empty for the line rules below.
 const EMPTY_AREA_DISTANCE: i32 = 3;
 
@@ -402,8 +409,116 @@ impl Board {
         if let Some((_, c)) = best {
             return Some(c);
         }
-        // Not a self-atari and legal: the extended chain has two liberties or more (or captures).
-        (self.playable(lib, color) && self.self_atari_stones(lib, color).is_none()).then_some(lib)
+        // Not a self-atari and legal: the extended chain has two liberties or more (or captures), and
+        // no ladder catches it.
+        (self.playable(lib, color)
+            && self.self_atari_stones(lib, color).is_none()
+            && !self.extension_is_caught(lib, color))
+        .then_some(lib)
+    }
+
+    /// Whether `color`, extending on `lib` (the one liberty of a chain of its own), runs into a ladder
+    /// that catches it: the extended chain has at most two liberties, and an opponent who fills one of
+    /// them each time keeps it in atari until it is taken, the chain never gaining a third liberty nor
+    /// capturing on the way. Running such a chain only feeds the opponent stones (and on 19x19 a long
+    /// hopeless run also confuses the opponent's reading, GNU Go's among them).
+    pub(crate) fn extension_is_caught(&self, lib: usize, color: Color) -> bool {
+        if self.cell_value(lib) != EMPTY || !self.keeps_a_liberty(lib, color) {
+            return false;
+        }
+        // Three empty points around the new stone are three liberties: no ladder, and no copy of the
+        // board needed (the usual case in open play).
+        if neighbours(lib)
+            .into_iter()
+            .filter(|&q| self.cell_value(q) == EMPTY)
+            .count()
+            >= 3
+        {
+            return false;
+        }
+        let mut b = self.clone();
+        b.place(lib, color);
+        b.ladder_caught(lib, color, LADDER_DEPTH)
+    }
+
+    /// The ladder below [`Board::extension_is_caught`]: `color`'s chain on `cell` has just extended and
+    /// the opponent is to move.
+    fn ladder_caught(&self, cell: usize, color: Color, depth: u32) -> bool {
+        let (count, libs) = self.liberties_up_to_three(cell);
+        match count {
+            0 | 1 => return true,
+            2 if depth > 0 => {}
+            _ => return false,
+        }
+        let attacker = color.other();
+        for a in libs {
+            if self.is_ko_for(a, attacker) || !self.keeps_a_liberty(a, attacker) {
+                continue;
+            }
+            let mut b = self.clone();
+            b.place(a, attacker);
+            if b.can_capture_next_to(cell, color) {
+                continue;
+            }
+            let Some(run) = b.atari_liberty(cell) else {
+                continue;
+            };
+            if b.is_ko_for(run, color) || !b.keeps_a_liberty(run, color) {
+                return true;
+            }
+            b.place(run, color);
+            if b.ladder_caught(run, color, depth - 1) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// How many liberties the chain on `cell` has, counting to three, and the first two.
+    fn liberties_up_to_three(&self, cell: usize) -> (usize, [usize; 2]) {
+        let mut found = [usize::MAX; 3];
+        let mut n = 0;
+        let h = self.chain_head(cell);
+        let mut s = h;
+        for _ in 0..MAX_POINTS {
+            for q in neighbours(s) {
+                if self.cell_value(q) == EMPTY && !found[..n].contains(&q) {
+                    found[n] = q;
+                    n += 1;
+                    if n == 3 {
+                        return (3, [found[0], found[1]]);
+                    }
+                }
+            }
+            s = self.next_stone(s);
+            if s == h {
+                break;
+            }
+        }
+        (n, [found[0], found[1]])
+    }
+
+    /// Whether `color` can take an opponent chain in atari that touches its chain on `cell`.
+    fn can_capture_next_to(&self, cell: usize, color: Color) -> bool {
+        let opp = stone(color.other());
+        let h = self.chain_head(cell);
+        let mut s = h;
+        for _ in 0..MAX_POINTS {
+            for q in neighbours(s) {
+                if self.cell_value(q) == opp {
+                    if let Some(lib) = self.atari_liberty(q) {
+                        if !self.is_ko_for(lib, color) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            s = self.next_stone(s);
+            if s == h {
+                break;
+            }
+        }
+        false
     }
 
     /// Rule 3: a random empty point around `last` or `last2` (their 3x3 neighbourhoods) where a pattern
@@ -510,12 +625,16 @@ pub(crate) fn prior(board: &Board, color: Color, last: Option<usize>, cell: usiz
         };
         p.add(bonus, bonus);
     } else if endangered > 0 && self_atari.is_none() && board.keeps_a_liberty(cell, color) {
-        let bonus = if endangered == 1 {
-            ESCAPE_ONE
+        if board.extension_is_caught(cell, color) {
+            p.add(LADDER_RUN, 0.0);
         } else {
-            ESCAPE_MANY
-        };
-        p.add(bonus, bonus);
+            let bonus = if endangered == 1 {
+                ESCAPE_ONE
+            } else {
+                ESCAPE_MANY
+            };
+            p.add(bonus, bonus);
+        }
     }
     match self_atari {
         Some(_) if board.is_nakade(cell, color) => {}
@@ -919,6 +1038,40 @@ mod tests {
         // Whatever the seed, the policy never extends into the two-stone self-atari.
         let counts = policy_counts(&b, Color::Black, Some(e4), 300);
         assert_eq!(count_of(&counts, d3), 0, "{counts:?}");
+    }
+
+    #[test]
+    fn ladders_are_read() {
+        // Black's C7 has one liberty, D7; extended there it has two, and White can chase it along
+        // the diagonal down to the edge.
+        let ladder = ". . . . . . . . .
+                      . . O O . . . . .
+                      . O X . . . . . .
+                      . . O . . . . . .
+                      . . . . . . . . .
+                      . . . . . . . . .
+                      . . . . . . . . .
+                      . . . . . . . . .
+                      . . . . . . . . .";
+        let b = board(ladder);
+        let d3 = cell("D7", &b);
+        assert!(b.extension_is_caught(d3, Color::Black), "\n{b}");
+        assert_eq!(b.rescue(cell("C7", &b), d3, Color::Black), None);
+        // A black stone on the ladder's path breaks it (one far from it, at J9, would not).
+        let mut broken = b.clone();
+        broken
+            .play(Point::from_gtp("G4", b.size()).unwrap(), Color::Black)
+            .unwrap();
+        assert!(!broken.extension_is_caught(d3, Color::Black), "\n{broken}");
+        assert_eq!(broken.rescue(cell("C7", &b), d3, Color::Black), Some(d3));
+        // The tree is told too: running the caught chain ranks below any quiet move.
+        let run = prior(&b, Color::Black, None, d3);
+        let quiet = prior(&b, Color::Black, None, cell("G7", &b));
+        assert!(
+            run.wins / run.visits < quiet.wins / quiet.visits,
+            "{run:?} {quiet:?}"
+        );
+        assert!(prior(&broken, Color::Black, None, d3).wins > quiet.wins);
     }
 
     #[test]
