@@ -10,7 +10,10 @@
 //! - `KOMI` (default 7.5, the usual area-scoring komi, so neither colour is favoured much; GridArena's
 //!   own default is 0.5);
 //! - `RESIGN` (default 0: never) GridArena's `--resign-below`;
-//! - `JOBS` (default 1) games played at once: one core each for GridArena, so no more than the cores.
+//! - `JOBS` (default 1) games played at once: one core each for GridArena, so no more than the cores;
+//! - `OURS`: another command line for GridArena's side, such as the wasm build under Node:
+//!   `OURS="node crates/engine/benches/go_gtp_wasm.mjs target/wasm32-unknown-unknown/release/examples/go_gtp_wasm.wasm"`
+//!   (`--seed` and `--resign-below` are added to it).
 //!
 //! GNU Go runs with GridArena's rules: `--chinese-rules --positional-superko --forbid-suicide`. A game
 //! ends after two passes or a resignation; the winner is what GNU Go's `final_score` says, since it
@@ -49,11 +52,15 @@ impl Player {
     fn genmove(&mut self, color: &str) -> String {
         let start = Instant::now();
         let mv = self.send(&format!("genmove {color}")).to_ascii_uppercase();
-        let took = start.elapsed();
+        self.count(start.elapsed());
+        mv
+    }
+
+    /// Counts a move that took `took`.
+    fn count(&mut self, took: Duration) {
         self.thinking += took;
         self.longest = self.longest.max(took);
         self.moves += 1;
-        mv
     }
 }
 
@@ -90,26 +97,37 @@ struct Game {
 
 fn play(m: &Match, game: u32) -> Game {
     let ours_black = game % 2 == 0;
-    let binary = env!("CARGO_BIN_EXE_gridarena");
-    let mut args = vec![
-        "go".to_string(),
-        "gtp".to_string(),
+    // OURS replaces the native engine with another command line (the wasm build under Node).
+    let ours_command = std::env::var("OURS").unwrap_or_default();
+    let mut words = ours_command.split_whitespace().map(str::to_string);
+    let binary = words
+        .next()
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_gridarena").to_string());
+    let mut args: Vec<String> = words.collect();
+    if args.is_empty() && ours_command.is_empty() {
+        args = vec!["go".to_string(), "gtp".to_string()];
+    }
+    args.extend([
         "--seed".to_string(),
         game.to_string(),
         "--resign-below".to_string(),
         m.resign.to_string(),
-    ];
+    ]);
     if let Some(p) = m.playouts {
         args.extend(["--playouts".to_string(), p.to_string()]);
     }
     let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-    let mut ours = Player::new(Engine::start("GridArena", binary, &refs));
+    let mut ours = Player::new(Engine::start("GridArena", &binary, &refs));
+    let start = |e: &mut Engine| {
+        e.ok(&format!("boardsize {}", m.size));
+        e.ok("clear_board");
+        e.ok(&format!("komi {}", m.komi));
+    };
     let mut gnu = Player::new(Engine::gnugo(m.level));
-    for e in [&mut ours, &mut gnu] {
-        e.send(&format!("boardsize {}", m.size));
-        e.send("clear_board");
-        e.send(&format!("komi {}", m.komi));
-    }
+    start(&mut ours.engine);
+    start(&mut gnu.engine);
+    let mut played: Vec<String> = Vec::new();
+    let mut crashes = 0;
     if let Some(s) = m.seconds {
         ours.send(&format!("time_settings 0 {s} 1"));
     }
@@ -123,12 +141,34 @@ fn play(m: &Match, game: u32) -> Game {
         } else {
             (&mut gnu, &mut ours)
         };
-        let mv = mover.genmove(color);
+        let mv = if ours_to_move {
+            mover.genmove(color)
+        } else {
+            // GNU Go crashes on some 19x19 positions: see `genmove_surviving_crashes`.
+            let started = Instant::now();
+            let mv = mover
+                .engine
+                .genmove_surviving_crashes(
+                    &format!("genmove {color}"),
+                    &played,
+                    &mut crashes,
+                    || {
+                        let mut e = Engine::gnugo(m.level);
+                        start(&mut e);
+                        e
+                    },
+                )
+                .to_ascii_uppercase();
+            mover.count(started.elapsed());
+            mv
+        };
         if mv == "RESIGN" {
             resigned = Some(color);
             break;
         }
-        other.send(&format!("play {color} {mv}"));
+        let play = format!("play {color} {mv}");
+        other.send(&play);
+        played.push(play);
         passes = if mv == "PASS" { passes + 1 } else { 0 };
         plies += 1;
         color = if color == "black" { "white" } else { "black" };

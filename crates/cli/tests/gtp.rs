@@ -279,10 +279,25 @@ fn help_describes_the_command() {
 
 // ----- games against GNU Go -----
 
-/// Plays one 9x9 game between GridArena (`ours_black` says its colour) and GNU Go, each move checked by
-/// the other engine, and checks the scores. `resign` allows GridArena to resign. Returns the plies played
-/// and whether someone resigned.
+/// The board and how long a game against GNU Go may go on.
+#[derive(Clone, Copy)]
+struct Board {
+    size: u8,
+    /// At most this many plies; `None`: to the end (two passes or a resignation), which is checked.
+    max_plies: Option<usize>,
+}
+
+const NINE: Board = Board {
+    size: 9,
+    max_plies: None,
+};
+
+/// Plays one game between GridArena (`ours_black` says its colour) and GNU Go, each move checked by the
+/// other engine (GNU Go refuses an illegal move, superko included, and the test fails), and checks the
+/// scores of a finished game. `resign` allows GridArena to resign. Returns the plies played and whether
+/// someone resigned.
 fn play_game(
+    board: Board,
     playouts: u32,
     seed: u64,
     ours_black: bool,
@@ -307,32 +322,47 @@ fn play_game(
             resign_below,
         ],
     );
-    let mut gnu = Engine::gnugo(1);
-    for e in [&mut ours, &mut gnu] {
-        e.ok("boardsize 9");
+    let start = |e: &mut Engine| {
+        e.ok(&format!("boardsize {}", board.size));
         e.ok("clear_board");
         e.ok(&format!("komi {komi}"));
-    }
+    };
+    let mut gnu = Engine::gnugo(1);
+    start(&mut ours);
+    start(&mut gnu);
+    let mut played: Vec<String> = Vec::new();
+    let mut crashes = 0;
     let mut passes = 0;
     let mut plies = 0;
     let mut resigned = false;
     let mut color = "black";
-    while passes < 2 && plies < 400 {
+    while passes < 2 && plies < board.max_plies.unwrap_or(400) {
         let ours_to_move = (color == "black") == ours_black;
-        let (mover, other) = if ours_to_move {
-            (&mut ours, &mut gnu)
+        let genmove = format!("genmove {color}");
+        let mv = if ours_to_move {
+            ours.ok(&genmove)
         } else {
-            (&mut gnu, &mut ours)
-        };
-        let mv = mover.ok(&format!("genmove {color}")).to_ascii_uppercase();
+            gnu.genmove_surviving_crashes(&genmove, &played, &mut crashes, || {
+                let mut e = Engine::gnugo(1);
+                start(&mut e);
+                e
+            })
+        }
+        .to_ascii_uppercase();
+        let other = if ours_to_move { &mut gnu } else { &mut ours };
         if mv == "RESIGN" {
             resigned = true;
             break;
         }
-        other.ok(&format!("play {color} {mv}"));
+        let play = format!("play {color} {mv}");
+        other.ok(&play);
+        played.push(play);
         passes = if mv == "PASS" { passes + 1 } else { 0 };
         plies += 1;
         color = if color == "black" { "white" } else { "black" };
+    }
+    if board.max_plies.is_some() {
+        return (plies, resigned);
     }
     assert!(
         resigned || passes == 2,
@@ -367,15 +397,44 @@ fn play_game(
 fn complete_games_against_gnugo() {
     // Small budgets keep this quick; the strength figure is the bench's (benches/go_vs_gnugo.rs).
     // The first game is played to two passes (GridArena may not resign), so the scores are compared.
-    let (_, resigned) = play_game(300, 1, true, "7.5", false);
+    let (_, resigned) = play_game(NINE, 300, 1, true, "7.5", false);
     assert!(!resigned, "GNU Go resigned");
-    play_game(300, 2, false, "0.5", true);
+    play_game(NINE, 300, 2, false, "0.5", true);
+}
+
+#[test]
+fn moves_on_13x13_and_19x19_stay_legal_against_gnugo() {
+    // GNU Go checks every move GridArena makes, and GridArena every one of GNU Go's. The 13x13 game
+    // goes to the end; the 19x19 one stops after 150 plies to keep the test short.
+    play_game(
+        Board {
+            size: 13,
+            max_plies: None,
+        },
+        100,
+        3,
+        true,
+        "7.5",
+        false,
+    );
+    let (plies, _) = play_game(
+        Board {
+            size: 19,
+            max_plies: Some(150),
+        },
+        100,
+        4,
+        false,
+        "7.5",
+        false,
+    );
+    assert_eq!(plies, 150);
 }
 
 #[test]
 #[ignore = "about a minute: more and stronger games against GNU Go"]
 fn more_games_against_gnugo() {
     for seed in 0..8 {
-        play_game(2000, seed, seed % 2 == 0, "7.5", seed % 4 < 2);
+        play_game(NINE, 2000, seed, seed % 2 == 0, "7.5", seed % 4 < 2);
     }
 }
