@@ -15,6 +15,10 @@ pub const EXPORT: &str = "go_builtin_answer";
 /// What a reply starts with when the AI has no move to give, followed by why.
 const ERROR: &str = "error: ";
 
+/// Against a person the AI resigns a game it wins less than 5% of its simulations of: playing a lost
+/// game out to the last stone teaches nothing and keeps a student waiting.
+pub const RESIGN_BELOW: f64 = 0.05;
+
 /// The worker's message asking for the move of the colour to play in `game`.
 pub fn job(game: &Game, playouts: u32, seed: u64) -> String {
     format!(
@@ -43,7 +47,9 @@ fn think(job: &str) -> Result<Move, String> {
     let playouts = u32::try_from(number("playout count")?).unwrap_or(u32::MAX);
     let seed = number("seed")?;
     let (game, _) = sgf::from_sgf(record).map_err(|e| format!("unreadable game: {e}"))?;
-    Ok(Mcts::new(playouts).choose(&game, seed))
+    Ok(Mcts::new(playouts)
+        .with_resign_below(Some(RESIGN_BELOW))
+        .choose(&game, seed))
 }
 
 /// Reads what [`go_builtin_answer`] returned: the move, or why there is none.
@@ -57,7 +63,7 @@ pub fn read_reply(reply: &str, size: BoardSize) -> Result<Move, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gridarena_engine::go::Point;
+    use gridarena_engine::go::{Board, Color, Komi, Point};
 
     #[test]
     fn a_job_answers_as_the_search_chooses() {
@@ -65,8 +71,26 @@ mod tests {
         game.play(Move::Play(Point::new(4, 4).unwrap())).unwrap();
         game.play(Move::Pass).unwrap();
         let reply = go_builtin_answer(&job(&game, 200, 9));
-        let direct = Mcts::new(200).choose(&game, 9);
+        let direct = Mcts::new(200)
+            .with_resign_below(Some(RESIGN_BELOW))
+            .choose(&game, 9);
         assert_eq!(read_reply(&reply, game.size()), Ok(direct));
+    }
+
+    #[test]
+    fn a_lost_game_is_resigned() {
+        // White owns nearly everything; Black's lone stone has no future.
+        let board = Board::from_diagram(
+            ". . . . .
+             . O O O .
+             . O X O .
+             . O . O .
+             . . O . .",
+        )
+        .unwrap();
+        let game = Game::from_position(board, Color::Black, Komi::DEFAULT);
+        let reply = go_builtin_answer(&job(&game, 300, 5));
+        assert_eq!(read_reply(&reply, game.size()), Ok(Move::Resign));
     }
 
     #[test]

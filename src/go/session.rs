@@ -28,11 +28,38 @@ pub enum Opponent {
     Ai { playouts: u32 },
 }
 
-/// The AI strengths offered: simulations per move, and a name for each.
-pub const STRENGTHS: [(u32, &str); 3] = [
-    (2_000, "quick"),
-    (DEFAULT_PLAYOUTS, "normal"),
-    (30_000, "strong"),
+/// A strength the page offers: simulations a move, a name, and what it beats, in words a player can
+/// weigh: games on 9x9 (komi 7.5) against GNU Go 3.8, measured by `benches/go_vs_gnugo.rs` (docs/go.md
+/// has the figures). GNU Go's level 10 is its default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strength {
+    pub playouts: u32,
+    pub name: &'static str,
+    pub beats: &'static str,
+}
+
+/// The strengths offered, weakest first.
+pub const STRENGTHS: [Strength; 4] = [
+    Strength {
+        playouts: 300,
+        name: "beginner",
+        beats: "wins 2 of 10 games against GNU Go level 1",
+    },
+    Strength {
+        playouts: 2_000,
+        name: "club",
+        beats: "beats GNU Go level 1 in 7 of 10 games",
+    },
+    Strength {
+        playouts: DEFAULT_PLAYOUTS,
+        name: "strong",
+        beats: "beats GNU Go level 10 in 8 of 10 games",
+    },
+    Strength {
+        playouts: 30_000,
+        name: "strongest",
+        beats: "beats GNU Go level 10 in 9 of 10 games",
+    },
 ];
 
 /// What "New game" starts.

@@ -29,7 +29,7 @@ fn parse_opponent(v: &str) -> Option<Opponent> {
     let playouts = v.parse().ok()?;
     STRENGTHS
         .iter()
-        .any(|&(p, _)| p == playouts)
+        .any(|s| s.playouts == playouts)
         .then_some(Opponent::Ai { playouts })
 }
 
@@ -59,10 +59,10 @@ pub fn SetupForm(current: RwSignal<Setup>, on_start: Callback<Setup>) -> impl In
     });
     let strengths = STRENGTHS
         .iter()
-        .map(|&(playouts, name)| {
+        .map(|s| {
             view! {
-                <option value=playouts.to_string()>
-                    {format!("Built-in AI: {name}, {playouts} playouts")}
+                <option value=s.playouts.to_string()>
+                    {format!("Built-in AI, {}: {} ({} playouts a move)", s.name, s.beats, s.playouts)}
                 </option>
             }
         })
@@ -123,11 +123,9 @@ mod tests {
     #[test]
     fn opponent_choices_round_trip_and_unknown_values_are_refused() {
         let mut all = vec![Opponent::Person];
-        all.extend(
-            STRENGTHS
-                .iter()
-                .map(|&(playouts, _)| Opponent::Ai { playouts }),
-        );
+        all.extend(STRENGTHS.iter().map(|s| Opponent::Ai {
+            playouts: s.playouts,
+        }));
         for o in all {
             assert_eq!(parse_opponent(&opponent_value(o)), Some(o));
         }
