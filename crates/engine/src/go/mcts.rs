@@ -690,26 +690,17 @@ mod tests {
                                   O O . . . O O";
 
     #[test]
-    fn kills_a_straight_three_on_its_vital_point() {
-        let g = game(STRAIGHT_THREE, Color::Black);
-        for seed in 1..=3 {
-            assert_eq!(
-                Mcts::new(3000).choose(&g, seed),
-                gtp("D1", &g),
-                "seed {seed}"
-            );
-        }
-    }
-
-    #[test]
-    fn makes_two_eyes_on_the_vital_point() {
-        let g = game(STRAIGHT_THREE, Color::White);
-        for seed in 1..=3 {
-            assert_eq!(
-                Mcts::new(3000).choose(&g, seed),
-                gtp("D1", &g),
-                "seed {seed}"
-            );
+    fn the_vital_point_of_a_straight_three_kills_or_lives() {
+        // Black to move kills there; White to move makes two eyes there.
+        for color in Color::ALL {
+            let g = game(STRAIGHT_THREE, color);
+            for seed in 1..=3 {
+                assert_eq!(
+                    Mcts::new(3000).choose(&g, seed),
+                    gtp("D1", &g),
+                    "{color}, seed {seed}"
+                );
+            }
         }
     }
 
