@@ -449,7 +449,7 @@ impl Search {
                     .unwrap_or_else(|| fresh(mv))
             })
             .collect();
-        self.edges = self.edges + edges.len() - old.len().min(self.edges);
+        self.edges = self.edges.saturating_sub(old.len()) + edges.len();
         self.nodes[0].edges = edges;
         self.nodes[0].expanded = true;
     }
