@@ -666,10 +666,28 @@ impl Board {
         self.head.get(cell).map_or(cell, |&h| h as usize)
     }
 
-    /// The stone after `cell` in its chain's ring (the ring leads back to `cell`).
+    /// Whether `f` holds for some orthogonal neighbour of some stone of the chain on `cell`, asked in
+    /// turn until it does: the walk around a chain that playout knowledge makes (liberties, touching
+    /// chains), with no allocation.
     #[inline]
-    pub(crate) fn next_stone(&self, cell: usize) -> usize {
-        self.next.get(cell).map_or(cell, |&n| n as usize)
+    pub(crate) fn any_chain_neighbour(
+        &self,
+        cell: usize,
+        mut f: impl FnMut(usize) -> bool,
+    ) -> bool {
+        let h = self.chain_head(cell);
+        let mut s = h;
+        // A ring has at most a board's worth of stones; the bound only guards the loop's end.
+        for _ in 0..MAX_POINTS {
+            if neighbours(s).into_iter().any(&mut f) {
+                return true;
+            }
+            s = self.next.get(s).map_or(h, |&n| n as usize);
+            if s == h {
+                break;
+            }
+        }
+        false
     }
 
     /// The number of stones of the chain on `cell`.

@@ -31,7 +31,7 @@
 //! wasm too). The hot path allocates nothing.
 
 use super::board::{neighbours, stone, Board, EMPTY, OFF};
-use super::point::{CELLS, MAX_POINTS, STRIDE};
+use super::point::{CELLS, STRIDE};
 use super::{Color, Komi, Point, Score};
 use crate::SplitMix64;
 use std::sync::OnceLock;
@@ -294,21 +294,18 @@ impl Board {
                 // Its only liberty is `cell` itself, which the stone fills.
                 continue;
             }
-            let mut s = h;
-            // A ring has at most a board's worth of stones; the bound only guards the loop's end.
-            for _ in 0..MAX_POINTS {
-                for q in neighbours(s) {
-                    if q != cell && q != lib && self.cell_value(q) == EMPTY {
-                        if lib != usize::MAX {
-                            return None;
-                        }
-                        lib = q;
-                    }
+            let second = self.any_chain_neighbour(h, |q| {
+                if q == cell || q == lib || self.cell_value(q) != EMPTY {
+                    return false;
                 }
-                s = self.next_stone(s);
-                if s == h {
-                    break;
+                if lib != usize::MAX {
+                    return true;
                 }
+                lib = q;
+                false
+            });
+            if second {
+                return None;
             }
         }
         (lib != usize::MAX).then_some((stones, lib))
@@ -388,12 +385,8 @@ impl Board {
     fn rescue(&self, h: usize, lib: usize, color: Color) -> Option<usize> {
         let opp = stone(color.other());
         let mut best: Option<(usize, usize)> = None;
-        let mut s = h;
-        for _ in 0..MAX_POINTS {
-            for q in neighbours(s) {
-                if self.cell_value(q) != opp {
-                    continue;
-                }
+        self.any_chain_neighbour(h, |q| {
+            if self.cell_value(q) == opp {
                 if let Some(c) = self.atari_liberty(q) {
                     let n = self.chain_len(q);
                     if best.is_none_or(|(m, _)| n > m) && self.playable(c, color) {
@@ -401,11 +394,8 @@ impl Board {
                     }
                 }
             }
-            s = self.next_stone(s);
-            if s == h {
-                break;
-            }
-        }
+            false
+        });
         if let Some((_, c)) = best {
             return Some(c);
         }
@@ -478,47 +468,25 @@ impl Board {
     fn liberties_up_to_three(&self, cell: usize) -> (usize, [usize; 2]) {
         let mut found = [usize::MAX; 3];
         let mut n = 0;
-        let h = self.chain_head(cell);
-        let mut s = h;
-        for _ in 0..MAX_POINTS {
-            for q in neighbours(s) {
-                if self.cell_value(q) == EMPTY && !found[..n].contains(&q) {
-                    found[n] = q;
-                    n += 1;
-                    if n == 3 {
-                        return (3, [found[0], found[1]]);
-                    }
-                }
+        self.any_chain_neighbour(cell, |q| {
+            if self.cell_value(q) == EMPTY && !found[..n].contains(&q) {
+                found[n] = q;
+                n += 1;
             }
-            s = self.next_stone(s);
-            if s == h {
-                break;
-            }
-        }
+            n == 3
+        });
         (n, [found[0], found[1]])
     }
 
     /// Whether `color` can take an opponent chain in atari that touches its chain on `cell`.
     fn can_capture_next_to(&self, cell: usize, color: Color) -> bool {
         let opp = stone(color.other());
-        let h = self.chain_head(cell);
-        let mut s = h;
-        for _ in 0..MAX_POINTS {
-            for q in neighbours(s) {
-                if self.cell_value(q) == opp {
-                    if let Some(lib) = self.atari_liberty(q) {
-                        if !self.is_ko_for(lib, color) {
-                            return true;
-                        }
-                    }
-                }
-            }
-            s = self.next_stone(s);
-            if s == h {
-                break;
-            }
-        }
-        false
+        self.any_chain_neighbour(cell, |q| {
+            self.cell_value(q) == opp
+                && self
+                    .atari_liberty(q)
+                    .is_some_and(|lib| !self.is_ko_for(lib, color))
+        })
     }
 
     /// Rule 3: a random empty point around `last` or `last2` (their 3x3 neighbourhoods) where a pattern
@@ -672,19 +640,9 @@ pub(crate) fn prior(board: &Board, color: Color, last: Option<usize>, cell: usiz
 
 /// Whether the chain with head `h` touches a chain of `me` (a cell value) in atari.
 fn touches_own_atari(board: &Board, h: usize, me: u8) -> bool {
-    let mut s = h;
-    for _ in 0..MAX_POINTS {
-        for q in neighbours(s) {
-            if board.cell_value(q) == me && board.atari_liberty(q).is_some() {
-                return true;
-            }
-        }
-        s = board.next_stone(s);
-        if s == h {
-            break;
-        }
-    }
-    false
+    board.any_chain_neighbour(h, |q| {
+        board.cell_value(q) == me && board.atari_liberty(q).is_some()
+    })
 }
 
 /// Whether every point within [`EMPTY_AREA_DISTANCE`] (Manhattan) of (x, y) on the board is empty.
