@@ -4,7 +4,7 @@
 //!
 //! Time is passed in (milliseconds of the page's clock) rather than read, for the same reason.
 
-use gridarena_engine::go::mcts::DEFAULT_PLAYOUTS;
+use gridarena_engine::go::mcts::{self, DEFAULT_PLAYOUTS};
 use gridarena_engine::go::sgf::{self, GameInfo};
 use gridarena_engine::go::{BoardSize, Color, Game, GameResult, Move, Point, Score};
 
@@ -324,10 +324,7 @@ impl GoSession {
         if self.game.is_over() || self.ai_color() != Some(self.game.to_move()) {
             return None;
         }
-        let ply = self.game.moves().len();
-        let seed = self
-            .seed
-            .wrapping_add((ply as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let seed = mcts::move_seed(self.seed, &self.game);
         Some(AiJob {
             text: super::builtin::job(&self.game, playouts, seed),
             ticket: self.ticket(),

@@ -7,6 +7,7 @@
 use crate::io::Failure;
 use clap::{Args, Subcommand};
 use gridarena_engine::go::clock::{parse_seconds, parse_stones};
+use gridarena_engine::go::mcts;
 use gridarena_engine::go::sgf::{self, MAX_SGF_BYTES};
 use gridarena_engine::go::{
     BoardSize, Clock, Color, Game, Komi, Mcts, Memory, Move, Point, TimeControl, MAX_BOARD_SIZE,
@@ -489,8 +490,7 @@ impl Engine {
         if self.game.is_over() {
             return Ok("pass".into());
         }
-        // Mixing in the move number keeps genmoves apart while a game and seed still replay exactly.
-        let seed = self.seed ^ (self.game.moves().len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let seed = mcts::move_seed(self.seed, &self.game);
         let started = Instant::now();
         let decision = match self.think_time(color) {
             None => {

@@ -15,7 +15,7 @@
 //! - `go_score_ptr()`, `go_score_len()`: the area count or the result ("B+3.5"), UTF-8.
 
 use gridarena_engine::go::{
-    BoardSize, Clock, Color, Game, Komi, Mcts, Memory, Move, Point, TimeControl,
+    mcts, BoardSize, Clock, Color, Game, Komi, Mcts, Memory, Move, Point, TimeControl,
 };
 use std::cell::RefCell;
 use std::time::Duration;
@@ -107,13 +107,8 @@ fn seconds(s: f64) -> Duration {
 
 #[no_mangle]
 pub extern "C" fn go_time_settings(main: f64, byo_yomi: f64, stones: u32) {
-    let control = TimeControl {
-        main: seconds(main),
-        byo_yomi: seconds(byo_yomi),
-        stones,
-    };
-    let unlimited = !control.byo_yomi.is_zero() && stones == 0;
-    STATE.with_borrow_mut(|s| s.clocks = [(!unlimited).then(|| Clock::new(control)); 2]);
+    let control = TimeControl::new(seconds(main), seconds(byo_yomi), stones);
+    STATE.with_borrow_mut(|s| s.clocks = [control.map(Clock::new); 2]);
 }
 
 #[no_mangle]
@@ -130,7 +125,7 @@ pub extern "C" fn go_genmove(c: u32, resign_below: f64) -> i32 {
     STATE.with_borrow_mut(|s| {
         let color = color(c);
         let ai = Mcts::default().with_resign_below(Some(resign_below).filter(|&r| r > 0.0));
-        let seed = s.seed ^ (s.game.moves().len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let seed = mcts::move_seed(s.seed, &s.game);
         let started = host_ms();
         let empty = s.game.board().empty_points().count() as u16;
         let clock = &mut s.clocks[usize::from(c != 0)];

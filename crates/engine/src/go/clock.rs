@@ -76,13 +76,22 @@ impl TimeControl {
         byo_yomi: &str,
         stones: &str,
     ) -> Result<Option<TimeControl>, ClockError> {
-        let control = TimeControl {
-            main: parse_seconds(main)?,
-            byo_yomi: parse_seconds(byo_yomi)?,
-            stones: parse_stones(stones)?,
-        };
-        let unlimited = !control.byo_yomi.is_zero() && control.stones == 0;
-        Ok((!unlimited).then_some(control))
+        Ok(TimeControl::new(
+            parse_seconds(main)?,
+            parse_seconds(byo_yomi)?,
+            parse_stones(stones)?,
+        ))
+    }
+
+    /// GTP's three figures as a time control, or `None` for "no time limit": byo-yomi time with no
+    /// stones, as the protocol defines it.
+    pub fn new(main: Duration, byo_yomi: Duration, stones: u32) -> Option<TimeControl> {
+        let unlimited = !byo_yomi.is_zero() && stones == 0;
+        (!unlimited).then_some(TimeControl {
+            main,
+            byo_yomi,
+            stones,
+        })
     }
 
     /// A clock that gives every move `limit` and no more (the online server's move clock).

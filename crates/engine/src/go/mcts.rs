@@ -290,6 +290,13 @@ impl Mcts {
     }
 }
 
+/// The seed for the search of `game`'s next move, from the seed of the whole game: mixing in the move
+/// number keeps one move's playouts apart from the next while a game and its seed still replay exactly.
+/// GTP, the page's worker and the wasm bench all seed their moves this way.
+pub fn move_seed(game_seed: u64, game: &Game) -> u64 {
+    game_seed ^ (game.moves().len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
 /// Below this win rate, playing on after the opponent's pass only delays the count.
 const HOPELESS: f64 = 0.05;
 
