@@ -17,10 +17,6 @@ use std::io::{BufRead, Read, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-/// The most simulations a genmove on the clock runs, whatever the time: a search that has made up its
-/// mind long before only grows its tree.
-const MAX_TIMED_PLAYOUTS: u32 = 5_000_000;
-
 /// The longest command line read. A real GTP command is a few dozen bytes (loadsgf with a long path a
 /// few hundred); the cap keeps a runaway controller from exhausting memory.
 const MAX_LINE_BYTES: usize = 64 * 1024;
@@ -327,20 +323,12 @@ impl Engine {
         self.clocks = [self.control.map(Clock::new); 2];
     }
 
-    /// The clock of `color` (black first, as GTP's colours come).
-    fn clock(&mut self, color: Color) -> &mut Option<Clock> {
-        &mut self.clocks[usize::from(color == Color::White)]
-    }
-
-    /// How long `color` may think now: the clock's share and --seconds, whichever is shorter; `None`
-    /// when neither applies and the playout budget decides.
-    fn think_time(&mut self, color: Color) -> Option<Duration> {
+    /// How long `color` may think now (`clock::think_time`, as genmove reckons it).
+    #[cfg(test)]
+    fn think_time(&self, color: Color) -> Option<Duration> {
         let empty = self.game.board().empty_points().count() as u16;
-        let clock = self.clock(color).map(|c| c.budget(empty));
-        match (self.seconds, clock) {
-            (Some(s), Some(c)) => Some(s.min(c)),
-            (s, c) => s.or(c),
-        }
+        let clock = self.clocks[seat(color)].as_ref();
+        gridarena_engine::go::clock::think_time(clock, self.seconds, empty)
     }
 
     /// Executes one line of input; `None` for a line with nothing to do (empty or a comment).
@@ -445,7 +433,7 @@ impl Engine {
                     byo_yomi: if stones == 0 { Duration::ZERO } else { time },
                     stones,
                 });
-                self.clock(color)
+                self.clocks[seat(color)]
                     .get_or_insert_with(|| Clock::new(control))
                     .set_left(time, stones);
                 Ok(String::new())
@@ -492,25 +480,15 @@ impl Engine {
         }
         let seed = mcts::move_seed(self.seed, &self.game);
         let started = Instant::now();
-        let decision = match self.think_time(color) {
-            None => {
-                let budget = self.ai.playouts();
-                self.ai
-                    .think(&self.game, color, seed, &mut self.memory, |done| {
-                        done < budget
-                    })
-            }
-            Some(time) => {
-                let deadline = started + time;
-                self.ai
-                    .think(&self.game, color, seed, &mut self.memory, |done| {
-                        done < MAX_TIMED_PLAYOUTS && Instant::now() < deadline
-                    })
-            }
-        };
-        if let Some(clock) = self.clock(color) {
-            clock.spend(started.elapsed());
-        }
+        let decision = self.ai.think_on_clock(
+            &self.game,
+            color,
+            seed,
+            &mut self.memory,
+            self.clocks[seat(color)].as_mut(),
+            self.seconds,
+            || started.elapsed(),
+        );
         if self.verbose {
             let rate = decision
                 .win_rate
@@ -616,6 +594,11 @@ impl Engine {
         self.start(game);
         Ok(String::new())
     }
+}
+
+/// `color`'s index in [`Engine`]'s clocks: black first, as GTP names the colours.
+fn seat(color: Color) -> usize {
+    usize::from(color == Color::White)
 }
 
 fn parse_color(text: &str) -> Result<Color, GtpError> {

@@ -127,17 +127,15 @@ pub extern "C" fn go_genmove(c: u32, resign_below: f64) -> i32 {
         let ai = Mcts::default().with_resign_below(Some(resign_below).filter(|&r| r > 0.0));
         let seed = mcts::move_seed(s.seed, &s.game);
         let started = host_ms();
-        let empty = s.game.board().empty_points().count() as u16;
-        let clock = &mut s.clocks[usize::from(c != 0)];
-        let budget = clock.map(|c| c.budget(empty).as_secs_f64() * 1000.0);
-        let playouts = ai.playouts();
-        let d = ai.think(&s.game, color, seed, &mut s.memory, |done| match budget {
-            Some(ms) => host_ms() - started < ms,
-            None => done < playouts,
-        });
-        if let Some(clock) = clock {
-            clock.spend(seconds((host_ms() - started) / 1000.0));
-        }
+        let d = ai.think_on_clock(
+            &s.game,
+            color,
+            seed,
+            &mut s.memory,
+            s.clocks[usize::from(c != 0)].as_mut(),
+            None,
+            || seconds((host_ms() - started) / 1000.0),
+        );
         s.playouts = d.playouts;
         if s.game.play_as(color, d.mv).is_err() {
             return -1;

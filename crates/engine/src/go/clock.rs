@@ -192,6 +192,20 @@ impl Clock {
     }
 }
 
+/// How long to think about the next move, with `empty_points` empty points on the board: `clock`'s
+/// budget, at most `cap` (a player's own limit), either alone when the other is `None`; `None` when
+/// neither applies (and a playout budget decides).
+pub fn think_time(
+    clock: Option<&Clock>,
+    cap: Option<Duration>,
+    empty_points: u16,
+) -> Option<Duration> {
+    match (cap, clock.map(|c| c.budget(empty_points))) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

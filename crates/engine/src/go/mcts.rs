@@ -29,11 +29,13 @@
 //! root's moves are checked against the game's positional superko, so the chosen move is always legal.
 
 use super::board::Board;
+use super::clock::think_time;
 use super::point::CELLS;
 use super::policy::{prior, Prior};
-use super::{Color, Game, Komi, Move, Score};
+use super::{Clock, Color, Game, Komi, Move, Score};
 use crate::SplitMix64;
 use std::fmt;
+use std::time::Duration;
 
 /// Simulations per move when nothing else is asked: about a fifth of a second per 9x9 move natively.
 pub const DEFAULT_PLAYOUTS: u32 = 10_000;
@@ -295,6 +297,40 @@ impl Mcts {
 /// GTP, the page's worker and the wasm bench all seed their moves this way.
 pub fn move_seed(game_seed: u64, game: &Game) -> u64 {
     game_seed ^ (game.moves().len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// The most simulations a search on the clock runs, whatever the time: a search that has made up its
+/// mind long before only grows its tree.
+const MAX_TIMED_PLAYOUTS: u32 = 5_000_000;
+
+impl Mcts {
+    /// [`Mcts::think`] under a clock, as GTP and the wasm bench play: for [`think_time`] (the clock's
+    /// budget, at most `cap`), or with neither this player's playouts. `elapsed` is the caller's clock, the time since the call
+    /// began (the engine has none). The move's time is charged to `clock`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn think_on_clock(
+        &self,
+        game: &Game,
+        color: Color,
+        seed: u64,
+        memory: &mut Memory,
+        clock: Option<&mut Clock>,
+        cap: Option<Duration>,
+        mut elapsed: impl FnMut() -> Duration,
+    ) -> Decision {
+        let time = think_time(clock.as_deref(), cap, game.board().empty_count() as u16);
+        let playouts = self.playouts;
+        let decision = match time {
+            None => self.think(game, color, seed, memory, |done| done < playouts),
+            Some(t) => self.think(game, color, seed, memory, |done| {
+                done < MAX_TIMED_PLAYOUTS && elapsed() < t
+            }),
+        };
+        if let Some(clock) = clock {
+            clock.spend(elapsed());
+        }
+        decision
+    }
 }
 
 /// Below this win rate, playing on after the opponent's pass only delays the count.
