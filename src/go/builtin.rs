@@ -6,6 +6,7 @@
 //! The answer is a GTP move ("D4", "pass", "resign") or [`ERROR`] and why there is none, and it goes
 //! through the same checks as a person's click.
 
+use gridarena_engine::go::mcts::RESIGN_BELOW;
 use gridarena_engine::go::sgf;
 use gridarena_engine::go::{BoardSize, Game, Mcts, Move};
 
@@ -14,10 +15,6 @@ pub const EXPORT: &str = "go_builtin_answer";
 
 /// What a reply starts with when the AI has no move to give, followed by why.
 const ERROR: &str = "error: ";
-
-/// Against a person the AI resigns a game it wins less than 5% of its simulations of: playing a lost
-/// game out to the last stone teaches nothing and keeps a student waiting.
-pub const RESIGN_BELOW: f64 = 0.05;
 
 /// The worker's message asking for the move of the colour to play in `game`.
 pub fn job(game: &Game, playouts: u32, seed: u64) -> String {

@@ -90,7 +90,7 @@ pub struct GtpArgs {
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Resign when the best move wins fewer than this share of its simulations (0 never resigns)
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = mcts::RESIGN_BELOW)]
     resign_below: f64,
     /// Board size until the controller sends boardsize
     #[arg(long, default_value_t = 9,

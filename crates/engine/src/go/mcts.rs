@@ -40,6 +40,11 @@ use std::time::Duration;
 /// Simulations per move when nothing else is asked: about a fifth of a second per 9x9 move natively.
 pub const DEFAULT_PLAYOUTS: u32 = 10_000;
 
+/// The resignation threshold when a person plays the AI (GTP's `--resign-below` default, the page's): a
+/// game the best move wins less than 5% of the simulations of is clearly lost, and playing it out to the
+/// last stone teaches nothing and keeps the person waiting.
+pub const RESIGN_BELOW: f64 = 0.05;
+
 /// RAVE's equivalence parameter: the number of own visits at which a move's own result and its
 /// all-moves-as-first result weigh about the same (Gelly and Silver's schedule, the value michi uses).
 const RAVE_EQUIVALENCE: f64 = 3500.0;
