@@ -145,6 +145,19 @@ pub struct SeekRow {
     pub color: ColorPref,
 }
 
+/// A game made without the queue (the house player's, see `crate::hub`): who plays which colour, and
+/// the clock, as the queue would set them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewGame {
+    pub size: u8,
+    pub black: i64,
+    pub white: i64,
+    /// The instance that runs the game's clock.
+    pub instance: InstanceId,
+    pub now: Millis,
+    pub first_deadline: Millis,
+}
+
 /// What a seek came to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SeekOutcome {
@@ -317,6 +330,11 @@ impl Store {
         both!(self.player_by_token(token_hash))
     }
 
+    /// The id of the player with this name key.
+    pub async fn player_id(&self, key: &str) -> Result<Option<i64>, StoreError> {
+        both!(self.player_id(key))
+    }
+
     /// A player's record by name key.
     pub async fn record(&self, key: &str) -> Result<Option<RecordRow>, StoreError> {
         both!(self.record(key))
@@ -377,6 +395,12 @@ impl Store {
         both!(self.seek(seek, coin, now, lease, first_deadline))
     }
 
+    /// Creates a game outside the queue, in one transaction that also drops both players' requests (a
+    /// player who is now busy is nobody's partner).
+    pub async fn create_game(&self, game: &NewGame) -> Result<GameId, StoreError> {
+        both!(self.create_game(game))
+    }
+
     /// Removes a player's request; whether there was one.
     pub async fn cancel_seek(&self, player: i64) -> Result<bool, StoreError> {
         both!(self.cancel_seek(player))
@@ -435,6 +459,16 @@ impl Store {
     /// A player's unfinished games, oldest first.
     pub async fn unfinished_of(&self, player: i64) -> Result<Vec<GameRow>, StoreError> {
         both!(self.unfinished_of(player))
+    }
+
+    /// The unfinished games of `player` whose clock `instance` runs, oldest first: those the house
+    /// player plays on this instance.
+    pub async fn clocked_games_of(
+        &self,
+        player: i64,
+        instance: &InstanceId,
+    ) -> Result<Vec<GameId>, StoreError> {
+        both!(self.clocked_games_of(player, instance))
     }
 
     /// One game with its moves.

@@ -115,6 +115,50 @@ impl PgStore {
         rows.iter().map(|r| game_id(col(r, 0)?)).collect()
     }
 
+    pub(in crate::store) async fn create_game(&self, game: &NewGame) -> Result<GameId, StoreError> {
+        let g = game;
+        let size = i64::from(g.size);
+        let id: i64 = retrying!(self, client => {
+            let tx = client.transaction().await?;
+            let stmt = tx
+                .prepare_cached("DELETE FROM seeks WHERE player_id = $1 OR player_id = $2")
+                .await?;
+            tx.execute(&stmt, &[&g.black, &g.white]).await?;
+            let stmt = tx
+                .prepare_cached(
+                    "INSERT INTO games (size, black_id, white_id, created_at, deadline_at,
+                                        clock_instance)
+                     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+                )
+                .await?;
+            let row = tx
+                .query_one(
+                    &stmt,
+                    &[&size, &g.black, &g.white, &(g.now / 1000), &g.first_deadline, &g.instance.0],
+                )
+                .await?;
+            tx.commit().await?;
+            row.try_get(0)
+        })?;
+        game_id(id)
+    }
+
+    pub(in crate::store) async fn clocked_games_of(
+        &self,
+        player: i64,
+        instance: &InstanceId,
+    ) -> Result<Vec<GameId>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached(
+                "SELECT id FROM games WHERE NOT finished AND clock_instance = $1
+                 AND (black_id = $2 OR white_id = $2) ORDER BY id",
+            )
+            .await?;
+        let rows = client.query(&stmt, &[&instance.0, &player]).await?;
+        rows.iter().map(|r| game_id(col(r, 0)?)).collect()
+    }
+
     pub(in crate::store) async fn unfinished(&self) -> Result<Vec<GameId>, StoreError> {
         let client = self.client().await?;
         let rows = client

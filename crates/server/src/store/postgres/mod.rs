@@ -48,8 +48,8 @@ use super::common::{
     rekeyed,
 };
 use super::{
-    now_ms, CreatePlayerError, Event, Finish, GameRow, InstanceId, Millis, MoveRefusal, OpenError,
-    PlayerRow, RecordRow, SeekOutcome, SeekRow, StoreError,
+    now_ms, CreatePlayerError, Event, Finish, GameRow, InstanceId, Millis, MoveRefusal, NewGame,
+    OpenError, PlayerRow, RecordRow, SeekOutcome, SeekRow, StoreError,
 };
 use crate::matchmaking::pair_colors;
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime};

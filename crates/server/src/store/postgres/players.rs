@@ -38,6 +38,17 @@ impl PgStore {
         }
     }
 
+    pub(in crate::store) async fn player_id(&self, key: &str) -> Result<Option<i64>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached("SELECT id FROM players WHERE name_key = $1")
+            .await?;
+        match client.query_opt(&stmt, &[&key]).await? {
+            Some(row) => Ok(Some(col(&row, 0)?)),
+            None => Ok(None),
+        }
+    }
+
     pub(in crate::store) async fn player_by_token(
         &self,
         token_hash: &[u8],

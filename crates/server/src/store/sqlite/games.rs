@@ -157,6 +157,48 @@ impl SqliteStore {
             .await
     }
 
+    pub(in crate::store) async fn create_game(&self, game: &NewGame) -> Result<GameId, StoreError> {
+        let g = game.clone();
+        self.workers
+            .write(move |c| {
+                c.prepare_cached("DELETE FROM seeks WHERE player_id IN (?1, ?2)")?
+                    .execute(params![g.black, g.white])?;
+                c.prepare_cached(
+                    "INSERT INTO games (size, black_id, white_id, created_at, deadline_at, clock_instance)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                )?
+                .execute(params![
+                    g.size,
+                    g.black,
+                    g.white,
+                    g.now / 1000,
+                    g.first_deadline,
+                    g.instance.0
+                ])?;
+                let id = c.last_insert_rowid();
+                GameId::try_from(id).map_err(|_| StoreError(format!("game id {id} out of range")))
+            })
+            .await
+    }
+
+    pub(in crate::store) async fn clocked_games_of(
+        &self,
+        player: i64,
+        instance: &InstanceId,
+    ) -> Result<Vec<GameId>, StoreError> {
+        let me = instance.0.clone();
+        self.workers
+            .read(move |c| {
+                let mut s = c.prepare_cached(
+                    "SELECT id FROM games WHERE finished = 0 AND clock_instance = ?1
+                     AND (black_id = ?2 OR white_id = ?2) ORDER BY id",
+                )?;
+                let ids = s.query_map(params![me, player], |r| r.get::<_, GameId>(0))?;
+                Ok(ids.collect::<rusqlite::Result<_>>()?)
+            })
+            .await
+    }
+
     pub(in crate::store) async fn unfinished(&self) -> Result<Vec<GameId>, StoreError> {
         self.workers
             .read(|c| {

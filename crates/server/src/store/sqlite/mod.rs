@@ -24,8 +24,8 @@ use super::common::{
     by_size, color_from_word, color_word, conn_from_db, conn_to_db, move_refusal, partners, rekeyed,
 };
 use super::{
-    now_ms, CreatePlayerError, Finish, GameRow, InstanceId, Millis, MoveRefusal, OpenError,
-    PlayerRow, RecordRow, SeekOutcome, SeekRow, StoreError,
+    now_ms, CreatePlayerError, Finish, GameRow, InstanceId, Millis, MoveRefusal, NewGame,
+    OpenError, PlayerRow, RecordRow, SeekOutcome, SeekRow, StoreError,
 };
 use crate::matchmaking::pair_colors;
 use gridarena_engine::go::online::GameId;

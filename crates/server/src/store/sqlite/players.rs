@@ -55,6 +55,19 @@ impl SqliteStore {
             .await
     }
 
+    pub(in crate::store) async fn player_id(&self, key: &str) -> Result<Option<i64>, StoreError> {
+        let key = key.to_owned();
+        self.workers
+            .read(move |c| {
+                Ok(
+                    c.prepare_cached("SELECT id FROM players WHERE name_key = ?1")?
+                        .query_row([key], |r| r.get(0))
+                        .optional()?,
+                )
+            })
+            .await
+    }
+
     pub(in crate::store) async fn record(
         &self,
         key: &str,

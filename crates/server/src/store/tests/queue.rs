@@ -11,6 +11,7 @@ on_every_backend!(
     a_new_request_replaces_the_old_and_nobody_plays_themself,
     requests_of_a_silent_instance_are_ignored_then_dropped,
     fifty_players_at_once_make_25_games,
+    a_game_made_outside_the_queue_drops_both_requests_and_runs_on_its_instance,
 );
 
 const DEADLINE: Millis = T0 + 300_000;
@@ -229,4 +230,65 @@ async fn fifty_players_at_once_make_25_games(b: Backend) {
         assert_eq!(seen.len(), 50);
     }
     assert_eq!(store.unfinished().await.unwrap().len(), 50);
+}
+
+async fn a_game_made_outside_the_queue_drops_both_requests_and_runs_on_its_instance(b: Backend) {
+    let db = Db::new(b).await;
+    let s = &db.store;
+    let p = players(s, 3).await;
+    assert_eq!(s.player_id("p1").await.unwrap(), Some(p[1]));
+    assert_eq!(s.player_id("nobody").await.unwrap(), None);
+    s.keep_alive(&instance("A"), T0, LEASE).await.unwrap();
+    assert_eq!(
+        seek(s, &request(p[0], "A", 1, 9, Any), true).await,
+        SeekOutcome::Waiting
+    );
+    let new = NewGame {
+        size: 13,
+        black: p[1],
+        white: p[0],
+        instance: instance("A"),
+        now: T0,
+        first_deadline: DEADLINE,
+    };
+    let game = s.create_game(&new).await.unwrap();
+    let row = s.game(game).await.unwrap().unwrap();
+    assert_eq!((row.size, row.black.0, row.white.0), (13, p[1], p[0]));
+    assert_eq!((row.moves.len(), row.deadline), (0, DEADLINE));
+    // P0's request left the queue with the game: P2 waits rather than meeting a busy player.
+    assert_eq!(
+        seek(s, &request(p[2], "A", 3, 9, Any), true).await,
+        SeekOutcome::Waiting
+    );
+    assert_eq!(
+        s.clocked_games_of(p[0], &instance("A")).await.unwrap(),
+        vec![game]
+    );
+    assert_eq!(
+        s.clocked_games_of(p[1], &instance("A")).await.unwrap(),
+        vec![game]
+    );
+    assert!(s
+        .clocked_games_of(p[2], &instance("A"))
+        .await
+        .unwrap()
+        .is_empty());
+    assert!(s
+        .clocked_games_of(p[0], &instance("B"))
+        .await
+        .unwrap()
+        .is_empty());
+    // When A falls silent, B takes the clock, and the game is B's to play.
+    s.keep_alive(&instance("B"), T0 + LEASE + 1, LEASE)
+        .await
+        .unwrap();
+    assert_eq!(
+        s.clocked_games_of(p[0], &instance("B")).await.unwrap(),
+        vec![game]
+    );
+    assert!(s
+        .clocked_games_of(p[0], &instance("A"))
+        .await
+        .unwrap()
+        .is_empty());
 }
