@@ -2,6 +2,7 @@
 
 use crate::io::Failure;
 use clap::Args;
+use gridarena_server::hub::HouseConfig;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -41,6 +42,14 @@ pub struct Options {
     #[arg(long, default_value_t = gridarena_server::MAX_CONNECTIONS_PER_ADDRESS,
           value_parser = connection_cap)]
     max_connections_per_address: usize,
+    /// Games the server's own AI (the house player) plays at once on this server, for people who find
+    /// nobody waiting; 0: no house player. Default: two per core
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    house_games: Option<u32>,
+    /// Seconds the house player thinks for a move, 0.05 to 60 (default 1: on 9x9 it then beats GNU Go
+    /// at its default level)
+    #[arg(long, default_value_t = 1.0, value_parser = house_seconds)]
+    house_seconds: f64,
     /// Milliseconds an instance may be silent before another takes its clocks (tests use a short one)
     #[arg(long, default_value_t = 5000, hide = true)]
     clock_lease_ms: u64,
@@ -71,6 +80,7 @@ pub fn run(options: Options, out: &mut impl Write) -> Result<ExitCode, Failure> 
             lease: Duration::from_millis(options.clock_lease_ms.clamp(100, 600_000)),
             max_connections: options.max_connections,
             max_connections_per_address: options.max_connections_per_address,
+            house: house(options.house_games, options.house_seconds),
             ..gridarena_server::Config::default()
         };
         let (router, hub) = gridarena_server::app(&config)
@@ -92,6 +102,26 @@ pub fn run(options: Options, out: &mut impl Write) -> Result<ExitCode, Failure> 
         }
         Ok(ExitCode::SUCCESS)
     })
+}
+
+/// The house player as the options ask: by default two games per core.
+fn house(games: Option<u32>, seconds: f64) -> HouseConfig {
+    let cores = HouseConfig::on_every_core();
+    HouseConfig {
+        games: games.map_or(cores.games, |n| n as usize),
+        think: Duration::from_secs_f64(seconds),
+        ..cores
+    }
+}
+
+/// A house think time: 0.05 to 60 seconds.
+fn house_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if (0.05..=60.0).contains(&s) => Ok(s),
+        _ => Err(format!(
+            "{text:?} is not a number of seconds from 0.05 to 60"
+        )),
+    }
 }
 
 /// A connection cap: 1 to a million (past that the process runs out of files long before).

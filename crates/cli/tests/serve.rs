@@ -139,24 +139,35 @@ fn a_second_server_on_the_same_sqlite_file_is_refused() {
 }
 
 #[test]
-fn a_move_clock_beyond_seven_days_is_a_usage_error_before_anything_starts() {
+fn an_option_out_of_range_is_a_usage_error_before_anything_starts() {
     let db = std::env::temp_dir().join(format!(
-        "gridarena-serve-move-seconds-{}.sqlite3",
+        "gridarena-serve-options-{}.sqlite3",
         std::process::id()
     ));
-    for seconds in ["0", "604801", "18446744073709551615", "-1"] {
+    let cases = [
+        ("--move-seconds", "0"),
+        ("--move-seconds", "604801"),
+        ("--move-seconds", "18446744073709551615"),
+        ("--move-seconds", "-1"),
+        ("--house-seconds", "0"),
+        ("--house-seconds", "61"),
+        ("--house-seconds", "NaN"),
+        ("--house-games", "-1"),
+        ("--house-games", "10001"),
+    ];
+    for (option, value) in cases {
         let out = Command::new(env!("CARGO_BIN_EXE_gridarena"))
             .args(["serve", "--port", "0", "--dist", "/nonexistent-dist"])
             .arg("--db")
             .arg(&db)
-            .arg(format!("--move-seconds={seconds}"))
+            .arg(format!("{option}={value}"))
             .stdin(Stdio::null())
             .output()
             .expect("the binary runs");
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{seconds}: {stderr}");
-        assert!(stderr.contains("--move-seconds"), "{seconds}: {stderr}");
-        assert!(out.stdout.is_empty(), "nothing started: {seconds}");
-        assert!(!db.exists(), "no database was created for {seconds}");
+        assert_eq!(out.status.code(), Some(2), "{option} {value}: {stderr}");
+        assert!(stderr.contains(option), "{option} {value}: {stderr}");
+        assert!(out.stdout.is_empty(), "nothing started: {option} {value}");
+        assert!(!db.exists(), "no database was created for {option} {value}");
     }
 }

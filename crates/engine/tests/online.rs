@@ -46,7 +46,7 @@ fn read_and_write_back<T, E: std::fmt::Display>(
 
 #[test]
 fn every_documented_message_is_read_and_written_back_exactly() {
-    read_and_write_back("Client to server:", 7, ClientMsg::parse, ClientMsg::to_json);
+    read_and_write_back("Client to server:", 8, ClientMsg::parse, ClientMsg::to_json);
     read_and_write_back("Server to client:", 9, ServerMsg::parse, ServerMsg::to_json);
 }
 
@@ -79,6 +79,10 @@ fn every_message_survives_a_round_trip() {
             color: ColorPref::White,
         },
         ClientMsg::Cancel,
+        ClientMsg::House {
+            size: 13,
+            color: ColorPref::Any,
+        },
         ClientMsg::Watch { game: 3 },
         ClientMsg::Unwatch { game: 3 },
         ClientMsg::Move {
@@ -98,6 +102,7 @@ fn every_message_survives_a_round_trip() {
             name: "Ada".into(),
             wins: 3,
             losses: 0,
+            house: Some("House".into()),
         },
         ServerMsg::Waiting {
             size: 13,
@@ -160,6 +165,7 @@ fn the_page_reads_a_server_message_without_the_fields_it_can_do_without() {
         ServerMsg::Welcome {
             wins: 0,
             losses: 0,
+            house: None,
             ..
         }
     ));

@@ -119,6 +119,8 @@ pub struct Config {
     /// Origins, besides the server's own, whose pages may open the WebSocket (`https://example.org`,
     /// scheme, host and port as a browser sends them in `Origin`).
     pub allowed_origins: Vec<String>,
+    /// The house player, the server's own AI ([`hub::HouseConfig`]).
+    pub house: hub::HouseConfig,
 }
 
 impl Default for Config {
@@ -137,6 +139,7 @@ impl Default for Config {
             api_rate: API_RATE,
             api_burst: API_BURST,
             allowed_origins: Vec::new(),
+            house: hub::HouseConfig::on_every_core(),
         }
     }
 }
@@ -161,6 +164,7 @@ pub async fn app(config: &Config) -> std::io::Result<(axum::Router, Arc<Hub>)> {
         hub::HubConfig {
             move_time: config.move_time,
             lease: config.lease,
+            house: config.house.clone(),
         },
     )
     .await

@@ -273,6 +273,7 @@ async fn handle(
     match msg {
         ClientMsg::Seek { size, color } => hub.seek(conn, seat, size, color).await,
         ClientMsg::Cancel => hub.cancel(conn, seat).await,
+        ClientMsg::House { size, color } => hub.house_game(conn, seat, size, color).await,
         ClientMsg::Watch { game } => hub.watch(conn, game, watched).await,
         ClientMsg::Unwatch { game } => hub.unwatch(conn, game, watched).await,
         ClientMsg::Move { game, mv } => hub.play(conn, seat, game, &mv).await,

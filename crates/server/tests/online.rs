@@ -83,7 +83,8 @@ async fn names_are_checked_and_unique_without_regard_to_case() {
     let w = c.expect("welcome").await;
     assert_eq!(
         w,
-        json!({"type": "welcome", "name": "Ada", "wins": 0, "losses": 0})
+        json!({"type": "welcome", "name": "Ada", "wins": 0, "losses": 0,
+               "house": gridarena_server::hub::HOUSE_NAME})
     );
 }
 

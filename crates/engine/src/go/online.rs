@@ -46,6 +46,12 @@ pub enum ClientMsg {
         color: ColorPref,
     },
     Cancel,
+    /// A game against the server's own AI (the house player, named in `welcome`), at once: for when
+    /// nobody else is waiting. `size` as in `seek`.
+    House {
+        size: u32,
+        color: ColorPref,
+    },
     Watch {
         game: GameId,
     },
@@ -109,6 +115,9 @@ pub enum ServerMsg {
         wins: u32,
         #[serde(default)]
         losses: u32,
+        /// The name of the server's AI when it takes games (`house`); absent when it does not.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        house: Option<String>,
     },
     Waiting {
         size: u32,

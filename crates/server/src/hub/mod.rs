@@ -28,6 +28,10 @@ use std::time::Duration;
 
 mod clock;
 mod follow;
+mod house;
+
+use house::House;
+pub use house::{HouseConfig, HOUSE_NAME, HOUSE_THINK};
 
 /// Why registering a name failed.
 #[derive(Debug)]
@@ -137,6 +141,8 @@ pub struct HubConfig {
     pub move_time: Duration,
     /// How long an instance may be silent before another takes its clocks over.
     pub lease: Duration,
+    /// The house player ([`HouseConfig::none`]: none).
+    pub house: HouseConfig,
 }
 
 /// One instance's shared state.
@@ -149,6 +155,8 @@ pub struct Hub {
     conns: Mutex<HashMap<u64, (Conn, i64)>>,
     finished: Mutex<FinishedCache>,
     next_conn: AtomicU64,
+    /// The server's own AI player, when it takes games.
+    house: Option<House>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -166,6 +174,15 @@ impl Hub {
     /// move while the server was down. Must run inside a tokio runtime.
     pub async fn start(store: Store, config: HubConfig) -> Result<Arc<Hub>, OpenError> {
         let token = names::new_token().map_err(|e| OpenError::Other(StoreError(e.to_string())))?;
+        // Connection 0 is the house's; the sockets' count from 1.
+        let (house, house_rx) = if config.house.games > 0 {
+            let (house, rx) = House::open(&store, config.house.clone(), 0)
+                .await
+                .map_err(OpenError::Other)?;
+            (Some(house), Some(rx))
+        } else {
+            (None, None)
+        };
         let hub = Arc::new(Hub {
             store,
             instance: InstanceId(token[..16].to_string()),
@@ -174,6 +191,7 @@ impl Hub {
             conns: Mutex::new(HashMap::new()),
             finished: Mutex::new(FinishedCache::default()),
             next_conn: AtomicU64::new(1),
+            house,
         });
         let rekeyed = hub
             .store
@@ -218,6 +236,10 @@ impl Hub {
         }
         if let Some(events) = hub.store.events() {
             tokio::spawn(Arc::clone(&hub).follow(events));
+        }
+        if let Some(rx) = house_rx {
+            tokio::spawn(Arc::clone(&hub).house_loop(rx));
+            hub.take_up_house_games().await;
         }
         tokio::spawn(Arc::clone(&hub).keep_clocks());
         Ok(hub)
@@ -300,6 +322,7 @@ impl Hub {
             name: player.name.clone(),
             wins: player.wins,
             losses: player.losses,
+            house: self.house.as_ref().map(|h| h.seat.name.clone()),
         });
         for row in games {
             let cell = self.adopt(&row).await;
@@ -317,14 +340,12 @@ impl Hub {
 
     /// `seek`: pairs the player through the store's queue, or queues them.
     pub async fn seek(&self, conn: &Conn, me: &Seat, size: u32, color: ColorPref) {
-        let Some(size) = BoardSize::PRESETS
-            .into_iter()
-            .find(|s| u32::from(s.get()) == size)
-        else {
-            conn.send(&ServerMsg::error(format!(
-                "size must be 9, 13 or 19 (not {size})"
-            )));
-            return;
+        let size = match preset_size(size) {
+            Ok(size) => size,
+            Err(why) => {
+                conn.send(&ServerMsg::error(why));
+                return;
+            }
         };
         let request = SeekRow {
             player: me.id,
@@ -824,6 +845,14 @@ impl Hub {
     }
 }
 
+/// The board size of a request, if it is one the server offers.
+fn preset_size(size: u32) -> Result<BoardSize, String> {
+    BoardSize::PRESETS
+        .into_iter()
+        .find(|s| u32::from(s.get()) == size)
+        .ok_or_else(|| format!("size must be 9, 13 or 19 (not {size})"))
+}
+
 /// Whether the stored moves already end the game (two passes), or reach the move cap; and how.
 fn over_by_moves(cell: &GameCell, st: &LiveState) -> Option<EndReason> {
     if st.game.is_over() {
@@ -835,5 +864,7 @@ fn over_by_moves(cell: &GameCell, st: &LiveState) -> Option<EndReason> {
     }
 }
 
+#[cfg(test)]
+mod house_tests;
 #[cfg(test)]
 mod tests;

@@ -13,6 +13,7 @@ pub(super) async fn hub() -> Arc<Hub> {
     let config = HubConfig {
         move_time: Duration::from_secs(300),
         lease: Duration::from_secs(5),
+        house: HouseConfig::none(),
     };
     Hub::start(store, config).await.unwrap()
 }
@@ -175,6 +176,7 @@ async fn a_finished_game_is_served_from_memory_not_replayed_from_the_database() 
     let config = HubConfig {
         move_time: Duration::from_secs(300),
         lease: Duration::from_secs(5),
+        house: HouseConfig::none(),
     };
     let hub = Hub::start(store, config).await.unwrap();
     let (game, black, white) = paired(&hub).await;
