@@ -17,6 +17,8 @@ pub struct Lobby {
     record: Option<(u32, u32)>,
     /// The board size and colour this player waits for.
     seeking: Option<(u32, ColorPref)>,
+    /// The server's AI player's name, when it takes games.
+    house: Option<String>,
     games: Vec<OnlineGame>,
     /// The game on screen; `None` shows the lobby.
     shown: Option<GameId>,
@@ -49,6 +51,7 @@ impl Lobby {
             me,
             record: None,
             seeking: None,
+            house: None,
             games: Vec::new(),
             shown: None,
             notice: None,
@@ -62,6 +65,11 @@ impl Lobby {
     /// " · 3 won, 1 lost", once the server has said.
     pub fn record_text(&self) -> Option<String> {
         self.record.map(|(w, l)| format!(" · {w} won, {l} lost"))
+    }
+
+    /// The name of the server's AI player, when the server has one.
+    pub fn house(&self) -> Option<String> {
+        self.house.clone()
     }
 
     /// The waiting line while a seek is in the queue.
@@ -116,7 +124,15 @@ impl Lobby {
     /// Takes in one message from the server.
     pub fn receive(&mut self, msg: ServerMsg, now: f64) -> Reaction {
         match msg {
-            ServerMsg::Welcome { wins, losses, .. } => self.record = Some((wins, losses)),
+            ServerMsg::Welcome {
+                wins,
+                losses,
+                house,
+                ..
+            } => {
+                self.record = Some((wins, losses));
+                self.house = house;
+            }
             ServerMsg::Waiting { size, color } => self.seeking = Some((size, color)),
             ServerMsg::Cancelled => self.seeking = None,
             ServerMsg::Unwatched { game } => {
@@ -330,9 +346,12 @@ mod tests {
             name: "Ada".into(),
             wins: 3,
             losses: 1,
+            house: Some("House".into()),
         };
+        assert_eq!(l.house(), None, "no AI offered before the server says so");
         assert_eq!(l.receive(welcome, 0.0), Reaction::default());
         assert_eq!(l.record_text().as_deref(), Some(" · 3 won, 1 lost"));
+        assert_eq!(l.house().as_deref(), Some("House"));
         let waiting = ServerMsg::Waiting {
             size: 9,
             color: color_pref("black"),
@@ -414,6 +433,7 @@ mod tests {
                 name: "Bob".into(),
                 wins: 0,
                 losses: 0,
+                house: None,
             },
             0.0,
         );

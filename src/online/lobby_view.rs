@@ -121,7 +121,11 @@ pub fn LobbyView(me: Identity, identity: RwSignal<Option<Identity>>) -> impl Int
             when=move || lobby.with(|l| l.shown().is_some())
             fallback=move || view! {
                 <div class="lobby">
-                    <SeekForm waiting=Signal::derive(move || lobby.with(Lobby::waiting_text)) send=send />
+                    <SeekForm
+                        waiting=Signal::derive(move || lobby.with(Lobby::waiting_text))
+                        house=Signal::derive(move || lobby.with(Lobby::house))
+                        send=send
+                    />
                     <WatchForm typed=watch_typed on_watch=on_watch />
                     <Leaderboard rows=leaders />
                 </div>

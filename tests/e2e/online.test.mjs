@@ -129,3 +129,30 @@ test('a taken name, or one with characters names may not have, is refused in the
   }
   await context.close();
 });
+
+test("a person who finds nobody waiting plays the server's AI, which answers at once", async () => {
+  const dee = await person('Dee');
+  assert.match(await dee.page.textContent('[data-testid=online-house]'), /^Play 🤖 GridArena$/);
+  await dee.page.selectOption('[data-testid=online-color]', 'black');
+  await dee.page.click('[data-testid=online-seek]');
+  await dee.page.waitForSelector('[data-testid=online-waiting]');
+  // Nobody comes: from the waiting line, the house instead.
+  assert.match(await dee.page.textContent('[data-testid=online-waiting-house]'), /or play 🤖 GridArena/);
+  await dee.page.click('[data-testid=online-waiting-house]');
+  await dee.page.waitForSelector('[data-testid=goban] .pt');
+  assert.match(await dee.page.textContent('[data-testid=online-black]'), /Dee \(you\)/);
+  assert.match(await dee.page.textContent('[data-testid=online-white]'), /🤖 GridArena/);
+  assert.match(await status(dee), /Your move/);
+  for (const [vertex, n] of [['E5', 2], ['C3', 4]]) {
+    await dee.page.click(`[data-testid=goban] .pt[data-vertex="${vertex}"]`);
+    await dee.page.waitForFunction((k) => document.querySelectorAll('[data-testid=goban] .stone').length === k, n,
+      { timeout: 30_000 });
+    await dee.page.waitForFunction(() => /Your move/.test(document.querySelector('[data-testid=online-status]').textContent));
+  }
+  // One house game at a time: the lobby's button says why not while this one is on.
+  await dee.page.click('[data-testid=online-leave]');
+  await dee.page.click('[data-testid=online-house]');
+  await dee.page.waitForFunction(() => /already/.test(document.querySelector('[data-testid=online-notice]').textContent));
+  assert.deepEqual(dee.errors, []);
+  await dee.context.close();
+});
