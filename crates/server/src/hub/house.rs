@@ -82,7 +82,8 @@ pub(super) struct House {
     /// The games it follows here, each with the tree of its last search.
     games: Mutex<HashMap<GameId, Turn>>,
     searches: Semaphore,
-    /// House requests are taken one at a time, so two cannot both take the last place.
+    /// House requests are taken one at a time, so two cannot both take the last place, and apart from
+    /// the sweep's reading of the store.
     asking: tokio::sync::Mutex<()>,
 }
 
@@ -264,6 +265,8 @@ impl Hub {
         let Some(house) = &self.house else {
             return;
         };
+        // Not while a request is taken: its game could be made after this reading and then dropped.
+        let asking = house.asking.lock().await;
         let ids = match self
             .store
             .clocked_games_of(house.seat.id, &self.instance)
@@ -288,6 +291,7 @@ impl Hub {
                 })
                 .collect()
         };
+        drop(asking);
         for id in new {
             self.tell_matched(id, &house.conn, house.seat.id).await;
         }
