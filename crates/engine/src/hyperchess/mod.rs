@@ -9,6 +9,9 @@
 //!   [`Game::load`] round-trip all of it. [`parse_state`] reads any currentstate file for viewing
 //!   ([`StateError`] names the line).
 //! - [`maps::SHIPPED`]: the maps in maps/hyperchess/, built in.
+//! - [`ai`]: the built-in opponent, alpha-beta on material and mobility ([`ai::choose`]).
+//! - [`live`]: the live view's messages, and the [`live::Follower`] that reads them off a changing
+//!   currentstate.
 //!
 //! The rules and every decision on the seed's open points are in docs/hyperchess.md.
 //!
@@ -25,10 +28,12 @@
 //! assert_eq!(Game::load(&game.save()).unwrap(), game);
 //! ```
 
+pub mod ai;
 mod board;
 mod coord;
 mod error;
 mod game;
+pub mod live;
 pub mod map;
 pub mod maps;
 pub mod moves;
