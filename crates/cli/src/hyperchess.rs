@@ -6,18 +6,24 @@
 //! the seed asks. Before each turn it writes `currentstate`; after every move it saves, so the game can be
 //! continued later; taking a King writes `endgame` and exits 0.
 //!
+//! With `--ai white|black` the engine's AI ([`gridarena_engine::hyperchess::ai`]) plays that side: on its
+//! turn it thinks for `--ai-seconds` (timed here, the engine has no clock) or `--ai-nodes`, prints its move
+//! as the two `x y z` lines a person would type, and the game goes on as after a person's move.
+//!
 //! The game loop reads lines from any [`BufRead`] and writes to any [`Write`] in any directory, so tests
 //! drive it exactly as a person or a script does; [`run`] only binds it to stdin, stdout and `.`.
 
+use crate::hyperchess_view::ViewerOptions;
 use crate::io::Failure;
 use clap::Args;
 use gridarena_engine::hyperchess::{
-    maps, parse_map_bytes, Board, Coord, Game, Kind, MoveError, Outcome, Piece, Side,
+    ai, maps, parse_map_bytes, Board, Coord, Game, Kind, MoveError, Outcome, Piece, Played, Side,
 };
 use std::fs;
 use std::io::{BufRead, ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 /// The saved game, in the working directory.
 pub const SAVE_FILE: &str = "savedgame";
@@ -48,6 +54,11 @@ With MAP, a new game on that Map file, White to move (it replaces any saved game
 saved in ./savedgame continues. MAP may also name a built-in map: builtin:standard (5x5x5),
 builtin:holes (5x5x5 with holes) or builtin:small (3x3x3).
 
+With --ai white or --ai black the built-in AI plays that side and you the other: on its turn it thinks
+for --ai-seconds (1 by default), then prints its move as the two `x y z` lines you would type and what it
+played. --seed N varies its choice between equal moves; --ai-nodes N (instead of a time) makes its games
+replay exactly for a seed.
+
 On your turn type the location of one of your pieces, `x y z` or `x,y,z`, then the location it should
 go to. `save` saves the game, `quit` stops (the game is saved after every move and can be continued with
 `gridarena hyperchess`), `help` explains. Before each turn the board is written to ./currentstate (one
@@ -61,22 +72,132 @@ Exit status:
   255  no MAP was given and there is no saved game (the seed's exit code -1)";
 
 #[derive(Debug, Args)]
-#[command(after_help = AFTER)]
+#[command(after_help = AFTER, args_conflicts_with_subcommands = true)]
 pub struct Options {
+    #[command(subcommand)]
+    action: Option<Action>,
     /// A Map file (or builtin:standard, builtin:holes, builtin:small); without it the saved game continues
     map: Option<PathBuf>,
+    /// Let the built-in AI play this side: white or black (you play the other)
+    #[arg(long, value_name = "SIDE", value_parser = parse_side)]
+    ai: Option<Side>,
+    /// The AI's thinking time a move, in seconds: 0.05 to 60
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = 1.0,
+        value_parser = parse_ai_seconds,
+        requires = "ai"
+    )]
+    ai_seconds: f64,
+    /// Instead of a time, the nodes the AI searches a move: the same seed and N replay the same game
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "ai",
+        conflicts_with = "ai_seconds",
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    ai_nodes: Option<u64>,
+    /// The AI's seed: it chooses between equally good moves with it
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "ai")]
+    seed: u64,
+    /// Also serve the live viewer on 127.0.0.1: a browser page that follows the game as it is played
+    #[arg(long)]
+    view: bool,
+    #[command(flatten)]
+    viewer: ViewerOptions,
 }
 
-/// Runs the game on stdin and stdout in the working directory.
+/// The AI's shortest and longest thinking time a move, in seconds.
+const AI_SECONDS: std::ops::RangeInclusive<f64> = 0.05..=60.0;
+
+fn parse_side(text: &str) -> Result<Side, String> {
+    text.parse::<Side>()
+}
+
+fn parse_ai_seconds(text: &str) -> Result<f64, String> {
+    let s: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if !AI_SECONDS.contains(&s) {
+        return Err(format!(
+            "{text} seconds is outside {} to {}",
+            AI_SECONDS.start(),
+            AI_SECONDS.end()
+        ));
+    }
+    Ok(s)
+}
+
+/// The AI player: its side, its budget a move and its seed.
+#[derive(Clone, Copy, Debug)]
+pub struct Ai {
+    pub side: Side,
+    pub budget: Budget,
+    pub seed: u64,
+}
+
+/// How long the AI thinks a move.
+#[derive(Clone, Copy, Debug)]
+pub enum Budget {
+    /// A time, on this machine's clock.
+    Time(Duration),
+    /// A number of search nodes: the same on every machine.
+    Nodes(u64),
+}
+
+impl Options {
+    fn ai(&self) -> Option<Ai> {
+        let side = self.ai?;
+        let budget = match self.ai_nodes {
+            Some(n) => Budget::Nodes(n),
+            None => Budget::Time(Duration::from_secs_f64(self.ai_seconds)),
+        };
+        Some(Ai {
+            side,
+            budget,
+            seed: self.seed,
+        })
+    }
+}
+
+/// What `gridarena hyperchess` does besides playing.
+#[derive(Debug, clap::Subcommand)]
+enum Action {
+    /// Serve the live viewer of a game another program plays: the page follows DIR/currentstate (a map
+    /// file named `view` is `./view`)
+    View {
+        /// The directory the game writes currentstate in (default: the working directory)
+        dir: Option<PathBuf>,
+        #[command(flatten)]
+        viewer: ViewerOptions,
+    },
+}
+
+/// Runs the game on stdin and stdout in the working directory, or the viewer alone.
 pub fn run(options: Options, out: &mut impl Write) -> Result<ExitCode, Failure> {
+    let ai = options.ai();
+    if let Some(Action::View { dir, viewer }) = options.action {
+        return crate::hyperchess_view::view(dir, &viewer, out);
+    }
+    let here = Path::new(".");
+    let _viewer = if options.view {
+        Some(crate::hyperchess_view::start(here, &options.viewer, out)?)
+    } else {
+        None
+    };
     let stdin = std::io::stdin();
-    play(options.map.as_deref(), Path::new("."), stdin.lock(), out)
+    play(options.map.as_deref(), here, ai, stdin.lock(), out)
 }
 
-/// The whole command: starts or loads a game in `dir`, then plays it with `input` and `out`.
+/// The whole command: starts or loads a game in `dir`, then plays it with `input` and `out` (and the AI
+/// on its side, if there is one).
 pub fn play(
     map: Option<&Path>,
     dir: &Path,
+    ai: Option<Ai>,
     input: impl BufRead,
     out: &mut impl Write,
 ) -> Result<ExitCode, Failure> {
@@ -125,9 +246,23 @@ pub fn play(
             }
         },
     };
+    if let Some(ai) = ai {
+        let budget = match ai.budget {
+            Budget::Time(t) => format!("{} s a move", t.as_secs_f64()),
+            Budget::Nodes(n) => format!("{n} nodes a move"),
+        };
+        writeln!(
+            out,
+            "The AI plays {} ({budget}, seed {}); you play {}.",
+            ai.side,
+            ai.seed,
+            ai.side.other()
+        )?;
+    }
     Turns {
         game,
         dir,
+        ai: ai.map(|ai| (ai, ai::Searcher::new(ai.seed))),
         input,
         out,
     }
@@ -220,6 +355,8 @@ enum Next<T> {
 struct Turns<'a, R, W> {
     game: Game,
     dir: &'a Path,
+    /// The AI and its search, kept between its moves.
+    ai: Option<(Ai, ai::Searcher)>,
     input: R,
     out: &'a mut W,
 }
@@ -236,6 +373,15 @@ impl<R: BufRead, W: Write> Turns<'_, R, W> {
                 write_file(&self.dir.join(STATE_FILE), &self.game.board().to_string())?;
                 self.show_board()?;
                 new_turn = false;
+            }
+            if self
+                .ai
+                .as_ref()
+                .is_some_and(|(ai, _)| ai.side == self.game.to_move())
+            {
+                self.ai_turn()?;
+                new_turn = true;
+                continue;
             }
             let from = match self.ask_location("your piece")? {
                 Next::Go(c) => c,
@@ -271,25 +417,65 @@ impl<R: BufRead, W: Write> Turns<'_, R, W> {
             };
             match self.game.play(from, to) {
                 Ok(played) => {
-                    let mover = played.piece.side;
-                    match played.captured {
-                        Some(taken) => writeln!(
-                            self.out,
-                            "{mover}: {} ({}) to ({}), taking the {taken}.",
-                            played.piece, played.from, played.to
-                        )?,
-                        None => writeln!(
-                            self.out,
-                            "{mover}: {} ({}) to ({}).",
-                            played.piece, played.from, played.to
-                        )?,
-                    }
+                    self.report(&played)?;
                     self.save()?;
                     new_turn = true;
                 }
                 Err(e) => self.explain(&e)?,
             }
         }
+    }
+
+    /// Says what was played: "White: WKing (1 2 0) to (1 1 1)." or "..., taking the BRook."
+    fn report(&mut self, played: &Played) -> Result<(), Failure> {
+        let mover = played.piece.side;
+        match played.captured {
+            Some(taken) => writeln!(
+                self.out,
+                "{mover}: {} ({}) to ({}), taking the {taken}.",
+                played.piece, played.from, played.to
+            )?,
+            None => writeln!(
+                self.out,
+                "{mover}: {} ({}) to ({}).",
+                played.piece, played.from, played.to
+            )?,
+        }
+        Ok(())
+    }
+
+    /// The AI's turn: it thinks, prints its move as the two `x y z` lines a person would type, plays it
+    /// and says what it played, and the game is saved as after any move.
+    fn ai_turn(&mut self) -> Result<(), Failure> {
+        let Some((ai, searcher)) = self.ai.as_mut() else {
+            return Ok(());
+        };
+        let side = ai.side;
+        writeln!(self.out, "{side} (the AI) is thinking...")?;
+        self.out.flush()?;
+        let start = Instant::now();
+        let choice = match ai.budget {
+            Budget::Time(limit) => searcher.think(&self.game, |_| start.elapsed() < limit),
+            Budget::Nodes(n) => searcher.think(&self.game, |p| p.nodes < n),
+        };
+        let took = start.elapsed();
+        let Some(choice) = choice else {
+            return Err(Failure::Internal(format!(
+                "the AI found no move for {side} in a game that goes on"
+            )));
+        };
+        writeln!(self.out, "{}\n{}", choice.from, choice.to)?;
+        let played = self
+            .game
+            .play(choice.from, choice.to)
+            .map_err(|e| Failure::Internal(format!("the AI chose a move the rules refuse: {e}")))?;
+        self.report(&played)?;
+        writeln!(
+            self.out,
+            "({side}'s AI: {choice}, {:.2} s.)",
+            took.as_secs_f64()
+        )?;
+        self.save()
     }
 
     /// Explains a refused choice; the turn then starts over.

@@ -8,6 +8,7 @@ mod bridge_cmd;
 mod go;
 mod halma;
 mod hyperchess;
+mod hyperchess_view;
 mod io;
 mod match_cmd;
 mod probe_cmd;

@@ -313,3 +313,176 @@ fn unusable_maps_and_saves_exit_2_with_the_reason() {
         run.stderr
     );
 }
+
+/// The AI's move as the terminal prints it: the two `x y z` lines a person would type, then what it
+/// played, as after a person's move.
+fn ai_lines(played: &gridarena_engine::hyperchess::Played) -> String {
+    let taking = played
+        .captured
+        .map_or(String::new(), |t| format!(", taking the {t}"));
+    format!(
+        "{} (the AI) is thinking...\n{}\n{}\n{}: {} ({}) to ({}){taking}.\n",
+        played.piece.side,
+        played.from,
+        played.to,
+        played.piece.side,
+        played.piece,
+        played.from,
+        played.to
+    )
+}
+
+#[test]
+fn the_ai_plays_black_with_typed_lines_and_legal_moves_exactly_as_the_engine_chooses() {
+    use gridarena_engine::hyperchess::{ai, maps, parse_map, Game, Side};
+    use gridarena_engine::SplitMix64;
+    // A person (random legal moves, seeded) plays White against `--ai black --ai-nodes 3000 --seed 9`;
+    // the engine's AI with the same seed and budget says what the terminal's AI must answer.
+    for game_seed in 0..3u64 {
+        let mut game = Game::new(parse_map(maps::SMALL).unwrap()).unwrap();
+        let mut rng = SplitMix64::new(game_seed);
+        let mut script = String::new();
+        let mut expected = Vec::new();
+        while game.outcome().is_none() {
+            if game.to_move() == Side::White {
+                let moves = game.legal_moves();
+                let (from, to) = moves[rng.below(moves.len() as u64) as usize];
+                script.push_str(&format!("{from}\n{to}\n"));
+                game.play(from, to).unwrap();
+            } else {
+                let choice = ai::choose(&game, 9, |p| p.nodes < 3_000).unwrap();
+                game.check(choice.from, choice.to).unwrap();
+                expected.push(ai_lines(&game.play(choice.from, choice.to).unwrap()));
+            }
+        }
+        let dir = Dir::new("ai-black");
+        let args = [
+            "builtin:small",
+            "--ai",
+            "black",
+            "--ai-nodes",
+            "3000",
+            "--seed",
+            "9",
+        ];
+        let run = hyperchess(&dir, &args, script);
+        assert_eq!(run.code, 0, "{run:?}");
+        assert!(
+            run.stdout
+                .contains("The AI plays Black (3000 nodes a move, seed 9); you play White."),
+            "{}",
+            run.stdout
+        );
+        assert!(!expected.is_empty());
+        for lines in &expected {
+            assert!(
+                run.stdout.contains(lines.as_str()),
+                "game {game_seed}: missing {lines:?} in\n{}",
+                run.stdout
+            );
+        }
+        assert_eq!(
+            run.stdout.matches("Black (the AI) is thinking").count(),
+            expected.len()
+        );
+        assert!(!run.stdout.contains("Not possible"), "{}", run.stdout);
+        let winner = game.winner().unwrap();
+        assert!(
+            run.stdout
+                .contains(&format!("Game over: {winner} took the King and wins!")),
+            "{}",
+            run.stdout
+        );
+        assert_eq!(dir.read("endgame"), game.board().to_string());
+    }
+}
+
+#[test]
+fn the_ai_plays_white_on_a_clock_and_the_person_continues_after_it() {
+    use gridarena_engine::hyperchess::{maps, parse_map, Coord, Game};
+    let dir = Dir::new("ai-white");
+    let run = hyperchess(
+        &dir,
+        &["builtin:standard", "--ai", "WHITE", "--ai-seconds", "0.05"],
+        "",
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    let out = &run.stdout;
+    assert!(
+        out.contains("The AI plays White (0.05 s a move, seed 1); you play Black."),
+        "{out}"
+    );
+    // The AI's move: the two lines after "thinking", each a location as a person types it.
+    let lines: Vec<&str> = out
+        .lines()
+        .skip_while(|l| *l != "White (the AI) is thinking...")
+        .skip(1)
+        .take(2)
+        .collect();
+    let [from, to] = lines[..] else {
+        panic!("no move after the AI's thinking line in\n{out}")
+    };
+    let (from, to) = (Coord::parse(from).unwrap(), Coord::parse(to).unwrap());
+    let mut game = Game::new(parse_map(maps::STANDARD).unwrap()).unwrap();
+    game.play(from, to).unwrap();
+    assert!(out.contains("(White's AI: depth"), "{out}");
+    // Then it is the person's turn; the input ended, and the game is saved with Black to move.
+    assert!(out.contains("The input ended before Black moved."), "{out}");
+    assert_eq!(dir.read("savedgame"), game.save());
+    // Continuing without a map, the person moves and the AI answers at once.
+    let black = game.legal_moves()[0];
+    let run = hyperchess(
+        &dir,
+        &["--ai", "white", "--ai-nodes", "500"],
+        format!("{}\n{}\n", black.0, black.1),
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stdout.contains("Continuing the game saved in"));
+    assert_eq!(run.stdout.matches("White (the AI) is thinking").count(), 1);
+    assert!(run.stdout.contains("The input ended before Black moved."));
+}
+
+#[test]
+fn bad_ai_options_are_usage_errors() {
+    let dir = Dir::new("ai-usage");
+    for (args, message) in [
+        (
+            &["builtin:small", "--ai", "green"][..],
+            "invalid value 'green' for '--ai <SIDE>': \"green\" is not a side: white or black",
+        ),
+        (
+            &["builtin:small", "--ai"][..],
+            "a value is required for '--ai <SIDE>'",
+        ),
+        (
+            &["builtin:small", "--ai", "black", "--ai-seconds", "0.01"][..],
+            "0.01 seconds is outside 0.05 to 60",
+        ),
+        (
+            &["builtin:small", "--ai", "black", "--ai-seconds", "soon"][..],
+            "\"soon\" is not a number of seconds",
+        ),
+        (
+            &[
+                "builtin:small",
+                "--ai",
+                "black",
+                "--ai-seconds",
+                "1",
+                "--ai-nodes",
+                "9",
+            ][..],
+            "cannot be used with",
+        ),
+        (&["builtin:small", "--seed", "4"][..], "--ai <SIDE>"),
+        (
+            &["builtin:small", "--ai", "black", "--ai-nodes", "0"][..],
+            "--ai-nodes",
+        ),
+    ] {
+        let run = hyperchess(&dir, args, "quit\n");
+        assert_eq!(run.code, 2, "{args:?}: {run:?}");
+        assert!(run.stderr.contains(message), "{args:?}: {}", run.stderr);
+        assert!(!dir.has("savedgame"), "{args:?}");
+    }
+}

@@ -88,12 +88,6 @@ struct Setup {
 
 /// The router: the API under `/api`, the app's files from `config.dist` for everything else.
 pub fn router(hub: Arc<Hub>, config: &crate::Config) -> Router {
-    let dist = config.dist.clone();
-    let missing = dist.clone();
-    let index = dist.join("index.html");
-    let files = ServeDir::new(&dist).not_found_service(axum::routing::any(move |uri: Uri| {
-        not_found(uri, missing.clone())
-    }));
     let setup = Arc::new(Setup {
         ws: ws::Settings {
             heartbeat: config.heartbeat,
@@ -108,10 +102,7 @@ pub fn router(hub: Arc<Hub>, config: &crate::Config) -> Router {
         .route("/api/leaderboard", get(leaderboard))
         .route("/api/games/{id}/sgf", get(game_sgf))
         .route_layer(middleware::from_fn_with_state(limit, api_guard));
-    let page = move || root(index.clone());
     Router::new()
-        .route("/", get(page.clone()))
-        .route("/index.html", get(page))
         .merge(api)
         .route(
             "/api/ws",
@@ -120,8 +111,24 @@ pub fn router(hub: Arc<Hub>, config: &crate::Config) -> Router {
         .route("/api/{*rest}", axum::routing::any(api_not_found))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(hub)
-        .fallback_service(files)
+        .merge(app_files(&config.dist))
         .layer(middleware::from_fn(headers::security_headers))
+}
+
+/// The built app from `dist`: `index.html` for `/`, its files by name, and a page that says how to
+/// build it when it is missing. Without the security headers, which the caller layers over all its
+/// routes.
+pub fn app_files(dist: &std::path::Path) -> Router {
+    let missing = dist.to_path_buf();
+    let index = dist.join("index.html");
+    let files = ServeDir::new(dist).not_found_service(axum::routing::any(move |uri: Uri| {
+        not_found(uri, missing.clone())
+    }));
+    let page = move || root(index.clone());
+    Router::new()
+        .route("/", get(page.clone()))
+        .route("/index.html", get(page))
+        .fallback_service(files)
 }
 
 fn error(status: StatusCode, message: impl Into<String>) -> Response {

@@ -8,7 +8,8 @@
 //! (connections and in-memory games), [`hub`] (what an instance does: pairing, moves, clocks,
 //! following the others), [`ws`] (one connection), [`http`] (routes), [`headers`] (security headers
 //! and the WebSocket's Origin rule), [`listen`] (the accept loop: connection limits and timeouts),
-//! [`bucket`] (the rate limits' token bucket), [`incident`] (errors a client must not see). The
+//! [`bucket`] (the rate limits' token bucket), [`incident`] (errors a client must not see), and
+//! [`live`] (HyperChess's live view of a `currentstate` file, for the CLI). The
 //! messages are the engine's [`gridarena_engine::go::online`], shared with the browser page.
 //!
 //! ```no_run
@@ -26,6 +27,7 @@ pub mod http;
 pub mod hub;
 pub mod incident;
 pub mod listen;
+pub mod live;
 pub mod matchmaking;
 pub mod names;
 pub mod policy;
