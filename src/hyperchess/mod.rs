@@ -1,10 +1,16 @@
-//! The HyperChess page: `session` is the plain-Rust state and `view` the board as drawn (both tested
-//! natively); the rest are components, one a file. The rules are the engine's `hyperchess` module.
+//! The HyperChess page as plain Rust, tested natively: `session` the game's state, `view` the board as
+//! drawn, `scene` the board projected in 3D and `live` the live view of a game played elsewhere. The
+//! rest are components, one a file. The rules are the engine's `hyperchess` module.
 
 mod board;
+mod board3d;
+mod boards;
 mod file_bar;
+pub mod live;
+mod live_view;
 mod new_game;
 mod page;
+pub mod scene;
 pub mod session;
 pub mod view;
 

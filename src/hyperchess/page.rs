@@ -2,8 +2,9 @@
 //! a target to move; the turn, the captured pieces and the winner; shipped maps, Map files, saved games,
 //! and any currentstate file to look at. Every operation is the session's; this file wires them up.
 
-use super::board::Slices;
+use super::boards::Boards;
 use super::file_bar::FileBar;
+use super::live_view::LiveView;
 use super::new_game::NewGameForm;
 use super::session::{Export, FileKind, HyperSession};
 use crate::files;
@@ -19,8 +20,24 @@ const RULES: &[&str] = &[
     "No piece passes through a hole or another piece (except the Knight over pieces). Taking a King wins.",
 ];
 
+/// The page: the live view when the address asks for it (`#/hyperchess?live`, as `gridarena hyperchess
+/// --view` prints it), the game otherwise.
 #[component]
 pub fn HyperChessPage() -> impl IntoView {
+    let live = window().location().hash().is_ok_and(|h| {
+        h.split_once('?')
+            .is_some_and(|(_, q)| q.split('&').any(|p| p == "live"))
+    });
+    if live {
+        view! { <LiveView /> }.into_any()
+    } else {
+        view! { <GamePage /> }.into_any()
+    }
+}
+
+/// The game at this page.
+#[component]
+fn GamePage() -> impl IntoView {
     let first = maps::SHIPPED[0];
     // Built into the page and read by the engine's tests on every run, so it always parses.
     let session = RwSignal::new(
@@ -66,9 +83,7 @@ pub fn HyperChessPage() -> impl IntoView {
             <p class="notice" data-testid="hc-notice">
                 {move || notice.get().map(|l| view! { <span class=tone_class(l.tone)>{l.text}</span> })}
             </p>
-            <div class="hc-board" data-testid="hc-board">
-                <Slices view=view on_click=click />
-            </div>
+            <Boards view=view on_click=click />
             <div class="hc-captured">
                 <span data-testid="hc-lost-white">"White has lost: " {lost(Side::White)}</span>
                 <span data-testid="hc-lost-black">"Black has lost: " {lost(Side::Black)}</span>

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
 import { serveDist, launch, openApp, root } from './harness.mjs';
 
 let server, browser;
@@ -91,4 +92,106 @@ test('the holed map leaves holes; a saved game and a currentstate file load back
   assert.match(await status(page), /Black to move/);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+/** Runs `gridarena hyperchess ARGS` in `dir` with its viewer on a free port (stdin piped, for the terminal
+ *  game's moves), and waits for the viewer's address. */
+async function startViewer(args, dir) {
+  const bin = path.join(root, 'target', 'debug', 'gridarena');
+  const child = spawn(bin, ['hyperchess', ...args, '--port', '0', '--dist', path.join(root, 'dist')],
+    { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => { out += d; });
+  child.stderr.on('data', (d) => { out += d; });
+  for (let i = 0; !/Watch the game at \S+/.test(out); i++) {
+    if (i > 100 || child.exitCode !== null) throw new Error(`no viewer:\n${out}`);
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  return { child, url: out.match(/Watch the game at (\S+)/)[1] };
+}
+
+const symbolAt = (page, x, y, z) => page.textContent(at(x, y, z));
+
+test('the live view follows a terminal game move by move', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridarena-live-'));
+  const viewer = await startViewer(['builtin:small', '--view'], dir);
+  try {
+    const { page, errors } = await openApp(browser, viewer.url, undefined, '[data-testid=hc-slice]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=hc-board] button').length === 27);
+    assert.match(await status(page), /Live view/);
+    const moves = [
+      ['1 1 0', '1 1 1', /Black to move/, /WPawn \(1 1 0\) → \(1 1 1\)/],
+      ['1 1 2', '1 2 2', /White to move/, /BPawn \(1 1 2\) → \(1 2 2\)/],
+      ['0 2 0', '0 1 0', /Black to move/, /WRook \(0 2 0\) → \(0 1 0\)/],
+    ];
+    for (const [from, to, turn, last] of moves) {
+      viewer.child.stdin.write(`${from}\n${to}\n`);
+      await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('[data-testid=hc-last]').textContent),
+        last.source);
+      assert.match(await status(page), turn);
+      const [x, y, z] = to.split(' ').map(Number);
+      assert.ok((await page.getAttribute(at(x, y, z), 'class')).includes('last'));
+      assert.notEqual((await symbolAt(page, x, y, z)).trim(), '');
+    }
+    // A click explains that moves are made in the terminal, not here.
+    await page.click(at(1, 0, 0));
+    assert.match(await notice(page), /played elsewhere/);
+    assert.deepEqual(errors, []);
+  } finally {
+    viewer.child.kill();
+  }
+});
+
+test('a broken currentstate shows its error and the last good board stays', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridarena-live-'));
+  const state = path.join(dir, 'currentstate');
+  fs.writeFileSync(state, '0\t0\t0\tWKing\n1\t0\t0\tnull\n2\t0\t0\tBKing\n');
+  const viewer = await startViewer(['view', dir], os.tmpdir());
+  try {
+    const { page, errors } = await openApp(browser, viewer.url, undefined, '[data-testid=hc-slice]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid=hc-board] button').length === 3);
+    // Another program writes a board with one location twice.
+    fs.writeFileSync(state, '0 0 0 WKing\n0 0 0 BKing\n');
+    await page.waitForFunction(() => /line 2/.test(document.querySelector('[data-testid=hc-notice]').textContent));
+    assert.match(await notice(page), /last good board/);
+    assert.equal(await page.locator('[data-testid=hc-board] button').count(), 3);
+    assert.equal((await symbolAt(page, 2, 0, 0)).trim(), '♚');
+    // Mended: the new board shows, one move on from the last good one, and the error goes.
+    fs.writeFileSync(state, '0 0 0 null\n1 0 0 WKing\n2 0 0 BKing\n');
+    await page.waitForFunction(() => document.querySelector('[data-testid=hc-notice]').textContent === '');
+    assert.match(await page.textContent('[data-testid=hc-last]'), /WKing \(0 0 0\) → \(1 0 0\)/);
+    assert.match(await status(page), /Black to move/);
+    assert.deepEqual(errors, []);
+  } finally {
+    viewer.child.kill();
+  }
+});
+
+test('the 3D view draws every node of the standard map, turns, and a click moves a piece', async () => {
+  const { page, errors } = await open(browser);
+  await page.click('[data-testid=hc-3d-toggle]');
+  await page.waitForSelector('[data-testid=hc-3d]');
+  const node = (x, y, z) => `[data-testid=hc-3d] .hc-node[data-x="${x}"][data-y="${y}"][data-z="${z}"]`;
+  assert.equal(await page.locator('[data-testid=hc-3d] .hc-node').count(), 125);
+  assert.equal(await page.locator('[data-testid=hc-3d] .hc-node text:not(:empty)').count(), 40, '20 pieces a side');
+  // A drag turns the board: the nodes move on the screen.
+  const before = await page.locator(node(2, 3, 0)).boundingBox();
+  const svg = await page.locator('[data-testid=hc-3d]').boundingBox();
+  await page.mouse.move(svg.x + 20, svg.y + 20);
+  await page.mouse.down();
+  await page.mouse.move(svg.x + 80, svg.y + 40, { steps: 5 });
+  await page.mouse.up();
+  const after = await page.locator(node(2, 3, 0)).boundingBox();
+  assert.notDeepEqual(before, after);
+  // White's pawn in front of the King steps forward, by two clicks as on the flat board.
+  await page.click(node(2, 3, 0));
+  assert.match(await notice(page), /WPawn at \(2 3 0\) can go to/);
+  assert.match(await page.getAttribute(node(2, 2, 0), 'class'), /target/);
+  await page.click(node(2, 2, 0));
+  assert.match(await status(page), /Black to move/);
+  assert.equal((await page.textContent(node(2, 2, 0))).trim(), '♙');
+  // The flat board shows the same position.
+  await page.click('[data-testid=hc-3d-toggle]');
+  assert.equal((await page.textContent(at(2, 2, 0))).trim(), '♙');
+  assert.deepEqual(errors, []);
 });

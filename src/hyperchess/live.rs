@@ -1,0 +1,158 @@
+//! The live view of a game played elsewhere (`gridarena hyperchess --view`, `gridarena hyperchess view
+//! DIR`), as plain Rust: the latest [`LiveUpdate`] the server pushed, and what the page shows of it. The
+//! server reads the game's currentstate and works out the turn, the last move and the pieces taken
+//! (the engine's `hyperchess::live`); this only draws them.
+
+use super::view::{Cell, View};
+use gridarena_engine::hyperchess::live::LiveUpdate;
+use gridarena_engine::hyperchess::{parse_state, Piece, Side};
+
+/// The live view's state.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LiveBoard {
+    update: LiveUpdate,
+    /// Whether the stream to the server is down (it retries by itself).
+    lost: bool,
+}
+
+impl LiveBoard {
+    /// Takes in one update as the server sent it; a message that is not one changes nothing.
+    pub fn receive(&mut self, json: &str) -> Result<(), String> {
+        let update =
+            LiveUpdate::parse(json).map_err(|e| format!("a message the page cannot read: {e}"))?;
+        self.update = update;
+        self.lost = false;
+        Ok(())
+    }
+
+    /// The stream to the server broke; it is retried.
+    pub fn lost(&mut self) {
+        self.lost = true;
+    }
+
+    /// The line above the board.
+    pub fn status(&self) -> String {
+        let u = &self.update;
+        if u.seq == 0 {
+            return "Live view: waiting for the game's first board…".to_string();
+        }
+        if let Some(result) = &u.result {
+            return format!("Live view: {result}");
+        }
+        match &u.to_move {
+            Some(side) => format!("Live view: {side} to move"),
+            None => "Live view".to_string(),
+        }
+    }
+
+    /// The last move in words, when the server knows it.
+    pub fn last_move_text(&self) -> Option<String> {
+        let m = self.update.last_move.as_ref()?;
+        let (from, to) = m.coords();
+        let took = m
+            .captured
+            .as_ref()
+            .map(|p| format!(", taking the {p}"))
+            .unwrap_or_default();
+        Some(format!("Last move: {} ({from}) → ({to}){took}", m.piece))
+    }
+
+    /// What is wrong: the stream, or the file as it stands (the board shown is the last good one).
+    pub fn problem(&self) -> Option<String> {
+        if self.lost {
+            return Some(
+                "The game's server does not answer (has it stopped?); trying again…".to_string(),
+            );
+        }
+        self.update
+            .error
+            .as_ref()
+            .map(|e| format!("{e} (showing the last good board)"))
+    }
+
+    /// The pieces `side` has lost, as chess symbols, or "none".
+    pub fn lost_text(&self, side: Side) -> String {
+        let lost: String = self
+            .update
+            .captured
+            .iter()
+            .filter_map(|name| name.parse::<Piece>().ok())
+            .filter(|p| p.side == side)
+            .map(Piece::symbol)
+            .collect();
+        if lost.is_empty() {
+            "none".to_string()
+        } else {
+            lost
+        }
+    }
+
+    /// The board as drawn, the last move marked.
+    pub fn view(&self) -> View {
+        let lines = parse_state(&self.update.state).unwrap_or_default();
+        let last = self.update.last_move.as_ref().map(|m| m.coords());
+        View::new(
+            lines
+                .into_iter()
+                .map(|l| Cell {
+                    at: l.at,
+                    piece: l.piece,
+                    selected: false,
+                    target: false,
+                    last: last.is_some_and(|(a, b)| l.at == a || l.at == b),
+                })
+                .collect(),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gridarena_engine::hyperchess::live::Follower;
+    use gridarena_engine::hyperchess::{maps, parse_map, Coord, Game};
+
+    #[test]
+    fn each_update_shows_the_board_the_turn_the_last_move_and_the_losses() {
+        let mut live = LiveBoard::default();
+        assert!(live.status().contains("waiting"));
+        let mut game = Game::new(parse_map(maps::SMALL).unwrap()).unwrap();
+        let mut follower = Follower::new();
+        let first = follower
+            .see(Ok(game.board().to_string().as_bytes()), None)
+            .unwrap()
+            .to_json();
+        live.receive(&first).unwrap();
+        assert_eq!(live.status(), "Live view");
+        assert_eq!(live.view().cells.len(), game.board().len());
+        let (from, to) = game.legal_moves()[0];
+        game.play(from, to).unwrap();
+        let second = follower
+            .see(Ok(game.board().to_string().as_bytes()), None)
+            .unwrap()
+            .to_json();
+        live.receive(&second).unwrap();
+        assert_eq!(live.status(), "Live view: Black to move");
+        assert!(live
+            .last_move_text()
+            .unwrap()
+            .contains(&format!("({from}) → ({to})")));
+        let marked: Vec<Coord> = live
+            .view()
+            .cells
+            .iter()
+            .filter(|c| c.last)
+            .map(|c| c.at)
+            .collect();
+        assert_eq!(marked.len(), 2);
+        assert_eq!(live.lost_text(Side::White), "none");
+        // A broken file: the board stays, and the problem is said.
+        let broken = follower.see(Ok(b"nonsense"), None).unwrap().to_json();
+        live.receive(&broken).unwrap();
+        assert_eq!(live.view().cells.len(), game.board().len());
+        assert!(live.problem().unwrap().contains("last good board"));
+        assert!(live.receive("{not json").is_err());
+        live.lost();
+        assert!(live.problem().unwrap().contains("does not answer"));
+    }
+}
