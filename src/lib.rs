@@ -4,6 +4,7 @@
 //! Components read plain view-model types (`halma::session::Session`, `go::session::GoSession`) that hold
 //! no signals, so the pages' behaviour is tested natively; the rules come from the engine.
 
+mod ai_player;
 mod ai_worker;
 pub mod doctor;
 mod files;
@@ -35,4 +36,11 @@ pub(crate) fn now_ms() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
         .map_or_else(js_sys::Date::now, |p| p.now())
+}
+
+/// A seed for a new game when the user gave none.
+pub(crate) fn random_seed() -> u64 {
+    // Two draws, since one f64 carries only 53 random bits.
+    let draw = || (js_sys::Math::random() * 4_294_967_296.0) as u64;
+    (draw() << 32) ^ draw()
 }

@@ -5,7 +5,6 @@
 //! engine's `go` module.
 
 mod actions;
-mod ai;
 pub mod builtin;
 mod display;
 pub(crate) mod goban;

@@ -3,7 +3,7 @@
 //! the signals and the clock and wires the components to them.
 
 use super::actions::Actions;
-use super::ai::GoAi;
+use crate::ai_player::AiPlayer;
 use super::goban::Goban;
 use super::players::Players;
 use super::records::Records;
@@ -25,11 +25,6 @@ const RULES: &[&str] = &[
     "Every stone on the board counts as alive: capture dead stones before you pass.",
     "Each move must be made within 5 minutes; the player whose clock runs out loses.",
 ];
-
-fn random_seed() -> u64 {
-    let draw = || (js_sys::Math::random() * 4_294_967_296.0) as u64;
-    (draw() << 32) ^ draw()
-}
 
 /// Today's date as SGF writes it (UTC).
 fn today() -> String {
@@ -63,14 +58,14 @@ pub fn GoPage() -> impl IntoView {
     let setup = RwSignal::new(Setup::default());
     let session = RwSignal::new(GoSession::new(
         setup.get_untracked(),
-        random_seed(),
+        crate::random_seed(),
         super::now(),
     ));
     let notice = RwSignal::new(None::<Line>);
     let now = RwSignal::new(super::now());
     let show_area = RwSignal::new(false);
     let confirm_resign = RwSignal::new(false);
-    let ai = GoAi::new(session, notice);
+    let ai = AiPlayer::new(session, notice);
     run_clock(session, notice, now);
 
     // An answer that ended the game is announced as the result.
@@ -93,7 +88,7 @@ pub fn GoPage() -> impl IntoView {
     let new_game = Callback::new(move |chosen: Setup| {
         setup.set(chosen);
         confirm_resign.set(false);
-        session.update(|s| *s = s.restart(chosen, random_seed(), super::now()));
+        session.update(|s| *s = s.restart(chosen, crate::random_seed(), super::now()));
         let greeting = session.with_untracked(GoSession::greeting);
         notice.set(Some(Line::new(Tone::Info, greeting)));
     });

@@ -25,13 +25,6 @@ use gridarena_engine::halma::ai::BuiltIn;
 use gridarena_engine::halma::{CampRules, Preset, Rules, Square, Team, Teams};
 use leptos::prelude::*;
 
-/// A seed for a new game when the user gave none.
-fn random_seed() -> u64 {
-    // Two draws, since one f64 carries only 53 random bits.
-    let draw = || (js_sys::Math::random() * 4_294_967_296.0) as u64;
-    (draw() << 32) ^ draw()
-}
-
 /// The rules of a new game of `preset`: the form's turn limit (`None`: the preset's), and its camp rules
 /// and first mover with the classic preset only (the form offers them there alone).
 fn rules_of(
@@ -88,7 +81,7 @@ pub fn ArenaPage() -> impl IntoView {
         preset,
         rules_of(preset, turn_limit, camp_rules, first_mover),
         players,
-        random_seed(),
+        crate::random_seed(),
     );
     let (red_type, blue_type) = (
         RwSignal::new(saved.content_types.red.unwrap_or_default()),
@@ -232,7 +225,7 @@ pub fn ArenaPage() -> impl IntoView {
                 ticker.reset();
                 replay.set(None);
                 let players = session.with_untracked(|s| s.players().clone());
-                let seed = seed.unwrap_or_else(random_seed);
+                let seed = seed.unwrap_or_else(crate::random_seed);
                 let preset = preset_choice.get_untracked();
                 let rules = rules_of(
                     preset,

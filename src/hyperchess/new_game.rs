@@ -1,24 +1,45 @@
-//! "New game": a shipped map to start on.
+//! "New game": a shipped map to start on, and who plays: two people at this screen, or one against the
+//! built-in AI at a chosen strength.
 
+use super::session::Opponent;
 use crate::widgets::SubmitForm;
-use gridarena_engine::hyperchess::maps;
+use gridarena_engine::hyperchess::{maps, Side};
 use leptos::prelude::*;
 
-/// Starts a game on the chosen map: `on_start` gets its index in [`maps::SHIPPED`].
+/// The AI's strengths: a name, and the positions it searches a move. In the browser it searches about
+/// half a million positions a second on a school laptop's core, so the strongest thinks about a second.
+pub const STRENGTHS: [(&str, u64); 3] = [
+    ("quick (20,000 positions a move)", 20_000),
+    ("steady (100,000)", 100_000),
+    ("deep (500,000)", 500_000),
+];
+
+/// Starts a game: `on_start` gets the map's index in [`maps::SHIPPED`] and the AI opponent, if any.
 #[component]
-pub fn NewGameForm(on_start: Callback<usize>) -> impl IntoView {
+pub fn NewGameForm(on_start: Callback<(usize, Option<Opponent>)>) -> impl IntoView {
     let choice = RwSignal::new(0usize);
+    let ai_side = RwSignal::new(None::<Side>);
+    let strength = RwSignal::new(1usize);
     let options = maps::SHIPPED
         .iter()
         .enumerate()
         .map(|(i, (name, _))| view! { <option value=i.to_string()>{*name}</option> })
         .collect_view();
+    let strengths = STRENGTHS
+        .iter()
+        .enumerate()
+        .map(|(i, (name, _))| view! { <option value=i.to_string() selected=i == 1>{*name}</option> })
+        .collect_view();
+    let start = move |()| {
+        let opponent = ai_side.get_untracked().map(|side| Opponent {
+            side,
+            nodes: STRENGTHS[strength.get_untracked().min(STRENGTHS.len() - 1)].1,
+            seed: crate::random_seed(),
+        });
+        on_start.run((choice.get_untracked(), opponent));
+    };
     view! {
-        <SubmitForm
-            class="setup"
-            label="New HyperChess game"
-            on_submit=Callback::new(move |()| on_start.run(choice.get_untracked()))
-        >
+        <SubmitForm class="setup" label="New HyperChess game" on_submit=Callback::new(start)>
             <label>
                 <span>"Map"</span>
                 <select
@@ -32,6 +53,38 @@ pub fn NewGameForm(on_start: Callback<usize>) -> impl IntoView {
                     {options}
                 </select>
             </label>
+            <label>
+                <span>"Opponent"</span>
+                <select
+                    data-testid="hc-opponent"
+                    on:change=move |ev| {
+                        ai_side.set(match event_target_value(&ev).as_str() {
+                            "ai-black" => Some(Side::Black),
+                            "ai-white" => Some(Side::White),
+                            _ => None,
+                        });
+                    }
+                >
+                    <option value="person">"a person at this screen"</option>
+                    <option value="ai-black">"the AI, playing Black"</option>
+                    <option value="ai-white">"the AI, playing White"</option>
+                </select>
+            </label>
+            <Show when=move || ai_side.get().is_some()>
+                <label>
+                    <span>"AI strength"</span>
+                    <select
+                        data-testid="hc-strength"
+                        on:change=move |ev| {
+                            if let Ok(i) = event_target_value(&ev).parse::<usize>() {
+                                strength.set(i);
+                            }
+                        }
+                    >
+                        {strengths.clone()}
+                    </select>
+                </label>
+            </Show>
             <button type="submit" data-testid="hc-new">"New game"</button>
         </SubmitForm>
     }

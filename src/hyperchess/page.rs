@@ -6,7 +6,8 @@ use super::boards::Boards;
 use super::file_bar::FileBar;
 use super::live_view::LiveView;
 use super::new_game::NewGameForm;
-use super::session::{Export, FileKind, HyperSession};
+use super::session::{Export, FileKind, HyperSession, Opponent};
+use crate::ai_player::AiPlayer;
 use crate::files;
 use crate::notice::{self, tone_class, Line};
 use crate::widgets::{Chosen, RulesBox};
@@ -52,7 +53,10 @@ fn GamePage() -> impl IntoView {
         let over = session.with_untracked(|s| s.game().outcome().is_some());
         notice.set(Some(Line::answer(said, over)));
     });
-    let new_game = Callback::new(move |map: usize| say(notice::run(session, |s| s.new_game(map))));
+    let new_game = Callback::new(move |(map, ai): (usize, Option<Opponent>)| {
+        say(notice::run(session, |s| s.new_game(map, ai)));
+    });
+    let _ai = AiPlayer::new(session, notice);
     let open = Callback::new(move |(kind, file): (FileKind, Chosen)| {
         let Chosen { name, bytes } = file;
         say(bytes.and_then(|b| notice::run(session, |s| s.open(kind, &name, b))));

@@ -11,15 +11,16 @@ use super::view::{Cell, View};
 use gridarena_engine::hyperchess::Coord;
 
 /// The picture's size, in SVG units (the page scales it to fit).
-pub const WIDTH: f64 = 640.0;
-pub const HEIGHT: f64 = 520.0;
+pub const WIDTH: f64 = 600.0;
+pub const HEIGHT: f64 = 640.0;
 
-/// How far apart floors are, against nodes on one floor.
-const FLOOR_GAP: f64 = 1.7;
+/// How far apart floors are, against nodes on one floor: far enough that, seen from a little above,
+/// one floor's nodes do not cover the next one's.
+const FLOOR_GAP: f64 = 2.4;
 
-/// The camera's distance from the centre, in node spacings: near enough for depth, far enough that
-/// the near side is not much larger than the far.
-const CAMERA: f64 = 14.0;
+/// The camera's distance from the centre, in the board's radii: near enough for depth, far enough that
+/// the near side is drawn at most a third larger than the middle.
+const CAMERA: f64 = 4.0;
 
 /// The viewer's angles, in radians: `yaw` turns the board about the vertical, `pitch` tips it toward
 /// the viewer.
@@ -33,8 +34,8 @@ impl Default for Angles {
     /// A three-quarter view from above, every floor visible.
     fn default() -> Self {
         Angles {
-            yaw: -0.6,
-            pitch: 0.45,
+            yaw: -0.5,
+            pitch: 0.5,
         }
     }
 }
@@ -83,12 +84,14 @@ pub fn project(view: &View, angles: Angles) -> Scene {
     let (lo, hi) = (view.lo, view.hi);
     let centre = |a: i32, b: i32| (f64::from(a) + f64::from(b)) / 2.0;
     let (cx, cy, cz) = (centre(lo.x, hi.x), centre(lo.y, hi.y), centre(lo.z, hi.z));
-    let span = [hi.x - lo.x, hi.y - lo.y, hi.z - lo.z]
-        .into_iter()
-        .map(|d| f64::from(d.max(0)))
-        .fold(1.0, f64::max);
-    // A board of any size fills about the same picture.
-    let scale = 0.42 * HEIGHT.min(WIDTH) / (span * FLOOR_GAP);
+    let half = |a: i32, b: i32| f64::from((b - a).max(0)) / 2.0;
+    let (hx, hy, hz) = (half(lo.x, hi.x), half(lo.y, hi.y), half(lo.z, hi.z) * FLOOR_GAP);
+    // The box's half diagonal: however it is turned, the board stays inside a circle this wide, so
+    // a board of any size fills about the same picture and turning it never changes its scale.
+    let radius = (hx * hx + hy * hy + hz * hz).sqrt().max(1.0);
+    // The near side, a third larger, still inside the picture.
+    let scale = 0.36 * HEIGHT.min(WIDTH) / radius;
+    let camera = CAMERA * radius;
     let (sy, cyaw) = angles.yaw.sin_cos();
     let (sp, cp) = angles.pitch.sin_cos();
     let place = |at: Coord| {
@@ -99,8 +102,8 @@ pub fn project(view: &View, angles: Angles) -> Scene {
         // Turn about the vertical, then tip toward the viewer.
         let (x1, z1) = (wx * cyaw - wz * sy, wx * sy + wz * cyaw);
         let (y2, z2) = (wy * cp - z1 * sp, wy * sp + z1 * cp);
-        let depth = CAMERA * span / 4.0 + z2;
-        let persp = (CAMERA * span / 4.0) / depth.max(0.1);
+        let depth = camera + z2;
+        let persp = camera / depth.max(0.1);
         (
             WIDTH / 2.0 + x1 * scale * persp,
             HEIGHT / 2.0 - y2 * scale * persp,
@@ -117,7 +120,7 @@ pub fn project(view: &View, angles: Angles) -> Scene {
                 cell: c.clone(),
                 x,
                 y,
-                r: (0.3 * scale * persp).max(4.0),
+                r: (0.27 * scale * persp).max(4.0),
                 depth,
             }
         })

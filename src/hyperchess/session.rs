@@ -36,6 +36,15 @@ pub enum Mode {
     Viewing { name: String, lines: Vec<StateLine> },
 }
 
+/// The built-in AI as an opponent: the side it plays, how many positions it searches a move, and the
+/// seed that chooses between equal moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Opponent {
+    pub side: Side,
+    pub nodes: u64,
+    pub seed: u64,
+}
+
 /// The page's state.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HyperSession {
@@ -46,6 +55,10 @@ pub struct HyperSession {
     targets: Vec<Coord>,
     last: Option<Played>,
     mode: Mode,
+    /// The AI, when a person plays against it.
+    ai: Option<Opponent>,
+    /// Counts the positions the game has been in, so an AI answer for an older one is dropped.
+    version: u64,
 }
 
 /// Words for an outcome.
@@ -72,14 +85,23 @@ impl HyperSession {
     }
 
     /// "New game": a new game on the shipped map at `index` (the first map for an index the select
-    /// does not offer). The text is for the message line.
-    pub fn new_game(&mut self, index: usize) -> Result<String, String> {
+    /// does not offer), against `ai` or a person. The text is for the message line.
+    pub fn new_game(&mut self, index: usize, ai: Option<Opponent>) -> Result<String, String> {
         let (name, text) = maps::SHIPPED
             .get(index)
             .copied()
             .unwrap_or(maps::SHIPPED[0]);
+        let version = self.version;
         *self = HyperSession::from_map(name, text)?;
-        Ok(format!("New game on the {name} map: White moves first"))
+        self.version = version + 1;
+        self.ai = ai;
+        let against = match ai {
+            Some(o) => format!(" (the AI plays {})", o.side),
+            None => String::new(),
+        };
+        Ok(format!(
+            "New game on the {name} map{against}: White moves first"
+        ))
     }
 
     /// A chosen file, used as `kind` says; a refused file changes nothing. The text is for the message
@@ -88,13 +110,17 @@ impl HyperSession {
         let Ok(text) = String::from_utf8(bytes) else {
             return Err(format!("{name} is not a text file (UTF-8)"));
         };
+        // A new game from a file keeps the opponent chosen.
+        let (ai, version) = (self.ai, self.version + 1);
         match kind {
             FileKind::Map => {
                 *self = HyperSession::from_map(name, &text)?;
+                (self.ai, self.version) = (ai, version);
                 Ok(format!("New game on {name}: White moves first"))
             }
             FileKind::Save => {
                 *self = HyperSession::from_save(name, &text)?;
+                (self.ai, self.version) = (ai, version);
                 Ok(format!("Loaded the game in {name}: {}", self.status()))
             }
             FileKind::State => self.view_state(name, &text),
@@ -117,6 +143,8 @@ impl HyperSession {
             targets: Vec::new(),
             last: None,
             mode: Mode::Play,
+            ai: None,
+            version: 0,
         }
     }
 
@@ -163,6 +191,12 @@ impl HyperSession {
         if let Some(o) = self.game.outcome() {
             return Err(format!("the game is over: {}", outcome_text(o)));
         }
+        if self.ai_to_move() {
+            return Err(format!(
+                "{} (the AI) is thinking about its move",
+                self.game.to_move()
+            ));
+        }
         if let Some(from) = self.selected {
             if from == at {
                 self.clear();
@@ -177,21 +211,7 @@ impl HyperSession {
                 let played = self.game.play(from, at);
                 self.clear();
                 let played = played.map_err(|e| e.to_string())?;
-                self.last = Some(played);
-                let mut text = format!(
-                    "{} {} ({}) to ({})",
-                    played.piece.side,
-                    played.piece.kind.name(),
-                    played.from,
-                    played.to
-                );
-                if let Some(c) = played.captured {
-                    text.push_str(&format!(", taking {c}"));
-                }
-                if let Some(o) = self.game.outcome() {
-                    text.push_str(&format!(". {}", outcome_text(o)));
-                }
-                return Ok(text);
+                return Ok(self.moved(played));
             }
         }
         let targets = self.game.targets(at).map_err(|e| e.to_string())?;
@@ -205,6 +225,57 @@ impl HyperSession {
         };
         self.targets = targets;
         Ok(text)
+    }
+
+    /// A move was played: it becomes the last move, and the message line says it.
+    fn moved(&mut self, played: Played) -> String {
+        self.last = Some(played);
+        self.version += 1;
+        let mut text = format!(
+            "{} {} ({}) to ({})",
+            played.piece.side,
+            played.piece.kind.name(),
+            played.from,
+            played.to
+        );
+        if let Some(c) = played.captured {
+            text.push_str(&format!(", taking {c}"));
+        }
+        if let Some(o) = self.game.outcome() {
+            text.push_str(&format!(". {}", outcome_text(o)));
+        }
+        text
+    }
+
+    /// Whether it is the AI's turn in a game being played.
+    fn ai_to_move(&self) -> bool {
+        self.mode == Mode::Play
+            && self.game.outcome().is_none()
+            && self.ai.is_some_and(|o| o.side == self.game.to_move())
+    }
+
+    /// The AI's job when it is the AI's turn: the position's ticket and the worker's text.
+    pub fn ai_job(&self) -> Option<(u64, String)> {
+        let o = self.ai.filter(|_| self.ai_to_move())?;
+        let seed = o.seed ^ self.version.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        Some((self.version, super::builtin::job(&self.game, o.nodes, seed)))
+    }
+
+    /// Plays the AI's answer to the job with `ticket`. `Ok(None)`: the answer is for a position that is
+    /// gone (a new game came first) and is dropped. An answer the rules refuse changes nothing and says
+    /// why (the AI's moves come from the rules, so that is a bug).
+    pub fn ai_answer(&mut self, ticket: u64, reply: &str) -> Result<Option<String>, String> {
+        if ticket != self.version || !self.ai_to_move() {
+            return Ok(None);
+        }
+        let (from, to) = super::builtin::read_reply(reply)
+            .map_err(|why| format!("the AI has no move: {why}"))?;
+        let played = self
+            .game
+            .play(from, to)
+            .map_err(|e| format!("the AI's move was refused: {e}"))?;
+        self.clear();
+        Ok(Some(format!("The AI: {}", self.moved(played))))
     }
 
     fn clear(&mut self) {
@@ -247,6 +318,9 @@ impl HyperSession {
         match (&self.mode, self.game.outcome()) {
             (Mode::Viewing { name, .. }, _) => format!("Viewing {name} (a currentstate file)"),
             (Mode::Play, Some(o)) => outcome_text(o),
+            (Mode::Play, None) if self.ai_to_move() => {
+                format!("{} (the AI) is thinking…", self.game.to_move())
+            }
             (Mode::Play, None) => format!("{} to move", self.game.to_move()),
         }
     }
@@ -355,12 +429,12 @@ mod tests {
     fn new_games_files_and_downloads_go_through_the_session() {
         let mut s = HyperSession::from_map("small", maps::SMALL).unwrap();
         assert_eq!(
-            s.new_game(1).unwrap(),
+            s.new_game(1, None).unwrap(),
             "New game on the 5x5x5 with holes map: White moves first"
         );
         assert_eq!(s.game().board().len(), 116);
         // An index the select does not offer starts the first map.
-        assert!(s.new_game(99).unwrap().contains("standard 5x5x5"));
+        assert!(s.new_game(99, None).unwrap().contains("standard 5x5x5"));
         s.click(c(2, 3, 0)).unwrap();
         s.click(c(2, 2, 0)).unwrap();
         let (name, saved) = s.export(Export::Save);
@@ -430,5 +504,37 @@ mod tests {
             HyperSession::from_map("k.map", kingless).unwrap_err(),
             "k.map: Black has no King, and a game is won by taking the King"
         );
+    }
+
+    #[test]
+    fn the_ai_answers_on_its_turn_and_a_late_answer_is_dropped() {
+        let mut s = HyperSession::from_map("small", maps::SMALL).unwrap();
+        let ai = Opponent {
+            side: Side::Black,
+            nodes: 2_000,
+            seed: 3,
+        };
+        s.new_game(2, Some(ai)).unwrap();
+        assert_eq!(s.ai_job(), None, "White, the person, moves first");
+        s.click(c(1, 1, 0)).unwrap();
+        s.click(c(1, 1, 1)).unwrap();
+        assert_eq!(s.status(), "Black (the AI) is thinking…");
+        let err = s.click(c(1, 1, 2)).unwrap_err();
+        assert!(err.contains("thinking"), "{err}");
+        let (ticket, job) = s.ai_job().unwrap();
+        let reply = crate::hyperchess::builtin::hyperchess_builtin_answer(&job);
+        // An answer for another position is dropped; the right one is played.
+        assert_eq!(s.ai_answer(ticket + 1, &reply), Ok(None));
+        let said = s.ai_answer(ticket, &reply).unwrap().unwrap();
+        assert!(said.starts_with("The AI: Black"), "{said}");
+        assert_eq!(s.status(), "White to move");
+        assert!(s.last().is_some());
+        assert_eq!(s.ai_job(), None);
+        // An answer the rules refuse changes nothing.
+        s.new_game(2, Some(Opponent { side: Side::White, ..ai })).unwrap();
+        let (ticket, _) = s.ai_job().unwrap();
+        assert!(s.ai_answer(ticket, "0 0 0 0 0 1").is_err());
+        let fresh = HyperSession::from_map("small", maps::SMALL).unwrap();
+        assert_eq!(s.game(), fresh.game());
     }
 }

@@ -195,3 +195,20 @@ test('the 3D view draws every node of the standard map, turns, and a click moves
   assert.equal((await page.textContent(at(2, 2, 0))).trim(), '♙');
   assert.deepEqual(errors, []);
 });
+
+test('a person plays the built-in AI, which answers from its worker', async () => {
+  const { page, errors } = await open(browser);
+  await page.selectOption('[data-testid=hc-map]', { label: 'small 3x3x3' });
+  await page.selectOption('[data-testid=hc-opponent]', 'ai-black');
+  await page.selectOption('[data-testid=hc-strength]', '0');
+  await page.click('[data-testid=hc-new]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=hc-board] button').length === 27);
+  assert.match(await notice(page), /the AI plays Black/);
+  await page.click(at(1, 1, 0));
+  await page.click(at(1, 1, 1));
+  // Black's answer comes from the worker; then it is White's turn again.
+  await page.waitForFunction(() => /The AI: Black/.test(document.querySelector('[data-testid=hc-notice]').textContent));
+  assert.match(await status(page), /White to move/);
+  assert.equal(await page.locator('[data-testid=hc-board] button.last').count(), 2);
+  assert.deepEqual(errors, [], 'no warning: the worker answered, not the page thread');
+});

@@ -1,44 +1,76 @@
-//! Asks the built-in AI for its move whenever it is its turn, in a Web Worker so the page never freezes,
-//! and plays the answer through the session. An answer for a position that is gone (the person undid, or
-//! started a new game) is dropped, and the worker thinking about it is stopped.
+//! A game page's built-in AI opponent: whenever the session says it is the AI's turn, the job goes to a
+//! Web Worker (so the page never freezes) and the answer is played through the session. An answer for a
+//! position that is gone (the person undid, or started a new game) is dropped, and the worker thinking
+//! about it is stopped. The Go and HyperChess pages each describe their AI as an [`AiSession`].
 
-use super::builtin;
-use super::session::{GoSession, Ticket};
 use crate::ai_worker::{AiWorker, Reply};
 use crate::notice::{Line, Tone};
 use leptos::prelude::*;
 use std::time::Duration;
 
-#[derive(Default)]
-struct State {
+/// What a page's session tells its AI player, and how it takes the answer.
+pub trait AiSession: Send + Sync + 'static {
+    /// Names the position a job was asked about, so a late answer is recognised.
+    type Ticket: Copy + PartialEq + Send + Sync + 'static;
+    /// The module export the worker calls with a job (the page's binary exports it).
+    const EXPORT: &'static str;
+    /// The same function, for thinking on the page thread when workers are missing.
+    fn answer(job: &str) -> String;
+    /// The job when it is the AI's turn: its ticket and the text the worker reads.
+    fn ai_job(&self) -> Option<(Self::Ticket, String)>;
+    /// Plays the answer to the job with `ticket`: the message line's text; `Ok(None)` for an answer to a
+    /// position that is gone.
+    fn ai_answer(&mut self, ticket: Self::Ticket, reply: &str) -> Result<Option<String>, String>;
+    /// Whether the game is over (an answer that ended it is announced as the result).
+    fn is_over(&self) -> bool;
+}
+
+struct State<T> {
     worker: Option<AiWorker>,
     /// The job the AI is on.
-    pending: Option<(Ticket, String)>,
+    pending: Option<(T, String)>,
     /// Set once a worker fails: the AI then thinks on the page thread.
     no_workers: bool,
 }
 
-/// The page's AI player. Copy: every callback holds its own handle.
-#[derive(Clone, Copy)]
-pub struct GoAi {
-    session: RwSignal<GoSession>,
-    notice: RwSignal<Option<Line>>,
-    thinking: RwSignal<bool>,
-    state: StoredValue<State, LocalStorage>,
+impl<T> Default for State<T> {
+    fn default() -> Self {
+        State {
+            worker: None,
+            pending: None,
+            no_workers: false,
+        }
+    }
 }
 
-impl GoAi {
+/// The page's AI player. Copy: every callback holds its own handle.
+pub struct AiPlayer<S: AiSession> {
+    session: RwSignal<S>,
+    notice: RwSignal<Option<Line>>,
+    thinking: RwSignal<bool>,
+    state: StoredValue<State<S::Ticket>, LocalStorage>,
+}
+
+impl<S: AiSession> Clone for AiPlayer<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S: AiSession> Copy for AiPlayer<S> {}
+
+impl<S: AiSession> AiPlayer<S> {
     /// Starts watching `session`: from now on the AI answers whenever it is to move.
-    pub fn new(session: RwSignal<GoSession>, notice: RwSignal<Option<Line>>) -> GoAi {
-        let ai = GoAi {
+    pub fn new(session: RwSignal<S>, notice: RwSignal<Option<Line>>) -> AiPlayer<S> {
+        let ai = AiPlayer {
             session,
             notice,
             thinking: RwSignal::new(false),
             state: StoredValue::new_local(State::default()),
         };
         Effect::new(move |_| {
-            let job = session.with(GoSession::ai_job);
-            ai.want(job.map(|j| (j.ticket, j.text)));
+            let job = session.with(S::ai_job);
+            ai.want(job);
         });
         on_cleanup(move || ai.state.update_value(|s| *s = State::default()));
         ai
@@ -50,7 +82,7 @@ impl GoAi {
     }
 
     /// Makes the AI work on `job`, or on nothing, dropping whatever else it was on.
-    fn want(self, job: Option<(Ticket, String)>) {
+    fn want(self, job: Option<(S::Ticket, String)>) {
         let same = self
             .state
             .with_value(|s| s.pending.as_ref().map(|p| p.0) == job.as_ref().map(|j| j.0));
@@ -78,7 +110,7 @@ impl GoAi {
             return false;
         }
         if self.state.with_value(|s| s.worker.is_none()) {
-            match AiWorker::spawn(builtin::EXPORT, move |reply| self.on_reply(reply)) {
+            match AiWorker::spawn(S::EXPORT, move |reply| self.on_reply(reply)) {
                 Ok(w) => self.state.update_value(|s| s.worker = Some(w)),
                 Err(why) => {
                     self.workers_failed(&why);
@@ -100,7 +132,7 @@ impl GoAi {
     }
 
     /// Without workers: thinks on the page thread after the page has drawn the person's move.
-    fn think_here(self, ticket: Ticket, job: String) {
+    fn think_here(self, ticket: S::Ticket, job: String) {
         set_timeout(
             move || {
                 let still = self
@@ -108,7 +140,7 @@ impl GoAi {
                     .try_with_value(|s| s.pending.as_ref().map(|p| p.0) == Some(ticket))
                     .unwrap_or(false);
                 if still {
-                    self.answered(builtin::go_builtin_answer(&job));
+                    self.answered(S::answer(&job));
                 }
             },
             Duration::from_millis(30),
@@ -129,7 +161,7 @@ impl GoAi {
     }
 
     fn workers_failed(self, why: &str) {
-        leptos::logging::warn!("the Go AI thinks on the page thread: its worker failed: {why}");
+        leptos::logging::warn!("the AI thinks on the page thread: its worker failed: {why}");
         let worker = self.state.try_update_value(|s| {
             s.no_workers = true;
             s.worker.take()
@@ -144,11 +176,10 @@ impl GoAi {
         };
         self.thinking.set(false);
         let mut said = Ok(None);
-        self.session
-            .update(|s| said = s.ai_answer(ticket, &reply, super::now()));
+        self.session.update(|s| said = s.ai_answer(ticket, &reply));
         match said {
             Ok(Some(text)) => {
-                let tone = if self.session.with_untracked(|s| s.game().is_over()) {
+                let tone = if self.session.with_untracked(S::is_over) {
                     Tone::Result
                 } else {
                     Tone::Info
