@@ -25,6 +25,24 @@ pub trait AiSession: Send + Sync + 'static {
     fn is_over(&self) -> bool;
 }
 
+/// Reads a job's first line, `N` whole numbers named by `names` (for the error), and returns them with
+/// the rest of the job (the game). The Go and HyperChess jobs both start this way.
+pub fn read_job<'a, const N: usize>(
+    job: &'a str,
+    names: [&str; N],
+) -> Result<([u64; N], &'a str), String> {
+    let (settings, game) = job.split_once('\n').ok_or("the job has no game")?;
+    let mut words = settings.split(' ');
+    let mut numbers = [0; N];
+    for (slot, name) in numbers.iter_mut().zip(names) {
+        *slot = words
+            .next()
+            .and_then(|w| w.parse::<u64>().ok())
+            .ok_or(format!("the job's {name} is not a whole number"))?;
+    }
+    Ok((numbers, game))
+}
+
 struct State<T> {
     worker: Option<AiWorker>,
     /// The job the AI is on.

@@ -7,7 +7,7 @@
 //! through the same checks as a person's click.
 
 use super::session::{GoSession, Ticket};
-use crate::ai_player::AiSession;
+use crate::ai_player::{read_job, AiSession};
 use gridarena_engine::go::mcts::RESIGN_BELOW;
 use gridarena_engine::go::sgf;
 use gridarena_engine::go::{BoardSize, Game, Mcts, Move};
@@ -35,16 +35,8 @@ pub fn go_builtin_answer(job: &str) -> String {
 }
 
 fn think(job: &str) -> Result<Move, String> {
-    let (settings, record) = job.split_once('\n').ok_or("the job has no game")?;
-    let mut words = settings.split(' ');
-    let mut number = |what: &str| {
-        words
-            .next()
-            .and_then(|w| w.parse::<u64>().ok())
-            .ok_or(format!("the job's {what} is not a whole number"))
-    };
-    let playouts = u32::try_from(number("playout count")?).unwrap_or(u32::MAX);
-    let seed = number("seed")?;
+    let ([playouts, seed], record) = read_job(job, ["playout count", "seed"])?;
+    let playouts = u32::try_from(playouts).unwrap_or(u32::MAX);
     let (game, _) = sgf::from_sgf(record).map_err(|e| format!("unreadable game: {e}"))?;
     Ok(Mcts::new(playouts)
         .with_resign_below(Some(RESIGN_BELOW))

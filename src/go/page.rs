@@ -3,12 +3,12 @@
 //! the signals and the clock and wires the components to them.
 
 use super::actions::Actions;
-use crate::ai_player::AiPlayer;
 use super::goban::Goban;
 use super::players::Players;
 use super::records::Records;
 use super::session::{Action, GoSession, Setup};
 use super::setup_form::SetupForm;
+use crate::ai_player::AiPlayer;
 use crate::files;
 use crate::notice::{self, tone_class, Line, Tone};
 use crate::widgets::{Chosen, RulesBox};

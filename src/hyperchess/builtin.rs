@@ -7,7 +7,7 @@
 //! same rules as a person's click.
 
 use super::session::HyperSession;
-use crate::ai_player::AiSession;
+use crate::ai_player::{read_job, AiSession};
 use gridarena_engine::hyperchess::{ai, Coord, Game};
 
 /// The export the worker calls with each job.
@@ -31,16 +31,7 @@ pub fn hyperchess_builtin_answer(job: &str) -> String {
 }
 
 fn think(job: &str) -> Result<(Coord, Coord), String> {
-    let (settings, save) = job.split_once('\n').ok_or("the job has no game")?;
-    let mut words = settings.split(' ');
-    let mut number = |what: &str| {
-        words
-            .next()
-            .and_then(|w| w.parse::<u64>().ok())
-            .ok_or(format!("the job's {what} is not a whole number"))
-    };
-    let nodes = number("node count")?;
-    let seed = number("seed")?;
+    let ([nodes, seed], save) = read_job(job, ["node count", "seed"])?;
     let game = Game::load(save).map_err(|e| format!("unreadable game: {e}"))?;
     let choice = ai::choose(&game, seed, |p| p.nodes < nodes).ok_or("no move to make")?;
     Ok((choice.from, choice.to))

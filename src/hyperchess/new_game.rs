@@ -28,7 +28,9 @@ pub fn NewGameForm(on_start: Callback<(usize, Option<Opponent>)>) -> impl IntoVi
     let strengths = STRENGTHS
         .iter()
         .enumerate()
-        .map(|(i, (name, _))| view! { <option value=i.to_string() selected=i == 1>{*name}</option> })
+        .map(
+            |(i, (name, _))| view! { <option value=i.to_string() selected=i == 1>{*name}</option> },
+        )
         .collect_view();
     let start = move |()| {
         let opponent = ai_side.get_untracked().map(|side| Opponent {

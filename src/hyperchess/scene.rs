@@ -85,7 +85,11 @@ pub fn project(view: &View, angles: Angles) -> Scene {
     let centre = |a: i32, b: i32| (f64::from(a) + f64::from(b)) / 2.0;
     let (cx, cy, cz) = (centre(lo.x, hi.x), centre(lo.y, hi.y), centre(lo.z, hi.z));
     let half = |a: i32, b: i32| f64::from((b - a).max(0)) / 2.0;
-    let (hx, hy, hz) = (half(lo.x, hi.x), half(lo.y, hi.y), half(lo.z, hi.z) * FLOOR_GAP);
+    let (hx, hy, hz) = (
+        half(lo.x, hi.x),
+        half(lo.y, hi.y),
+        half(lo.z, hi.z) * FLOOR_GAP,
+    );
     // The box's half diagonal: however it is turned, the board stays inside a circle this wide, so
     // a board of any size fills about the same picture and turning it never changes its scale.
     let radius = (hx * hx + hy * hy + hz * hz).sqrt().max(1.0);
@@ -145,8 +149,9 @@ mod tests {
     use super::*;
     use gridarena_engine::hyperchess::{maps, parse_map};
 
-    fn standard() -> View {
-        let board = parse_map(maps::STANDARD).unwrap();
+    /// Every node of a shipped map, unmarked.
+    fn view_of(map: &str) -> View {
+        let board = parse_map(map).unwrap();
         View::new(
             board
                 .nodes()
@@ -160,6 +165,10 @@ mod tests {
                 })
                 .collect(),
         )
+    }
+
+    fn standard() -> View {
+        view_of(maps::STANDARD)
     }
 
     #[test]
@@ -205,21 +214,9 @@ mod tests {
         };
         assert!(level(&a, 4) < level(&a, 0), "z = 4 is the top floor");
         // Holes are left out: the holed map draws only its nodes.
-        let holes = parse_map(maps::HOLES).unwrap();
-        let view = View::new(
-            holes
-                .nodes()
-                .iter()
-                .map(|n| Cell {
-                    at: n.coord,
-                    piece: n.piece,
-                    selected: false,
-                    target: false,
-                    last: false,
-                })
-                .collect(),
-        );
-        assert_eq!(project(&view, Angles::default()).dots.len(), holes.len());
+        let holes = view_of(maps::HOLES);
+        let nodes = parse_map(maps::HOLES).unwrap().len();
+        assert_eq!(project(&holes, Angles::default()).dots.len(), nodes);
     }
 
     #[test]

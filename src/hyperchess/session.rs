@@ -531,7 +531,14 @@ mod tests {
         assert!(s.last().is_some());
         assert_eq!(s.ai_job(), None);
         // An answer the rules refuse changes nothing.
-        s.new_game(2, Some(Opponent { side: Side::White, ..ai })).unwrap();
+        s.new_game(
+            2,
+            Some(Opponent {
+                side: Side::White,
+                ..ai
+            }),
+        )
+        .unwrap();
         let (ticket, _) = s.ai_job().unwrap();
         assert!(s.ai_answer(ticket, "0 0 0 0 0 1").is_err());
         let fresh = HyperSession::from_map("small", maps::SMALL).unwrap();

@@ -46,7 +46,7 @@
 //! shipped map. Nothing here panics: the search works on indices it built itself.
 
 use super::board::Board;
-use super::coord::{Coord, Dir};
+use super::coord::Coord;
 use super::game::Game;
 use super::moves;
 use super::piece::{Kind, Side};
@@ -356,27 +356,9 @@ impl Geometry {
                 steps.push(moves::step(board, i, *d).map_or(NONE, index));
             }
             knight_start.push(index(knight.len()));
-            let mut jumps: Vec<u32> = Vec::new();
-            for long in Dir::ALL {
-                for short in Dir::ALL {
-                    if long.delta_axis() == short.delta_axis() {
-                        continue;
-                    }
-                    let two_then_one = board
-                        .neighbour(i, long)
-                        .and_then(|a| board.neighbour(a, long))
-                        .and_then(|a| board.neighbour(a, short));
-                    let one_then_two = || {
-                        board
-                            .neighbour(i, short)
-                            .and_then(|a| board.neighbour(a, long))
-                            .and_then(|a| board.neighbour(a, long))
-                    };
-                    if let Some(to) = two_then_one.or_else(one_then_two) {
-                        jumps.push(index(to));
-                    }
-                }
-            }
+            let mut found = Vec::new();
+            moves::knight(board, i, &mut found);
+            let mut jumps: Vec<u32> = found.into_iter().map(index).collect();
             crate::sort::sort(&mut jumps);
             jumps.dedup();
             knight.extend(jumps);

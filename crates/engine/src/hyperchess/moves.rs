@@ -64,8 +64,9 @@ pub fn step(board: &Board, from: usize, d: Delta) -> Option<usize> {
     })
 }
 
-/// The Knight's jumps from `from`: 2 links along one axis and 1 along another, either leg first.
-fn knight(board: &Board, from: usize, out: &mut Vec<usize>) {
+/// The Knight's jumps from `from`: 2 links along one axis and 1 along another, either leg first. The AI
+/// builds its tables from this.
+pub fn knight(board: &Board, from: usize, out: &mut Vec<usize>) {
     for long in Dir::ALL {
         for short in Dir::ALL {
             if long.delta_axis() == short.delta_axis() {
