@@ -19,25 +19,20 @@ use clap::Args;
 use gridarena_engine::hyperchess::{
     ai, maps, parse_map_bytes, Board, Coord, Game, Kind, MoveError, Outcome, Piece, Played, Side,
 };
+use gridarena_server::live::read_capped;
 use std::fs;
-use std::io::{BufRead, ErrorKind, Read, Write};
+use std::io::{BufRead, ErrorKind, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-/// The saved game, in the working directory.
-pub const SAVE_FILE: &str = "savedgame";
-/// The board before each turn, in the working directory (the seed's "currentstate").
-pub const STATE_FILE: &str = "currentstate";
+/// The saved game and the board before each turn (the seed's "currentstate"), in the working directory.
+pub use gridarena_engine::hyperchess::live::{SAVE_FILE, STATE_FILE};
 /// The board when the game ended.
 pub const END_FILE: &str = "endgame";
 
 /// Exit status when there is no Map and no saved game: the seed's -1.
 pub const EXIT_NO_GAME: u8 = 255;
-
-/// The longest Map or save file read. A 100,000-node map (the engine's cap) with six-digit ids is about
-/// 5 MB; the cap keeps a wrong path (a disk image, /dev/zero) from filling memory.
-const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The longest input line read; the rest of a longer line is dropped and the line refused.
 const MAX_LINE_BYTES: usize = 1_000;
@@ -291,21 +286,6 @@ fn read_map(path: &Path) -> Result<Board, Failure> {
             .map_err(|e| Failure::Input(format!("cannot read the Map file {shown}: {e}")))?,
     };
     parse_map_bytes(&bytes).map_err(|e| Failure::Input(format!("{shown}: {e}")))
-}
-
-/// Reads a file of at most [`MAX_FILE_BYTES`].
-fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    fs::File::open(path)?
-        .take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(std::io::Error::new(
-            ErrorKind::InvalidData,
-            format!("larger than {} MiB", MAX_FILE_BYTES / 1024 / 1024),
-        ));
-    }
-    Ok(bytes)
 }
 
 /// Writes a whole file through a temporary one and a rename, so that a viewer polling it, or a crash

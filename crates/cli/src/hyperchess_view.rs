@@ -79,7 +79,9 @@ pub fn start(dir: &Path, options: &ViewerOptions, out: &mut impl Write) -> Resul
     writeln!(
         out,
         "Watch the game at http://{addr}/#/hyperchess?live (it follows {})",
-        dir_shown.join(gridarena_server::live::STATE_FILE).display()
+        dir_shown
+            .join(gridarena_engine::hyperchess::live::STATE_FILE)
+            .display()
     )?;
     out.flush()?;
     Ok(Viewer {

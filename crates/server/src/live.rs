@@ -2,10 +2,10 @@
 //! app, and at [`LIVE_PATH`] a stream of Server-Sent Events, one [`LiveUpdate`] each time the game's
 //! `currentstate` in the watched directory changes. The page (`#/hyperchess?live`) draws each one.
 //!
-//! The file is read every [`POLL`] rather than watched through the operating system: a program that
-//! writes it by renaming a temporary file (as the terminal game does), one that rewrites it in place,
-//! and a directory on a network share all look the same to a poll, and a 3x3x3 or 5x5x5 board is a few
-//! kilobytes. What to make of each reading is the engine's [`Follower`].
+//! The file is looked at every [`POLL`], and read when its size or time changed (or once a second),
+//! rather than watched through the operating system: a program that writes it by renaming a temporary
+//! file (as the terminal game does), one that rewrites it in place, and a directory on a network share
+//! all look the same to a poll. What to make of each reading is the engine's [`Follower`].
 
 use crate::headers;
 use crate::http::app_files;
@@ -14,7 +14,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::{middleware, Router};
-use gridarena_engine::hyperchess::live::{Follower, LiveUpdate, LIVE_PATH};
+use gridarena_engine::hyperchess::live::{Follower, LiveUpdate, LIVE_PATH, SAVE_FILE, STATE_FILE};
 use std::convert::Infallible;
 use std::io::{ErrorKind, Read};
 use std::path::{Path, PathBuf};
@@ -25,12 +25,10 @@ use tokio::sync::watch;
 /// How often the files are read.
 pub const POLL: Duration = Duration::from_millis(100);
 
-/// The file followed, and the save read beside it for the turn and the captured pieces.
-pub const STATE_FILE: &str = "currentstate";
-pub const SAVE_FILE: &str = "savedgame";
-
-/// The most of a file read: a 100,000-node board (the engine's cap) is about 3 MB of currentstate.
-const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+/// The most of a HyperChess file read (a Map, a save, a currentstate): a 100,000-node board (the
+/// engine's cap) is about 5 MB of Map with six-digit ids; the cap keeps a wrong path (a disk image,
+/// /dev/zero) from filling memory.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The live view of the game in `dir`, with the app from `dist`, as a router (with the security
 /// headers). The files are read from a task of the current tokio runtime.
@@ -62,12 +60,29 @@ async fn events(State(rx): State<watch::Receiver<Arc<String>>>) -> impl IntoResp
 async fn follow(dir: PathBuf, tx: watch::Sender<Arc<String>>) {
     let mut follower = Follower::new();
     let mut tick = tokio::time::interval(POLL);
+    let mut last_stamp = None;
+    let mut polls = 0u32;
     loop {
         tick.tick().await;
+        polls = polls.wrapping_add(1);
+        // A file whose size and time are unchanged is not read again (a board of megabytes is not
+        // read ten times a second while nobody moves), except once every [`REREAD_EVERY`] polls, for
+        // file systems whose times are coarse.
+        let force = polls % REREAD_EVERY == 0;
         let dir2 = dir.clone();
-        let Ok((state, save)) = tokio::task::spawn_blocking(move || read_files(&dir2)).await else {
+        let Ok(read) = tokio::task::spawn_blocking(move || {
+            let stamp = stamp(&dir2);
+            let same = last_stamp == Some(stamp) && stamp[0].is_some();
+            (force || !same).then(|| (stamp, read_files(&dir2)))
+        })
+        .await
+        else {
             continue;
         };
+        let Some((stamp, (state, save))) = read else {
+            continue;
+        };
+        last_stamp = Some(stamp);
         let state = state.as_deref().map_err(String::clone);
         if let Some(update) = follower.see(state, save.as_deref()) {
             if tx.send(Arc::new(update.to_json())).is_err() {
@@ -75,6 +90,21 @@ async fn follow(dir: PathBuf, tx: watch::Sender<Arc<String>>) {
             }
         }
     }
+}
+
+/// How often the files are read even when their sizes and times say they did not change: once a second.
+const REREAD_EVERY: u32 = 10;
+
+/// The size and modification time of the currentstate and the save, `None` for one that cannot be
+/// looked at (a missing currentstate is read, and its error said, at every poll).
+type Stamp = [Option<(u64, std::time::SystemTime)>; 2];
+
+fn stamp(dir: &Path) -> Stamp {
+    let of = |name: &str| {
+        let m = std::fs::metadata(dir.join(name)).ok()?;
+        Some((m.len(), m.modified().ok()?))
+    };
+    [of(STATE_FILE), of(SAVE_FILE)]
 }
 
 /// What the directory holds now: the currentstate's bytes or why they cannot be read, and the save's
@@ -92,17 +122,18 @@ fn read_files(dir: &Path) -> (Result<Vec<u8>, String>, Option<Vec<u8>>) {
     (state, save)
 }
 
-/// A file's bytes, refused past [`MAX_FILE_BYTES`].
-fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
+/// A HyperChess file's bytes, refused past [`MAX_FILE_BYTES`]: the terminal game's Map and save, and
+/// the viewer's currentstate.
+pub fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     std::fs::File::open(path)?
         .take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(std::io::Error::other(format!(
-            "it is over {} MB, too large for a board",
-            MAX_FILE_BYTES / (1024 * 1024)
-        )));
+        return Err(std::io::Error::new(
+            ErrorKind::InvalidData,
+            format!("larger than {} MiB", MAX_FILE_BYTES / 1024 / 1024),
+        ));
     }
     Ok(bytes)
 }

@@ -22,6 +22,11 @@ use super::piece::{Kind, Piece, Side};
 use super::save::{parse_state_bytes, StateLine};
 use serde::{Deserialize, Serialize};
 
+/// The seed's file names, in the game's directory: the board before each turn, and the saved game the
+/// terminal game writes after every move (read beside the board for its turn and captures).
+pub const STATE_FILE: &str = "currentstate";
+pub const SAVE_FILE: &str = "savedgame";
+
 /// Where the page listens for updates (Server-Sent Events, one `state` event per update).
 pub const LIVE_PATH: &str = "/api/hyperchess/live";
 
