@@ -86,3 +86,23 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
     }
     Ok(seconds)
 }
+
+/// The shortest and longest time an AI may be given to think about one move, in seconds.
+pub const THINK_SECONDS: std::ops::RangeInclusive<f64> = 0.05..=60.0;
+
+/// A think time a move (`--ai-seconds` of HyperChess, `--house-seconds` of the server): seconds within
+/// [`THINK_SECONDS`].
+pub fn think_seconds(text: &str) -> Result<f64, String> {
+    let s: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if !THINK_SECONDS.contains(&s) {
+        return Err(format!(
+            "{text} seconds is outside {} to {}",
+            THINK_SECONDS.start(),
+            THINK_SECONDS.end()
+        ));
+    }
+    Ok(s)
+}

@@ -81,7 +81,7 @@ pub struct Options {
         long,
         value_name = "S",
         default_value_t = 1.0,
-        value_parser = parse_ai_seconds,
+        value_parser = crate::args::think_seconds,
         requires = "ai"
     )]
     ai_seconds: f64,
@@ -104,26 +104,8 @@ pub struct Options {
     viewer: ViewerOptions,
 }
 
-/// The AI's shortest and longest thinking time a move, in seconds.
-const AI_SECONDS: std::ops::RangeInclusive<f64> = 0.05..=60.0;
-
 fn parse_side(text: &str) -> Result<Side, String> {
     text.parse::<Side>()
-}
-
-fn parse_ai_seconds(text: &str) -> Result<f64, String> {
-    let s: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
-    if !AI_SECONDS.contains(&s) {
-        return Err(format!(
-            "{text} seconds is outside {} to {}",
-            AI_SECONDS.start(),
-            AI_SECONDS.end()
-        ));
-    }
-    Ok(s)
 }
 
 /// The AI player: its side, its budget a move and its seed.

@@ -48,7 +48,7 @@ pub struct Options {
     house_games: Option<u32>,
     /// Seconds the house player thinks for a move, 0.05 to 60 (default 1: on 9x9 it then beats GNU Go
     /// at its default level)
-    #[arg(long, default_value_t = 1.0, value_parser = house_seconds)]
+    #[arg(long, default_value_t = 1.0, value_parser = crate::args::think_seconds)]
     house_seconds: f64,
     /// Milliseconds an instance may be silent before another takes its clocks (tests use a short one)
     #[arg(long, default_value_t = 5000, hide = true)]
@@ -111,16 +111,6 @@ fn house(games: Option<u32>, seconds: f64) -> HouseConfig {
         games: games.map_or(cores.games, |n| n as usize),
         think: Duration::from_secs_f64(seconds),
         ..cores
-    }
-}
-
-/// A house think time: 0.05 to 60 seconds.
-fn house_seconds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(s) if (0.05..=60.0).contains(&s) => Ok(s),
-        _ => Err(format!(
-            "{text:?} is not a number of seconds from 0.05 to 60"
-        )),
     }
 }
 
