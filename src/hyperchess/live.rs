@@ -3,7 +3,7 @@
 //! server reads the game's currentstate and works out the turn, the last move and the pieces taken
 //! (the engine's `hyperchess::live`); this only draws them.
 
-use super::view::{Cell, View};
+use super::view::{lost_text, View};
 use gridarena_engine::hyperchess::live::LiveUpdate;
 use gridarena_engine::hyperchess::{parse_state, Piece, Side};
 
@@ -72,37 +72,18 @@ impl LiveBoard {
 
     /// The pieces `side` has lost, as chess symbols, or "none".
     pub fn lost_text(&self, side: Side) -> String {
-        let lost: String = self
+        let taken = self
             .update
             .captured
             .iter()
-            .filter_map(|name| name.parse::<Piece>().ok())
-            .filter(|p| p.side == side)
-            .map(Piece::symbol)
-            .collect();
-        if lost.is_empty() {
-            "none".to_string()
-        } else {
-            lost
-        }
+            .filter_map(|name| name.parse::<Piece>().ok());
+        lost_text(taken, side)
     }
 
     /// The board as drawn, the last move marked.
     pub fn view(&self) -> View {
         let lines = parse_state(&self.update.state).unwrap_or_default();
-        let last = self.update.last_move.as_ref().map(|m| m.coords());
-        View::new(
-            lines
-                .into_iter()
-                .map(|l| Cell {
-                    at: l.at,
-                    piece: l.piece,
-                    selected: false,
-                    target: false,
-                    last: last.is_some_and(|(a, b)| l.at == a || l.at == b),
-                })
-                .collect(),
-        )
+        View::of_lines(&lines, self.update.last_move.as_ref().map(|m| m.coords()))
     }
 }
 

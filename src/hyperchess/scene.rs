@@ -151,20 +151,7 @@ mod tests {
 
     /// Every node of a shipped map, unmarked.
     fn view_of(map: &str) -> View {
-        let board = parse_map(map).unwrap();
-        View::new(
-            board
-                .nodes()
-                .iter()
-                .map(|n| Cell {
-                    at: n.coord,
-                    piece: n.piece,
-                    selected: false,
-                    target: false,
-                    last: false,
-                })
-                .collect(),
-        )
+        View::of_lines(&parse_map(map).unwrap().state_lines(), None)
     }
 
     fn standard() -> View {

@@ -257,8 +257,11 @@ impl HyperSession {
     /// The AI's job when it is the AI's turn: the position's ticket and the worker's text.
     pub fn ai_job(&self) -> Option<(u64, String)> {
         let o = self.ai.filter(|_| self.ai_to_move())?;
-        let seed = o.seed ^ self.version.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        Some((self.version, super::builtin::job(&self.game, o.nodes, seed)))
+        // The search mixes the position into the seed itself.
+        Some((
+            self.version,
+            super::builtin::job(&self.game, o.nodes, o.seed),
+        ))
     }
 
     /// Plays the AI's answer to the job with `ticket`. `Ok(None)`: the answer is for a position that is
@@ -295,12 +298,7 @@ impl HyperSession {
 
     /// The pieces `side` has lost, as chess symbols, or "none".
     pub fn lost_text(&self, side: Side) -> String {
-        let lost: String = self.captured(side).iter().map(|p| p.symbol()).collect();
-        if lost.is_empty() {
-            "none".to_string()
-        } else {
-            lost
-        }
+        super::view::lost_text(self.game.captured().iter().copied(), side)
     }
 
     /// Whether the line above the board announces the end of the game (and is styled as a result).
@@ -328,18 +326,7 @@ impl HyperSession {
     /// What the board shows now.
     pub fn view(&self) -> View {
         match &self.mode {
-            Mode::Viewing { lines, .. } => View::new(
-                lines
-                    .iter()
-                    .map(|l| Cell {
-                        at: l.at,
-                        piece: l.piece,
-                        selected: false,
-                        target: false,
-                        last: false,
-                    })
-                    .collect(),
-            ),
+            Mode::Viewing { lines, .. } => View::of_lines(lines, None),
             Mode::Play => {
                 let last = self.last.map(|p| [p.from, p.to]);
                 View::new(

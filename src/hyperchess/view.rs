@@ -1,7 +1,7 @@
 //! The board as the page draws it: every location with its piece and marks, and the box they fill. Plain
 //! data, so what a cell looks like (its classes and its spoken name) is tested natively.
 
-use gridarena_engine::hyperchess::{Coord, Piece, Side};
+use gridarena_engine::hyperchess::{Coord, Piece, Side, StateLine};
 
 /// A location as the board draws it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,9 +67,40 @@ impl View {
         View { lo, hi, cells }
     }
 
+    /// Every location a currentstate lists, nothing selected, the last move's two locations marked: a
+    /// viewed file, the live view, and a board as it stands.
+    pub fn of_lines(lines: &[StateLine], last: Option<(Coord, Coord)>) -> View {
+        View::new(
+            lines
+                .iter()
+                .map(|l| Cell {
+                    at: l.at,
+                    piece: l.piece,
+                    selected: false,
+                    target: false,
+                    last: last.is_some_and(|(a, b)| l.at == a || l.at == b),
+                })
+                .collect(),
+        )
+    }
+
     /// The cell at a location; `None` for a hole.
     pub fn cell(&self, at: Coord) -> Option<&Cell> {
         self.cells.iter().find(|c| c.at == at)
+    }
+}
+
+/// The pieces of `side` among those `taken`, as chess symbols, or "none".
+pub fn lost_text(taken: impl IntoIterator<Item = Piece>, side: Side) -> String {
+    let lost: String = taken
+        .into_iter()
+        .filter(|p| p.side == side)
+        .map(Piece::symbol)
+        .collect();
+    if lost.is_empty() {
+        "none".to_string()
+    } else {
+        lost
     }
 }
 
