@@ -425,6 +425,7 @@ fn think_for_the_house(
     let mut clock = Clock::new(TimeControl::per_move(move_time));
     clock.set_left(left, 1);
     let started = Instant::now();
+    // The clock always sets the budget here, so the playout count (used only without one) is moot.
     let decision = Mcts::new(1)
         .with_resign_below(Some(RESIGN_BELOW))
         .think_on_clock(
