@@ -11,7 +11,7 @@ use super::controls::{Controls, DEFAULT_TICK_MS};
 use super::human_actions::HumanActions;
 use super::inspector::Inspector;
 use super::latency_panel::LatencyPanel;
-use super::message_field::MessageField;
+use super::message_field::{blocks_wanted, MessageField};
 use super::messages::{Filter, Line, Tone};
 use super::notice_line::NoticeLine;
 use super::player::Player;
@@ -250,9 +250,10 @@ pub fn ArenaPage() -> impl IntoView {
     on_cleanup(move || keys.remove());
     let board = Memo::new(move |_| screen.with(|s| s.board()));
     let filter = RwSignal::new(Filter::default());
+    let all_messages = RwSignal::new(false);
     let messages = Memo::new(move |_| {
-        let f = filter.get();
-        screen.with(|s| s.message_blocks(f))
+        let (f, limit) = (filter.get(), blocks_wanted(all_messages.get()));
+        screen.with(|s| s.message_blocks(f, limit))
     });
 
     view! {
@@ -261,7 +262,7 @@ pub fn ArenaPage() -> impl IntoView {
                 <Board view=board on_click=click />
             </div>
             <div class="arena-side">
-            <MessageField lines=messages filter=filter />
+            <MessageField lines=messages filter=filter all=all_messages />
             <NoticeLine notice=notice waiting=Signal::derive(move || session.with(waiting_text)) />
             <p class="late" role="status" data-testid="late">{move || late.get()}</p>
             <LatencyPanel session=session />

@@ -41,7 +41,7 @@ impl<'a> Screen<'a> {
 
     /// The message field: a replay's shown tick, or the live game's history through `filter`.
     pub fn lines(self, filter: Filter) -> Vec<Line> {
-        self.message_blocks(filter)
+        self.message_blocks(filter, usize::MAX)
             .into_iter()
             .flat_map(|(_, lines)| lines)
             .collect()
@@ -49,8 +49,8 @@ impl<'a> Screen<'a> {
 
     /// [`Screen::lines`] in blocks, one a tick, for the page to key by block
     /// ([`Log::numbered_ticks`](super::messages::Log::numbered_ticks)): a replay's shown tick or a new
-    /// game's lines are one block.
-    pub fn message_blocks(self, filter: Filter) -> Vec<(u64, Vec<Line>)> {
+    /// game's lines are one block. At most `limit` blocks, the latest first.
+    pub fn message_blocks(self, filter: Filter, limit: usize) -> Vec<(u64, Vec<Line>)> {
         match self {
             Screen::Replay(r) => vec![(0, r.lines())],
             Screen::Live(s) if s.log().is_empty() => {
@@ -60,7 +60,7 @@ impl<'a> Screen<'a> {
                     start_lines(&game.movers(), game.to_move(), s.first_chosen()),
                 )]
             }
-            Screen::Live(s) => s.log().numbered_ticks(filter),
+            Screen::Live(s) => s.log().numbered_ticks(filter, limit),
         }
     }
 

@@ -9,16 +9,30 @@ use leptos::prelude::*;
 /// How many ticks' blocks the field shows until its reader asks for the older ones: several screens of
 /// the field. Each tick adds a block at the top and moves every block under it down, and with the whole
 /// log (300 ticks) in the page that move cost more layout and paint than the rest of the tick (issue 16).
-const SHOWN_AT_FIRST: usize = 40;
+pub const SHOWN_AT_FIRST: usize = 40;
+
+/// How many blocks the page should hand the field: one more than it shows, so it knows there are older
+/// ones, or all once `all` (the reader asked for them) is set. Asking the log for only these spares a
+/// tick the copy of the whole log.
+pub fn blocks_wanted(all: bool) -> usize {
+    if all {
+        usize::MAX
+    } else {
+        SHOWN_AT_FIRST + 1
+    }
+}
 
 /// The lines shown, one block a tick (numbered by its first line), and the filter the page reads them
-/// through. Blocks are keyed by number and text, so a tick adds one block at the top and drops the oldest,
-/// and the other lines stay where they are: keyed line by line, the several lines a tick adds made the
-/// list's diff move every older line in the DOM each tick (issue 16).
+/// through; `all` says the reader asked for every tick the log keeps (see [`blocks_wanted`]). Blocks are
+/// keyed by number and content, so a tick adds one block at the top and drops the oldest, and the other
+/// lines stay where they are: keyed line by line, the several lines a tick adds made the list's diff move
+/// every older line in the DOM each tick (issue 16).
 #[component]
-pub fn MessageField(lines: Memo<Vec<(u64, Vec<Line>)>>, filter: RwSignal<Filter>) -> impl IntoView {
-    // Whether the reader asked for every tick the log keeps.
-    let all = RwSignal::new(false);
+pub fn MessageField(
+    lines: Memo<Vec<(u64, Vec<Line>)>>,
+    filter: RwSignal<Filter>,
+    all: RwSignal<bool>,
+) -> impl IntoView {
     // A memo, so the button below comes and goes once, not with every tick.
     let more = Memo::new(move |_| !all.get() && lines.with(Vec::len) > SHOWN_AT_FIRST);
     let shown = move || {
@@ -62,7 +76,7 @@ pub fn MessageField(lines: Memo<Vec<(u64, Vec<Line>)>>, filter: RwSignal<Filter>
             >
                 <For
                     each=shown
-                    key=|(n, block)| (*n, block.iter().map(|l| l.text.clone()).collect::<Vec<_>>())
+                    key=|(n, block)| (*n, content_key(block))
                     children=|(_, block)| {
                         view! {
                             <div class="tick-lines">
@@ -93,4 +107,16 @@ pub fn MessageField(lines: Memo<Vec<(u64, Vec<Line>)>>, filter: RwSignal<Filter>
             }}
         </div>
     }
+}
+
+/// A block's content as a number for its key: a block number comes back with other lines (a new game, a
+/// replay, another filter), and hashing them spares cloning every shown line's text each tick.
+fn content_key(block: &[Line]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    for l in block {
+        l.text.hash(&mut h);
+        tone_class(l.tone).hash(&mut h);
+    }
+    h.finish()
 }

@@ -139,21 +139,26 @@ impl Log {
 
     /// [`Log::lines`], each with its number: a line keeps its number while it stays in the log.
     pub fn numbered_lines(&self, filter: Filter) -> Vec<(u64, Line)> {
-        self.numbered_ticks(filter)
+        self.numbered_ticks(filter, usize::MAX)
             .into_iter()
             .flat_map(|(first, lines)| (first..).zip(lines))
             .collect()
     }
 
-    /// The lines `filter` lets through, one block a tick (the latest first), each numbered by its tick's
-    /// first line; a tick with no line through the filter has no block.
+    /// The lines `filter` lets through, one block a tick (the latest first, at most `limit` blocks), each
+    /// numbered by its tick's first line; a tick with no line through the filter has no block.
     ///
     /// The page keys its paragraphs by block: a tick then adds one block at the top and drops the oldest,
     /// and every other block stays where it is in the DOM. (Keyed line by line, the several lines a tick
     /// adds at the top made the page's list diff move every older line each tick.)
-    pub fn numbered_ticks(&self, filter: Filter) -> Vec<(u64, Vec<Line>)> {
+    ///
+    /// The limit spares a tick the copy of the whole log (300 ticks) when the page shows the latest 40.
+    pub fn numbered_ticks(&self, filter: Filter, limit: usize) -> Vec<(u64, Vec<Line>)> {
         let mut out = Vec::new();
         for (turn, first, entries) in &self.ticks {
+            if out.len() == limit {
+                break;
+            }
             let lines: Vec<Line> = entries
                 .iter()
                 .filter(|(team, _)| filter.team.is_none() || team.is_none() || *team == filter.team)
@@ -320,6 +325,15 @@ mod tests {
     }
 
     #[test]
+    fn a_limit_keeps_the_latest_blocks_only() {
+        let (_, log) = a_full_log();
+        let all = log.numbered_ticks(Filter::default(), usize::MAX);
+        assert_eq!(all.len(), Log::MAX_TICKS);
+        assert_eq!(log.numbered_ticks(Filter::default(), 41), all[..41]);
+        assert!(log.numbered_ticks(Filter::default(), 0).is_empty());
+    }
+
+    #[test]
     fn a_tick_adds_one_block_on_top_and_the_others_stay_as_they_were() {
         let (g, log) = a_full_log();
         for filter in [
@@ -329,10 +343,10 @@ mod tests {
                 errors_only: true,
             },
         ] {
-            let before = log.clone().numbered_ticks(filter);
+            let before = log.clone().numbered_ticks(filter, usize::MAX);
             let mut next = log.clone();
             next.push(&g.clone().tick(none(), none()).unwrap());
-            let after = next.numbered_ticks(filter);
+            let after = next.numbered_ticks(filter, usize::MAX);
             assert_eq!(after.len(), before.len(), "one on top, the oldest gone");
             assert!(after[0].0 > before[0].0);
             assert!(after[0].1[0]
