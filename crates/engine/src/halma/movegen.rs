@@ -8,14 +8,21 @@
 //! plain one, so they pay nothing for the course's.
 
 use super::position::{EMPTY, OCCUPIED};
-use super::square::{CELLS, DIRECTIONS};
+use super::square::{CELLS, DIRECTIONS, STRIDE};
 use super::validate::Path;
 use super::{Move, Piece, Position, Square, Team, MAX_BOARD_SIZE};
 
-const WORDS: usize = CELLS.div_ceil(64);
+/// The seen set's words, rounded up to a power of two so that a word index is masked into range, not
+/// bounds-checked: the flood fill's hottest loop is then free of branches that never go the other way.
+const WORDS: usize = CELLS.div_ceil(64).next_power_of_two();
 
 /// Jumps keep both coordinates' parity, so one piece reaches at most a quarter of the largest board.
 const MAX_JUMP_TARGETS: usize = (MAX_BOARD_SIZE as usize).div_ceil(2).pow(2);
+
+/// How far a step reaches in cells, one square diagonally.
+const STEP_REACH: usize = STRIDE + 1;
+/// How far a jump reaches in cells, two squares diagonally.
+const JUMP_REACH: usize = 2 * STEP_REACH;
 
 /// Working memory for the jump flood fill, set up once per generation call rather than once per piece.
 struct Scratch {
@@ -29,6 +36,27 @@ impl Scratch {
             seen: [0; WORDS],
             queue: [0; MAX_JUMP_TARGETS],
         }
+    }
+}
+
+/// Where the camp rules let a piece's move end: on a square with all of `need`'s destination bits and
+/// none of `shun`'s.
+#[derive(Clone, Copy)]
+struct EndRule<'a> {
+    dest: &'a [u8; CELLS],
+    need: u8,
+    shun: u8,
+}
+
+impl EndRule<'_> {
+    /// Whether every square is allowed, as it is for most pieces.
+    fn is_open(self) -> bool {
+        self.need | self.shun == 0
+    }
+
+    fn allows(self, cell: u16) -> bool {
+        let d = self.dest.get(cell as usize).copied().unwrap_or(0);
+        d & self.need == self.need && d & self.shun == 0
     }
 }
 
@@ -79,12 +107,28 @@ impl Position {
         let mut scratch = Scratch::new();
         for p in &self.pieces[team] {
             let from = p.square;
-            self.targets::<false>(team, p, &mut scratch, |to| {
-                out.push(Move {
-                    from,
-                    to: Square::from_cell(to),
-                })
-            });
+            let ends = self.end_rule::<false>(team, from.cell());
+            let mv = |&to: &u16| Move {
+                from,
+                to: Square::from_cell(to as usize),
+            };
+            // Extending from a slice reserves once and writes without a capacity check per move, which
+            // matters most in WebAssembly, where the vector's length lives in linear memory.
+            let (steps, n) = self.steps(from.cell());
+            if ends.is_open() {
+                out.extend(steps[..n].iter().map(mv));
+            } else {
+                out.extend(steps[..n].iter().filter(|&&c| ends.allows(c)).map(mv));
+            }
+            if p.damage > 0 {
+                continue;
+            }
+            let jumps = self.jumps(from.cell(), &mut scratch);
+            if ends.is_open() {
+                out.extend(jumps.iter().map(mv));
+            } else {
+                out.extend(jumps.iter().filter(|&&c| ends.allows(c)).map(mv));
+            }
         }
     }
 
@@ -104,7 +148,20 @@ impl Position {
         }
         let mut scratch = Scratch::new();
         for p in &self.pieces[team] {
-            self.targets::<false>(team, p, &mut scratch, |_| n += 1);
+            let from = p.square.cell();
+            let ends = self.end_rule::<false>(team, from);
+            let count = |cells: &[u16]| {
+                if ends.is_open() {
+                    cells.len()
+                } else {
+                    cells.iter().filter(|&&c| ends.allows(c)).count()
+                }
+            };
+            let (steps, k) = self.steps(from);
+            n += count(&steps[..k]);
+            if p.damage == 0 {
+                n += count(self.jumps(from, &mut scratch));
+            }
         }
         n
     }
@@ -192,9 +249,7 @@ impl Position {
     }
 
     /// Calls `emit` with the cell of every final square the piece can reach under the seed's camp rule,
-    /// and with `COURSE`, also under the course's rule 1 (a move that starts outside the own camp may
-    /// not end inside it). Rule 2 is the caller's.
-    #[inline(always)]
+    /// and with `COURSE`, also under the course's rule 1. Rule 2 is the caller's.
     fn targets<const COURSE: bool>(
         &self,
         team: Team,
@@ -202,56 +257,102 @@ impl Position {
         scratch: &mut Scratch,
         mut emit: impl FnMut(usize),
     ) {
-        let bit = team.bit();
         let from = piece.square.cell();
-        // The camp rule: a piece standing in its destination may only end a move inside it.
-        let locked = self.camp_rule() && self.dest[from] & bit != 0;
-        // The course's rule 1: the own camp is the other team's destinations.
-        let camp = team.other().bit();
-        let shut = COURSE && self.dest[from] & camp == 0;
-        let ends_ok =
-            |c: usize| (!locked || self.dest[c] & bit != 0) && (!shut || self.dest[c] & camp == 0);
-
-        for d in DIRECTIONS {
-            let n = from.wrapping_add_signed(d);
-            if self.cells[n] == EMPTY && ends_ok(n) {
-                emit(n);
+        let ends = self.end_rule::<COURSE>(team, from);
+        let (steps, n) = self.steps(from);
+        let jumps: &[u16] = if piece.damage > 0 {
+            &[]
+        } else {
+            self.jumps(from, scratch)
+        };
+        for &c in steps[..n].iter().chain(jumps) {
+            if ends.allows(c) {
+                emit(c as usize);
             }
         }
-        if piece.damage > 0 {
-            return;
-        }
+    }
 
-        // Breadth-first over landing squares. The queue keeps every square it was given, so the seen
-        // bits can be cleared square by square afterwards instead of wiping the whole set per piece.
+    /// Which final squares the camp rules leave a piece on `from` of `team`: under the seed's rule, a
+    /// piece standing in its destination may only end a move inside it; with `COURSE`, also the
+    /// course's rule 1 (a move that starts outside the own camp, the other team's destinations, may not
+    /// end inside it).
+    fn end_rule<const COURSE: bool>(&self, team: Team, from: usize) -> EndRule<'_> {
+        let bit = team.bit();
+        let camp = team.other().bit();
+        let here = self.dest.get(from).copied().unwrap_or(0);
+        EndRule {
+            dest: &self.dest,
+            need: if self.camp_rule() && here & bit != 0 {
+                bit
+            } else {
+                0
+            },
+            shun: if COURSE && here & camp == 0 { camp } else { 0 },
+        }
+    }
+
+    /// The empty neighbours of `from`, in the order of [`DIRECTIONS`], and how many there are.
+    #[inline(always)]
+    fn steps(&self, from: usize) -> ([u16; 8], usize) {
+        let mut steps = [0; 8];
+        let mut n = 0;
+        // One bounds check for the whole neighbourhood instead of one per neighbour.
+        let Some(around) = self
+            .cells
+            .get(from.wrapping_sub(STEP_REACH)..)
+            .and_then(|c| c.first_chunk::<{ 2 * STEP_REACH + 1 }>())
+        else {
+            return (steps, 0);
+        };
+        for d in DIRECTIONS {
+            if around[STEP_REACH.wrapping_add_signed(d)] == EMPTY {
+                steps[n & 7] = from.wrapping_add_signed(d) as u16;
+                n += 1;
+            }
+        }
+        (steps, n)
+    }
+
+    /// The final squares of the jump chains from `from`, in the order a breadth-first flood fill reaches
+    /// them: a square is listed once however many chains reach it, as a move is its (origin, final
+    /// square) pair.
+    #[inline(always)]
+    fn jumps<'s>(&self, from: usize, scratch: &'s mut Scratch) -> &'s [u16] {
+        // The queue keeps every square it was given, so the seen bits can be cleared square by square
+        // afterwards instead of wiping the whole set per piece.
         let Scratch { seen, queue } = scratch;
-        seen[from / 64] |= 1 << (from % 64);
+        seen[(from / 64) % WORDS] |= 1 << (from % 64);
         queue[0] = from as u16;
         let (mut head, mut tail) = (0, 1);
         while head < tail {
             let at = queue[head] as usize;
             head += 1;
+            // Both squares of every jump from `at` in one bounds check.
+            let Some(around) = self
+                .cells
+                .get(at.wrapping_sub(JUMP_REACH)..)
+                .and_then(|c| c.first_chunk::<{ 2 * JUMP_REACH + 1 }>())
+            else {
+                continue;
+            };
             for d in DIRECTIONS {
-                let over = at.wrapping_add_signed(d);
-                let land = over.wrapping_add_signed(d);
-                if self.cells[over] & OCCUPIED != 0
-                    && self.cells[land] == EMPTY
-                    && seen[land / 64] & (1 << (land % 64)) == 0
+                let land = at.wrapping_add_signed(2 * d);
+                if around[JUMP_REACH.wrapping_add_signed(d)] & OCCUPIED != 0
+                    && around[JUMP_REACH.wrapping_add_signed(2 * d)] == EMPTY
+                    && seen[(land / 64) % WORDS] & (1 << (land % 64)) == 0
                 {
-                    seen[land / 64] |= 1 << (land % 64);
+                    seen[(land / 64) % WORDS] |= 1 << (land % 64);
                     if tail < MAX_JUMP_TARGETS {
                         queue[tail] = land as u16;
                         tail += 1;
-                    }
-                    if ends_ok(land) {
-                        emit(land);
                     }
                 }
             }
         }
         for &c in &queue[..tail] {
-            seen[c as usize / 64] = 0;
+            seen[(c as usize / 64) % WORDS] = 0;
         }
+        &queue[1..tail]
     }
 
     /// The shortest chain of landing squares that makes `mv`, or `None` if `mv` is not legal here.
