@@ -112,11 +112,40 @@ pub fn MessageField(
 /// A block's content as a number for its key: a block number comes back with other lines (a new game, a
 /// replay, another filter), and hashing them spares cloning every shown line's text each tick.
 fn content_key(block: &[Line]) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::hash::DefaultHasher::new();
+    // FNV-1a: a few instructions, where the standard library's hasher costs the download a kilobyte.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for l in block {
-        l.text.hash(&mut h);
-        tone_class(l.tone).hash(&mut h);
+        for b in l.text.bytes().chain([0xff, l.tone as u8]) {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
     }
-    h.finish()
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notice::Tone;
+
+    #[test]
+    fn a_block_keeps_its_key_and_other_lines_get_another() {
+        let line = |tone, text: &str| Line::new(tone, text);
+        let block = [
+            line(Tone::Info, "Turn 3"),
+            line(Tone::Info, "red: (1,2) -> (1,3)"),
+        ];
+        assert_eq!(content_key(&block), content_key(&block.clone()));
+        let others = [
+            vec![
+                line(Tone::Info, "Turn 3"),
+                line(Tone::Error, "red: (1,2) -> (1,3)"),
+            ],
+            vec![line(Tone::Info, "Turn 3red: (1,2) -> (1,3)")],
+            vec![line(Tone::Info, "Turn 3")],
+            vec![],
+        ];
+        for other in others {
+            assert_ne!(content_key(&block), content_key(&other), "{other:?}");
+        }
+    }
 }
