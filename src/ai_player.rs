@@ -47,6 +47,9 @@ struct State<T> {
     worker: Option<AiWorker>,
     /// The job the AI is on.
     pending: Option<(T, String)>,
+    /// The job whose answer the session refused: the search would give the same answer again, so the
+    /// AI does not ask until the position changes (its error stays on the message line).
+    refused: Option<T>,
     /// Set once a worker fails: the AI then thinks on the page thread.
     no_workers: bool,
 }
@@ -56,6 +59,7 @@ impl<T> Default for State<T> {
         State {
             worker: None,
             pending: None,
+            refused: None,
             no_workers: false,
         }
     }
@@ -104,7 +108,10 @@ impl<S: AiSession> AiPlayer<S> {
         let same = self
             .state
             .with_value(|s| s.pending.as_ref().map(|p| p.0) == job.as_ref().map(|j| j.0));
-        if same {
+        let refused = self
+            .state
+            .with_value(|s| s.refused.is_some() && s.refused == job.as_ref().map(|j| j.0));
+        if same || refused {
             return;
         }
         // A worker busy with an old position is stopped: terminating is the only way to interrupt it.
@@ -205,7 +212,10 @@ impl<S: AiSession> AiPlayer<S> {
                 self.notice.set(Some(Line::new(tone, text)));
             }
             Ok(None) => {}
-            Err(why) => self.notice.set(Some(Line::new(Tone::Error, why))),
+            Err(why) => {
+                self.state.update_value(|s| s.refused = Some(ticket));
+                self.notice.set(Some(Line::new(Tone::Error, why)));
+            }
         }
     }
 }
