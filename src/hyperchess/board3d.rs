@@ -42,9 +42,14 @@ pub fn Board3d(view: Memo<View>, on_click: Callback<Coord>) -> impl IntoView {
             drag.update_value(|d| d.at = None);
             return;
         }
+        let step = (x - x0).abs() + (y - y0).abs();
+        if drag.with_value(|d| d.travelled) + step <= CLICK_SLOP {
+            // The wobble of a click: the board stays put, so the node under the pointer still gets it.
+            return;
+        }
         drag.update_value(|d| {
             d.at = Some((x, y));
-            d.travelled += (x - x0).abs() + (y - y0).abs();
+            d.travelled += step;
         });
         angles.update(|a| *a = a.dragged(x - x0, y - y0));
     };
@@ -90,13 +95,19 @@ pub fn Board3d(view: Memo<View>, on_click: Callback<Coord>) -> impl IntoView {
                         .collect_view()
                 }}
             </g>
-            {move || scene.with(|s| s.dots.clone()).into_iter().map(|d| node(d, click)).collect_view()}
+            {move || scene.with(|s| s.dots.clone()).into_iter().map(|d| node(d, click, on_click)).collect_view()}
         </svg>
     }
 }
 
-/// One node: a disc in its cell's colours and marks, with its piece's symbol.
-fn node(d: Dot, click: impl Fn(Coord) + Copy + 'static) -> impl IntoView {
+/// One node: a disc in its cell's colours and marks, with its piece's symbol. A click goes through
+/// `click` (which ignores the end of a drag); Enter or Space goes straight to `on_click`, since a drag
+/// earlier has nothing to do with a key.
+fn node(
+    d: Dot,
+    click: impl Fn(Coord) + Copy + 'static,
+    on_click: Callback<Coord>,
+) -> impl IntoView {
     let at = d.cell.at;
     let class = d.cell.class().replacen("hc-cell", "hc-node", 1);
     let symbol = d.cell.piece.map(|p| p.symbol().to_string());
@@ -104,7 +115,7 @@ fn node(d: Dot, click: impl Fn(Coord) + Copy + 'static) -> impl IntoView {
         if matches!(ev.key().as_str(), "Enter" | " ") {
             ev.prevent_default();
             ev.stop_propagation();
-            click(at);
+            on_click.run(at);
         }
     };
     view! {

@@ -129,12 +129,22 @@ pub fn project(view: &View, angles: Angles) -> Scene {
             }
         })
         .collect();
+    // A set, not `view.cell`'s search: a loaded map may have many thousands of nodes, and this runs on
+    // every move of a drag.
+    let present: std::collections::HashSet<Coord> = view.cells.iter().map(|c| c.at).collect();
     let mut lines = Vec::new();
     for c in &view.cells {
         let (x1, y1, _, _) = place(c.at);
         for step in [(1, 0, 0), (0, 1, 0), (0, 0, 1)] {
-            let next = Coord::new(c.at.x + step.0, c.at.y + step.1, c.at.z + step.2);
-            if view.cell(next).is_some() {
+            let next = match (
+                c.at.x.checked_add(step.0),
+                c.at.y.checked_add(step.1),
+                c.at.z.checked_add(step.2),
+            ) {
+                (Some(x), Some(y), Some(z)) => Coord::new(x, y, z),
+                _ => continue,
+            };
+            if present.contains(&next) {
                 let (x2, y2, _, _) = place(next);
                 lines.push(Line { x1, y1, x2, y2 });
             }
