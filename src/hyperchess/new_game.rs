@@ -20,18 +20,6 @@ pub fn NewGameForm(on_start: Callback<(usize, Option<Opponent>)>) -> impl IntoVi
     let choice = RwSignal::new(0usize);
     let ai_side = RwSignal::new(None::<Side>);
     let strength = RwSignal::new(1usize);
-    let options = maps::SHIPPED
-        .iter()
-        .enumerate()
-        .map(|(i, (name, _))| view! { <option value=i.to_string()>{*name}</option> })
-        .collect_view();
-    let strengths = STRENGTHS
-        .iter()
-        .enumerate()
-        .map(
-            |(i, (name, _))| view! { <option value=i.to_string() selected=i == 1>{*name}</option> },
-        )
-        .collect_view();
     let start = move |()| {
         let opponent = ai_side.get_untracked().map(|side| Opponent {
             side,
@@ -42,19 +30,12 @@ pub fn NewGameForm(on_start: Callback<(usize, Option<Opponent>)>) -> impl IntoVi
     };
     view! {
         <SubmitForm class="setup" label="New HyperChess game" on_submit=Callback::new(start)>
-            <label>
-                <span>"Map"</span>
-                <select
-                    data-testid="hc-map"
-                    on:change=move |ev| {
-                        if let Ok(i) = event_target_value(&ev).parse::<usize>() {
-                            choice.set(i);
-                        }
-                    }
-                >
-                    {options}
-                </select>
-            </label>
+            <IndexSelect
+                label="Map"
+                testid="hc-map"
+                names=maps::SHIPPED.iter().map(|(name, _)| *name).collect()
+                chosen=choice
+            />
             <label>
                 <span>"Opponent"</span>
                 <select
@@ -73,21 +54,46 @@ pub fn NewGameForm(on_start: Callback<(usize, Option<Opponent>)>) -> impl IntoVi
                 </select>
             </label>
             <Show when=move || ai_side.get().is_some()>
-                <label>
-                    <span>"AI strength"</span>
-                    <select
-                        data-testid="hc-strength"
-                        on:change=move |ev| {
-                            if let Ok(i) = event_target_value(&ev).parse::<usize>() {
-                                strength.set(i);
-                            }
-                        }
-                    >
-                        {strengths.clone()}
-                    </select>
-                </label>
+                <IndexSelect
+                    label="AI strength"
+                    testid="hc-strength"
+                    names=STRENGTHS.iter().map(|(name, _)| *name).collect()
+                    chosen=strength
+                />
             </Show>
             <button type="submit" data-testid="hc-new">"New game"</button>
         </SubmitForm>
+    }
+}
+
+/// A labelled choice among `names`, its index kept in `chosen`. The select shows `chosen` each time it is
+/// drawn, so one that comes back (the strength, after "a person" and then an AI again) shows what a new
+/// game will use.
+#[component]
+fn IndexSelect(
+    label: &'static str,
+    testid: &'static str,
+    names: Vec<&'static str>,
+    chosen: RwSignal<usize>,
+) -> impl IntoView {
+    view! {
+        <label>
+            <span>{label}</span>
+            <select
+                data-testid=testid
+                prop:value=move || chosen.get().to_string()
+                on:change=move |ev| {
+                    if let Ok(i) = event_target_value(&ev).parse::<usize>() {
+                        chosen.set(i);
+                    }
+                }
+            >
+                {names
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, name)| view! { <option value=i.to_string()>{name}</option> })
+                    .collect_view()}
+            </select>
+        </label>
     }
 }

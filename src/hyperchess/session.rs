@@ -4,7 +4,7 @@
 
 use super::view::{Cell, View};
 use gridarena_engine::hyperchess::{
-    maps, parse_map, parse_state, Coord, Game, Outcome, Piece, Played, Side, StateLine,
+    maps, parse_map, parse_state, Coord, Game, Outcome, Played, Side, StateLine,
 };
 
 /// What a chosen file is for.
@@ -286,16 +286,6 @@ impl HyperSession {
         self.targets.clear();
     }
 
-    /// Pieces taken from each side: White's lost pieces, then Black's.
-    pub fn captured(&self, side: Side) -> Vec<Piece> {
-        self.game
-            .captured()
-            .iter()
-            .copied()
-            .filter(|p| p.side == side)
-            .collect()
-    }
-
     /// The pieces `side` has lost, as chess symbols, or "none".
     pub fn lost_text(&self, side: Side) -> String {
         super::view::lost_text(self.game.captured().iter().copied(), side)
@@ -402,7 +392,14 @@ mod tests {
             said,
             "White Rook (0 0 0) to (2 0 0), taking BKing. White took the King and wins!"
         );
-        assert_eq!(s.captured(Side::Black).len(), 1);
+        assert_eq!(
+            s.game()
+                .captured()
+                .iter()
+                .filter(|p| p.side == Side::Black)
+                .count(),
+            1
+        );
         assert!(s.click(c(2, 0, 0)).unwrap_err().contains("over"));
         let back = HyperSession::from_save("saved", &s.export(Export::Save).1).unwrap();
         assert_eq!(back.game(), s.game());
