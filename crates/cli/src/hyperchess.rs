@@ -85,13 +85,14 @@ pub struct Options {
         requires = "ai"
     )]
     ai_seconds: f64,
-    /// Instead of a time, the nodes the AI searches a move: the same seed and N replay the same game
+    /// Instead of a time, the nodes the AI searches a move, 1 to 50,000,000 (about a minute, as the
+    /// longest --ai-seconds): the same seed and N replay the same game
     #[arg(
         long,
         value_name = "N",
         requires = "ai",
         conflicts_with = "ai_seconds",
-        value_parser = clap::value_parser!(u64).range(1..)
+        value_parser = clap::value_parser!(u64).range(1..=50_000_000)
     )]
     ai_nodes: Option<u64>,
     /// The AI's seed: it chooses between equally good moves with it

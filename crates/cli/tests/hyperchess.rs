@@ -479,6 +479,11 @@ fn bad_ai_options_are_usage_errors() {
             &["builtin:small", "--ai", "black", "--ai-nodes", "0"][..],
             "--ai-nodes",
         ),
+        // A budget no turn would finish is refused before the game starts.
+        (
+            &["builtin:small", "--ai", "black", "--ai-nodes", "50000001"][..],
+            "--ai-nodes",
+        ),
     ] {
         let run = hyperchess(&dir, args, "quit\n");
         assert_eq!(run.code, 2, "{args:?}: {run:?}");
