@@ -204,11 +204,11 @@ const NOT_BUILT: &str = "GridArena's server is running, but the app is not built
     The online Go API is under /api (docs/online.md).\n";
 
 async fn not_found(_uri: Uri, dist: PathBuf) -> Response {
-    let text = if dist.join("index.html").is_file() {
-        "not found\n"
-    } else {
-        NOT_BUILT
-    };
+    // Asked without blocking: the HyperChess viewer serves this on the one thread its stream shares.
+    let built = tokio::fs::metadata(dist.join("index.html"))
+        .await
+        .is_ok_and(|m| m.is_file());
+    let text = if built { "not found\n" } else { NOT_BUILT };
     (
         StatusCode::NOT_FOUND,
         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
