@@ -11,17 +11,21 @@ pub(super) const ORDER_KILLER: i32 = 1 << 22;
 /// MVV-LVA: captures first, the most valuable victim first, then the least valuable attacker; 0 for a
 /// quiet move.
 pub(super) fn capture_order(pos: &Position, m: Mv) -> i32 {
-    let taken = pos.square(m.to as usize);
-    if taken == 0 {
-        return 0;
+    match pos.square(m.to as usize) {
+        0 => 0,
+        taken => mvv_lva(taken, kind_of(pos.square(m.from as usize))),
     }
+}
+
+/// The order of a capture of the piece coded `taken` by a piece of kind `attacker`: a King above
+/// everything, then by the victim's value, then the cheaper attacker first.
+fn mvv_lva(taken: u8, attacker: u8) -> i32 {
     let victim = if kind_of(taken) == KING {
         10_000
     } else {
         value_of(taken)
     };
-    let attacker = i32::from(kind_of(pos.square(m.from as usize)));
-    ORDER_CAPTURE + victim * 8 - attacker
+    ORDER_CAPTURE + victim * 8 - i32::from(attacker)
 }
 
 /// Moves one's selection: swaps the highest-ordered move from `i` on into `i`.
@@ -211,7 +215,7 @@ impl<'a> Search<'a> {
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         moves.clear();
-        let king = self.generate(&mut moves, false);
+        let king = self.generate(&mut moves);
         if king {
             self.buffers[ply] = moves;
             return WIN - ply as i32;
@@ -402,33 +406,26 @@ impl<'a> Search<'a> {
         result
     }
 
-    /// Every move of the side to move into `out` (captures ordered by MVV-LVA, quiet moves 0), or only
-    /// the captures; returns whether one of them takes a King.
-    pub(super) fn generate(&self, out: &mut Vec<Mv>, captures_only: bool) -> bool {
+    /// Every move of the side to move into `out` (captures ordered by MVV-LVA, quiet moves 0); returns
+    /// whether one of them takes a King.
+    pub(super) fn generate(&self, out: &mut Vec<Mv>) -> bool {
         let pos = &self.pos;
         let mut king = false;
         for (from, &c) in pos.squares.iter().enumerate() {
             if c == 0 || side_of(c) != pos.side {
                 continue;
             }
-            let attacker = i32::from(kind_of(c));
             self.geometry.targets(&pos.squares, from, c, |to, there| {
-                if there == 0 {
-                    if !captures_only {
-                        out.push(Mv {
-                            from: from as u32,
-                            to: to as u32,
-                            order: 0,
-                        });
-                    }
-                } else {
-                    king |= kind_of(there) == KING;
-                    out.push(Mv {
-                        from: from as u32,
-                        to: to as u32,
-                        order: ORDER_CAPTURE + value_of(there) * 8 - attacker,
-                    });
-                }
+                king |= there != 0 && kind_of(there) == KING;
+                out.push(Mv {
+                    from: from as u32,
+                    to: to as u32,
+                    order: if there == 0 {
+                        0
+                    } else {
+                        mvv_lva(there, kind_of(c))
+                    },
+                });
             });
         }
         king
@@ -445,7 +442,6 @@ impl<'a> Search<'a> {
                 continue;
             }
             let ours = side_of(c) == pos.side;
-            let attacker = i32::from(kind_of(c));
             let mut count = 0;
             self.geometry.targets(&pos.squares, from, c, |to, there| {
                 count += 1;
@@ -454,7 +450,7 @@ impl<'a> Search<'a> {
                     out.push(Mv {
                         from: from as u32,
                         to: to as u32,
-                        order: ORDER_CAPTURE + value_of(there) * 8 - attacker,
+                        order: mvv_lva(there, kind_of(c)),
                     });
                 }
             });

@@ -202,6 +202,8 @@ fn a_finished_search_stops_by_itself() {
     );
     let choice = choose(&g, 1, |_| true).unwrap();
     assert!(choice.depth <= MAX_DEPTH);
+    // It stopped because the position was settled at once, not at the depth limit.
+    assert_eq!(choice.depth, 1, "{choice:?}");
     assert!(g.check(choice.from, choice.to).is_ok());
 }
 
@@ -252,7 +254,7 @@ fn the_search_generates_exactly_the_legal_moves() {
                 let mut owner = Searcher::new(0);
                 let search = Search::new(&mut owner, &geometry, pos.clone(), &mut keep);
                 let mut moves = Vec::new();
-                search.generate(&mut moves, false);
+                search.generate(&mut moves);
                 let coord = |i: u32| g.board().node(i as usize).unwrap().coord;
                 let ours: BTreeSet<(Coord, Coord)> =
                     moves.iter().map(|m| (coord(m.from), coord(m.to))).collect();
