@@ -77,14 +77,7 @@ impl ClockArgs {
 
 /// Seconds, fractions allowed, from a millisecond to a day.
 fn parse_seconds(text: &str) -> Result<f64, String> {
-    let seconds: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
-    if !(0.001..=86_400.0).contains(&seconds) {
-        return Err(format!("{seconds} s is out of range: 0.001 to 86400"));
-    }
-    Ok(seconds)
+    seconds_within(text, &(0.001..=86_400.0))
 }
 
 /// The shortest and longest time an AI may be given to think about one move, in seconds.
@@ -93,16 +86,22 @@ pub const THINK_SECONDS: std::ops::RangeInclusive<f64> = 0.05..=60.0;
 /// A think time a move (`--ai-seconds` of HyperChess, `--house-seconds` of the server): seconds within
 /// [`THINK_SECONDS`].
 pub fn think_seconds(text: &str) -> Result<f64, String> {
-    let s: f64 = text
+    seconds_within(text, &THINK_SECONDS)
+}
+
+/// A number of seconds in `range`; the error names the text as given and the range.
+fn seconds_within(text: &str, range: &std::ops::RangeInclusive<f64>) -> Result<f64, String> {
+    let seconds: f64 = text
         .trim()
         .parse()
         .map_err(|_| format!("{text:?} is not a number of seconds"))?;
-    if !THINK_SECONDS.contains(&s) {
+    if !range.contains(&seconds) {
         return Err(format!(
-            "{text} seconds is outside {} to {}",
-            THINK_SECONDS.start(),
-            THINK_SECONDS.end()
+            "{} seconds is outside {} to {}",
+            text.trim(),
+            range.start(),
+            range.end()
         ));
     }
-    Ok(s)
+    Ok(seconds)
 }

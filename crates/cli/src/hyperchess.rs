@@ -74,7 +74,7 @@ pub struct Options {
     /// A Map file (or builtin:standard, builtin:holes, builtin:small); without it the saved game continues
     map: Option<PathBuf>,
     /// Let the built-in AI play this side: white or black (you play the other)
-    #[arg(long, value_name = "SIDE", value_parser = parse_side)]
+    #[arg(long, value_name = "SIDE")]
     ai: Option<Side>,
     /// The AI's thinking time a move, in seconds: 0.05 to 60
     #[arg(
@@ -103,10 +103,6 @@ pub struct Options {
     view: bool,
     #[command(flatten)]
     viewer: ViewerOptions,
-}
-
-fn parse_side(text: &str) -> Result<Side, String> {
-    text.parse::<Side>()
 }
 
 /// The AI player: its side, its budget a move and its seed.
@@ -159,6 +155,13 @@ pub fn run(options: Options, out: &mut impl Write) -> Result<ExitCode, Failure> 
     let ai = options.ai();
     if let Some(Action::View { dir, viewer }) = options.action {
         return crate::hyperchess_view::view(dir, &viewer, out);
+    }
+    if !options.view && options.viewer.given() {
+        return Err(Failure::Input(
+            "--port and --dist set up the live viewer: add --view to serve it beside the game, or run \
+             `gridarena hyperchess view` to watch a game another program plays"
+                .to_string(),
+        ));
     }
     let here = Path::new(".");
     let _viewer = if options.view {

@@ -12,12 +12,27 @@ use std::process::ExitCode;
 /// Where the viewer listens, and the app it serves.
 #[derive(Debug, Args)]
 pub struct ViewerOptions {
-    /// The viewer's port on 127.0.0.1 (0: any free one; the line printed on start says which)
-    #[arg(long, default_value_t = 8090)]
-    port: u16,
-    /// The built app to serve (`trunk build --release` writes it)
-    #[arg(long, default_value = "dist")]
-    dist: PathBuf,
+    /// The viewer's port on 127.0.0.1, 8090 if not given (0: any free one; the address is printed on start)
+    #[arg(long)]
+    port: Option<u16>,
+    /// The built app to serve, `dist` if not given (`trunk build --release` writes it)
+    #[arg(long, value_name = "DIR")]
+    dist: Option<PathBuf>,
+}
+
+impl ViewerOptions {
+    /// Whether either was given: without a viewer to start, that is a mistake worth saying.
+    pub fn given(&self) -> bool {
+        self.port.is_some() || self.dist.is_some()
+    }
+
+    fn port(&self) -> u16 {
+        self.port.unwrap_or(8090)
+    }
+
+    fn dist(&self) -> PathBuf {
+        self.dist.clone().unwrap_or_else(|| PathBuf::from("dist"))
+    }
 }
 
 /// A viewer serving from a thread of its own, for as long as the process runs.
@@ -39,12 +54,12 @@ impl Drop for Viewer {
 /// Starts the viewer of the game in `dir` and prints its address. The port is bound here, so a port in
 /// use is an error before the game starts.
 pub fn start(dir: &Path, options: &ViewerOptions, out: &mut impl Write) -> Result<Viewer, Failure> {
-    let listener = std::net::TcpListener::bind(("127.0.0.1", options.port))
+    let listener = std::net::TcpListener::bind(("127.0.0.1", options.port()))
         .and_then(|l| l.set_nonblocking(true).map(|()| l))
         .map_err(|e| {
             Failure::Input(format!(
                 "the viewer cannot listen on 127.0.0.1:{}: {e} (--port 0 takes any free port)",
-                options.port
+                options.port()
             ))
         })?;
     let addr = listener
@@ -55,7 +70,7 @@ pub fn start(dir: &Path, options: &ViewerOptions, out: &mut impl Write) -> Resul
         .build()
         .map_err(|e| Failure::Internal(format!("cannot start the viewer: {e}")))?;
     let dir_shown = dir.to_path_buf();
-    let (dir, dist) = (dir.to_path_buf(), options.dist.clone());
+    let (dir, dist) = (dir.to_path_buf(), options.dist());
     if !dist.join("index.html").is_file() {
         writeln!(
             out,

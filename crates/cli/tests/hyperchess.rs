@@ -491,3 +491,18 @@ fn bad_ai_options_are_usage_errors() {
         assert!(!dir.has("savedgame"), "{args:?}");
     }
 }
+
+#[test]
+fn viewer_options_without_a_viewer_are_usage_errors() {
+    let dir = Dir::new("viewer-usage");
+    for args in [
+        &["builtin:small", "--port", "0"][..],
+        &["builtin:small", "--dist", "elsewhere"][..],
+    ] {
+        let run = hyperchess(&dir, args, "quit\n");
+        assert_eq!(run.code, 2, "{args:?}: {run:?}");
+        let said = &run.stderr;
+        assert!(said.contains("add --view"), "{args:?}: {said}");
+        assert!(!dir.has("savedgame"), "{args:?}");
+    }
+}
