@@ -11,8 +11,19 @@ use gridarena_engine::hyperchess::{parse_state, Piece, Side};
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LiveBoard {
     update: LiveUpdate,
-    /// Whether the stream to the server is down (it retries by itself).
-    lost: bool,
+    stream: Stream,
+}
+
+/// How the stream to the server stands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Stream {
+    #[default]
+    Up,
+    /// It broke, and the browser opens it again by itself.
+    Retrying,
+    /// It was refused (no live game is served here, or the server answered with an error): the browser
+    /// gives up, so only a reload tries again.
+    Closed,
 }
 
 impl LiveBoard {
@@ -21,13 +32,17 @@ impl LiveBoard {
         let update =
             LiveUpdate::parse(json).map_err(|e| format!("a message the page cannot read: {e}"))?;
         self.update = update;
-        self.lost = false;
+        self.stream = Stream::Up;
         Ok(())
     }
 
-    /// The stream to the server broke; it is retried.
-    pub fn lost(&mut self) {
-        self.lost = true;
+    /// The stream to the server broke; `for_good` when the browser will not open it again.
+    pub fn lost(&mut self, for_good: bool) {
+        self.stream = if for_good {
+            Stream::Closed
+        } else {
+            Stream::Retrying
+        };
     }
 
     /// The line above the board.
@@ -59,10 +74,18 @@ impl LiveBoard {
 
     /// What is wrong: the stream, or the file as it stands (the board shown is the last good one).
     pub fn problem(&self) -> Option<String> {
-        if self.lost {
-            return Some(
-                "The game's server does not answer (has it stopped?); trying again…".to_string(),
-            );
+        let stream = match self.stream {
+            Stream::Up => None,
+            Stream::Retrying => {
+                Some("The game's server does not answer (has it stopped?); trying again…")
+            }
+            Stream::Closed => Some(
+                "No live game is served here: `gridarena hyperchess MAP --view` or `gridarena \
+                 hyperchess view DIR` serves one. Start it, then reload this page.",
+            ),
+        };
+        if let Some(why) = stream {
+            return Some(why.to_string());
         }
         self.update
             .error
@@ -133,7 +156,14 @@ mod tests {
         assert_eq!(live.view().cells.len(), game.board().len());
         assert!(live.problem().unwrap().contains("last good board"));
         assert!(live.receive("{not json").is_err());
-        live.lost();
-        assert!(live.problem().unwrap().contains("does not answer"));
+        live.lost(false);
+        assert!(live.problem().unwrap().contains("trying again"));
+        live.receive(&second).unwrap();
+        assert_eq!(live.problem(), None);
+        // Refused for good (a static host has no stream): no promise of another try.
+        live.lost(true);
+        let said = live.problem().unwrap();
+        assert!(said.contains("reload"), "{said}");
+        assert!(!said.contains("trying again"), "{said}");
     }
 }

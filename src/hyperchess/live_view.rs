@@ -68,7 +68,11 @@ fn listen(live: RwSignal<LiveBoard>) -> Result<(EventSource, Handlers), String> 
             }
         }
     });
-    let on_error = Closure::<dyn FnMut(JsValue)>::new(move |_| live.update(LiveBoard::lost));
+    let watched = source.clone();
+    let on_error = Closure::<dyn FnMut(JsValue)>::new(move |_| {
+        let for_good = watched.ready_state() == EventSource::CLOSED;
+        live.update(|l| l.lost(for_good));
+    });
     source
         .add_event_listener_with_callback("state", on_state.as_ref().unchecked_ref())
         .map_err(|_| "the page cannot listen to the live view's stream".to_string())?;

@@ -167,6 +167,14 @@ test('a broken currentstate shows its error and the last good board stays', asyn
   }
 });
 
+test('the live view on a static host says that no game is served there, not that it is trying again', async () => {
+  // The static server has no stream: the browser refuses it for good and will not try again.
+  const { page } = await openApp(browser, `${server.url}#/hyperchess?live`, undefined, '[data-testid=hc-status]');
+  await page.waitForFunction(() => /No live game is served here/.test(document.querySelector('[data-testid=hc-notice]').textContent));
+  assert.doesNotMatch(await notice(page), /trying again/);
+  assert.match(await notice(page), /hyperchess view DIR/);
+});
+
 test('the 3D view draws every node of the standard map, turns, and a click moves a piece', async () => {
   const { page, errors } = await open(browser);
   await page.click('[data-testid=hc-3d-toggle]');
