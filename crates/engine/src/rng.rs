@@ -38,6 +38,14 @@ impl SplitMix64 {
             }
         }
     }
+
+    /// Puts `items` in an order drawn from this generator (Fisher-Yates): the same seed, the same order.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.below(i as u64 + 1) as usize;
+            items.swap(i, j);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -60,5 +68,23 @@ mod tests {
         for n in 1..50 {
             assert!(r.below(n) < n);
         }
+    }
+
+    #[test]
+    fn shuffle_is_a_permutation_fixed_by_the_seed() {
+        let shuffled = |seed| {
+            let mut v: Vec<u32> = (0..20).collect();
+            SplitMix64::new(seed).shuffle(&mut v);
+            v
+        };
+        let a = shuffled(3);
+        assert_eq!(a, shuffled(3));
+        assert_ne!(a, shuffled(4));
+        assert_ne!(a, (0..20).collect::<Vec<_>>());
+        let mut sorted = a.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..20).collect::<Vec<_>>());
+        let mut empty: [u32; 0] = [];
+        SplitMix64::new(3).shuffle(&mut empty);
     }
 }

@@ -192,11 +192,7 @@ fn back(m: Move) -> Move {
 /// The seed's order of the root moves (Fisher-Yates), so that moves the search scores alike are chosen
 /// by the seed and not always by the generator's order.
 fn shuffle(moves: &mut [Move], seed: u64) {
-    let mut rng = SplitMix64::new(seed);
-    for i in (1..moves.len()).rev() {
-        let j = rng.below(i as u64 + 1) as usize;
-        moves.swap(i, j);
-    }
+    SplitMix64::new(seed).shuffle(moves);
 }
 
 /// The state of one search: the evaluator, the node count and a move list per ply, reused across nodes.

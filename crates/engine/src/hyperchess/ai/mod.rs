@@ -262,11 +262,7 @@ impl Searcher {
             let to = board.node(m.to as usize)?.coord;
             Some((from, to))
         };
-        let mut rng = SplitMix64::new(self.seed ^ pos.hash);
-        for i in (1..root.len()).rev() {
-            let j = rng.below(i as u64 + 1) as usize;
-            root.swap(i, j);
-        }
+        SplitMix64::new(self.seed ^ pos.hash).shuffle(&mut root);
         for m in &mut root {
             m.order = capture_order(&pos, *m);
         }
