@@ -59,6 +59,9 @@ pub struct HyperSession {
     ai: Option<Opponent>,
     /// Counts the positions the game has been in, so an AI answer for an older one is dropped.
     version: u64,
+    /// The position (its `version`) whose AI answer the rules refused: the AI is not thinking any more
+    /// there, and asking it again would give the same answer.
+    ai_refused: Option<u64>,
 }
 
 /// Words for an outcome.
@@ -145,6 +148,7 @@ impl HyperSession {
             mode: Mode::Play,
             ai: None,
             version: 0,
+            ai_refused: None,
         }
     }
 
@@ -190,6 +194,12 @@ impl HyperSession {
         }
         if let Some(o) = self.game.outcome() {
             return Err(format!("the game is over: {}", outcome_text(o)));
+        }
+        if self.ai_stuck() {
+            return Err(format!(
+                "{} (the AI) could not make a move here: start a new game",
+                self.game.to_move()
+            ));
         }
         if self.ai_to_move() {
             return Err(format!(
@@ -254,6 +264,11 @@ impl HyperSession {
             && self.ai.is_some_and(|o| o.side == self.game.to_move())
     }
 
+    /// Whether it is the AI's turn and its answer here was refused.
+    fn ai_stuck(&self) -> bool {
+        self.ai_to_move() && self.ai_refused == Some(self.version)
+    }
+
     /// The AI's job when it is the AI's turn: the position's ticket and the worker's text.
     pub fn ai_job(&self) -> Option<(u64, String)> {
         let o = self.ai.filter(|_| self.ai_to_move())?;
@@ -271,12 +286,14 @@ impl HyperSession {
         if ticket != self.version || !self.ai_to_move() {
             return Ok(None);
         }
-        let (from, to) = super::builtin::read_reply(reply)
-            .map_err(|why| format!("the AI has no move: {why}"))?;
-        let played = self
-            .game
-            .play(from, to)
-            .map_err(|e| format!("the AI's move was refused: {e}"))?;
+        let played = super::builtin::read_reply(reply)
+            .map_err(|why| format!("the AI has no move: {why}"))
+            .and_then(|(from, to)| {
+                self.game
+                    .play(from, to)
+                    .map_err(|e| format!("the AI's move was refused: {e}"))
+            });
+        let played = played.inspect_err(|_| self.ai_refused = Some(ticket))?;
         self.clear();
         Ok(Some(format!("The AI: {}", self.moved(played))))
     }
@@ -306,6 +323,9 @@ impl HyperSession {
         match (&self.mode, self.game.outcome()) {
             (Mode::Viewing { name, .. }, _) => format!("Viewing {name} (a currentstate file)"),
             (Mode::Play, Some(o)) => outcome_text(o),
+            (Mode::Play, None) if self.ai_stuck() => {
+                format!("{} (the AI) could not move", self.game.to_move())
+            }
             (Mode::Play, None) if self.ai_to_move() => {
                 format!("{} (the AI) is thinking…", self.game.to_move())
             }
@@ -488,6 +508,36 @@ mod tests {
             HyperSession::from_map("k.map", kingless).unwrap_err(),
             "k.map: Black has no King, and a game is won by taking the King"
         );
+    }
+
+    #[test]
+    fn a_refused_ai_answer_leaves_the_ai_stuck_until_the_position_changes() {
+        let mut s = HyperSession::from_map("small", maps::SMALL).unwrap();
+        let ai = Opponent {
+            side: Side::Black,
+            nodes: 2_000,
+            seed: 3,
+        };
+        s.new_game(2, Some(ai)).unwrap();
+        s.click(c(1, 1, 0)).unwrap();
+        s.click(c(1, 1, 1)).unwrap();
+        let (ticket, _) = s.ai_job().unwrap();
+        // A move from an empty location.
+        let err = s.ai_answer(ticket, "2 2 2 0 0 0").unwrap_err();
+        assert!(err.contains("the AI's move was refused"), "{err}");
+        assert_eq!(s.status(), "Black (the AI) could not move");
+        let err = s.click(c(1, 1, 2)).unwrap_err();
+        assert!(err.contains("start a new game"), "{err}");
+        assert!(s.ai_answer(ticket, "nonsense").is_err());
+        s.new_game(
+            2,
+            Some(Opponent {
+                side: Side::White,
+                ..ai
+            }),
+        )
+        .unwrap();
+        assert_eq!(s.status(), "White (the AI) is thinking…");
     }
 
     #[test]

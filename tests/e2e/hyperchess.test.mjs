@@ -175,6 +175,42 @@ test('the live view on a static host says that no game is served there, not that
   assert.match(await notice(page), /hyperchess view DIR/);
 });
 
+test('a refused AI answer is said once, and the AI is not asked again until the position changes', async () => {
+  // Every worker's answer becomes a move from an empty node, which the session refuses. Before, the page
+  // asked the same deterministic search again at once, forever.
+  const init = () => {
+    window.jobs = 0;
+    window.Worker = class extends Worker {
+      postMessage(m) {
+        if (typeof m === 'string') window.jobs += 1;
+        super.postMessage(m);
+      }
+      set onmessage(f) {
+        super.onmessage = f && ((e) => f(typeof e.data === 'string' ? new MessageEvent('message', { data: '2 2 2 0 0 0' }) : e));
+      }
+    };
+  };
+  const { page } = await openApp(browser, `${server.url}#/hyperchess`, init, '[data-testid=hc-slice]');
+  await page.selectOption('[data-testid=hc-map]', { label: 'small 3x3x3' });
+  await page.selectOption('[data-testid=hc-opponent]', 'ai-black');
+  await page.click('[data-testid=hc-new]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=hc-board] button').length === 27);
+  await page.click(at(1, 1, 0));
+  await page.click(at(1, 1, 1));
+  await page.waitForFunction(() => /the AI's move was refused/.test(document.querySelector('[data-testid=hc-notice]').textContent));
+  await page.waitForTimeout(1000);
+  assert.equal(await page.evaluate(() => window.jobs), 1);
+  assert.match(await notice(page), /the AI's move was refused/);
+  // The page no longer says the AI is thinking, and a click says what to do.
+  assert.match(await status(page), /Black \(the AI\) could not move/);
+  await page.click(at(1, 1, 2));
+  assert.match(await notice(page), /start a new game/);
+  // A new game is a new position: the AI is asked again.
+  await page.selectOption('[data-testid=hc-opponent]', 'ai-white');
+  await page.click('[data-testid=hc-new]');
+  await page.waitForFunction(() => window.jobs === 2);
+});
+
 test('the 3D view draws every node of the standard map, turns, and a click moves a piece', async () => {
   const { page, errors } = await open(browser);
   await page.click('[data-testid=hc-3d-toggle]');
