@@ -367,6 +367,18 @@ mod tests {
         Coord::new(x, y, z)
     }
 
+    /// A new game on the small map against a quick AI playing Black, and that AI.
+    fn against_black_ai() -> (HyperSession, Opponent) {
+        let mut s = HyperSession::from_map("small", maps::SMALL).unwrap();
+        let ai = Opponent {
+            side: Side::Black,
+            nodes: 2_000,
+            seed: 3,
+        };
+        s.new_game(2, Some(ai)).unwrap();
+        (s, ai)
+    }
+
     #[test]
     fn click_a_piece_then_a_target_to_move() {
         let mut s = HyperSession::from_map("standard", maps::STANDARD).unwrap();
@@ -512,13 +524,7 @@ mod tests {
 
     #[test]
     fn a_refused_ai_answer_leaves_the_ai_stuck_until_the_position_changes() {
-        let mut s = HyperSession::from_map("small", maps::SMALL).unwrap();
-        let ai = Opponent {
-            side: Side::Black,
-            nodes: 2_000,
-            seed: 3,
-        };
-        s.new_game(2, Some(ai)).unwrap();
+        let (mut s, ai) = against_black_ai();
         s.click(c(1, 1, 0)).unwrap();
         s.click(c(1, 1, 1)).unwrap();
         let (ticket, _) = s.ai_job().unwrap();
@@ -542,13 +548,7 @@ mod tests {
 
     #[test]
     fn the_ai_answers_on_its_turn_and_a_late_answer_is_dropped() {
-        let mut s = HyperSession::from_map("small", maps::SMALL).unwrap();
-        let ai = Opponent {
-            side: Side::Black,
-            nodes: 2_000,
-            seed: 3,
-        };
-        s.new_game(2, Some(ai)).unwrap();
+        let (mut s, ai) = against_black_ai();
         assert_eq!(s.ai_job(), None, "White, the person, moves first");
         s.click(c(1, 1, 0)).unwrap();
         s.click(c(1, 1, 1)).unwrap();
