@@ -16,7 +16,9 @@ pub trait AiSession: Send + Sync + 'static {
     const EXPORT: &'static str;
     /// The same function, for thinking on the page thread when workers are missing.
     fn answer(job: &str) -> String;
-    /// The job when it is the AI's turn: its ticket and the text the worker reads.
+    /// The job when it is the AI's turn: its ticket and the text the worker reads. A session whose
+    /// refused answer leaves the position as it was gives no job there: the player asks whenever the
+    /// session offers a job it is not already on.
     fn ai_job(&self) -> Option<(Self::Ticket, String)>;
     /// Plays the answer to the job with `ticket`: the message line's text; `Ok(None)` for an answer to a
     /// position that is gone.
@@ -47,9 +49,6 @@ struct State<T> {
     worker: Option<AiWorker>,
     /// The job the AI is on.
     pending: Option<(T, String)>,
-    /// The job whose answer the session refused: the search would give the same answer again, so the
-    /// AI does not ask until the position changes (its error stays on the message line).
-    refused: Option<T>,
     /// Set once a worker fails: the AI then thinks on the page thread.
     no_workers: bool,
 }
@@ -59,7 +58,6 @@ impl<T> Default for State<T> {
         State {
             worker: None,
             pending: None,
-            refused: None,
             no_workers: false,
         }
     }
@@ -108,10 +106,7 @@ impl<S: AiSession> AiPlayer<S> {
         let same = self
             .state
             .with_value(|s| s.pending.as_ref().map(|p| p.0) == job.as_ref().map(|j| j.0));
-        let refused = self
-            .state
-            .with_value(|s| s.refused.is_some() && s.refused == job.as_ref().map(|j| j.0));
-        if same || refused {
+        if same {
             return;
         }
         // A worker busy with an old position is stopped: terminating is the only way to interrupt it.
@@ -212,10 +207,7 @@ impl<S: AiSession> AiPlayer<S> {
                 self.notice.set(Some(Line::new(tone, text)));
             }
             Ok(None) => {}
-            Err(why) => {
-                self.state.update_value(|s| s.refused = Some(ticket));
-                self.notice.set(Some(Line::new(Tone::Error, why)));
-            }
+            Err(why) => self.notice.set(Some(Line::new(Tone::Error, why))),
         }
     }
 }

@@ -269,9 +269,10 @@ impl HyperSession {
         self.ai_to_move() && self.ai_refused == Some(self.version)
     }
 
-    /// The AI's job when it is the AI's turn: the position's ticket and the worker's text.
+    /// The AI's job when it is the AI's turn: the position's ticket and the worker's text. None once its
+    /// answer here was refused: the search is deterministic, so asking again would give the same answer.
     pub fn ai_job(&self) -> Option<(u64, String)> {
-        let o = self.ai.filter(|_| self.ai_to_move())?;
+        let o = self.ai.filter(|_| self.ai_to_move() && !self.ai_stuck())?;
         // The search mixes the position into the seed itself.
         Some((
             self.version,
@@ -532,6 +533,7 @@ mod tests {
         let err = s.ai_answer(ticket, "2 2 2 0 0 0").unwrap_err();
         assert!(err.contains("the AI's move was refused"), "{err}");
         assert_eq!(s.status(), "Black (the AI) could not move");
+        assert_eq!(s.ai_job(), None, "the AI is not asked again here");
         let err = s.click(c(1, 1, 2)).unwrap_err();
         assert!(err.contains("start a new game"), "{err}");
         assert!(s.ai_answer(ticket, "nonsense").is_err());
