@@ -74,23 +74,21 @@ impl LiveBoard {
 
     /// What is wrong: the stream, or the file as it stands (the board shown is the last good one).
     pub fn problem(&self) -> Option<String> {
-        let stream = match self.stream {
-            Stream::Up => None,
-            Stream::Retrying => {
-                Some("The game's server does not answer (has it stopped?); trying again…")
-            }
+        match self.stream {
+            Stream::Up => self
+                .update
+                .error
+                .as_ref()
+                .map(|e| format!("{e} (showing the last good board)")),
+            Stream::Retrying => Some(
+                "The game's server does not answer (has it stopped?); trying again…".to_string(),
+            ),
             Stream::Closed => Some(
                 "No live game is served here: `gridarena hyperchess MAP --view` or `gridarena \
-                 hyperchess view DIR` serves one. Start it, then reload this page.",
+                 hyperchess view DIR` serves one. Start it, then reload this page."
+                    .to_string(),
             ),
-        };
-        if let Some(why) = stream {
-            return Some(why.to_string());
         }
-        self.update
-            .error
-            .as_ref()
-            .map(|e| format!("{e} (showing the last good board)"))
     }
 
     /// The pieces `side` has lost, as chess symbols, or "none".

@@ -99,9 +99,10 @@ impl Search {
         if moves.is_empty() {
             return None;
         }
-        // Sorted first, so that the seed's order does not depend on the generator's.
+        // The seed's order of the root moves, so that moves the search scores alike are chosen by the
+        // seed and not always by the generator's order; sorted first, so that it does not depend on it.
         crate::sort::sort(&mut moves);
-        shuffle(&mut moves, seed);
+        SplitMix64::new(seed).shuffle(&mut moves);
         let mut s = Searcher::new(&pos, self);
         let risk = match mode {
             Mode::Simultaneous => Risk::new(&pos, team, s.eval.field(team.other())),
@@ -187,12 +188,6 @@ fn back(m: Move) -> Move {
         from: m.to,
         to: m.from,
     }
-}
-
-/// The seed's order of the root moves (Fisher-Yates), so that moves the search scores alike are chosen
-/// by the seed and not always by the generator's order.
-fn shuffle(moves: &mut [Move], seed: u64) {
-    SplitMix64::new(seed).shuffle(moves);
 }
 
 /// The state of one search: the evaluator, the node count and a move list per ply, reused across nodes.
