@@ -200,7 +200,8 @@ impl fmt::Display for Verdict {
                     "missing" => "no move",
                     // These messages say what happened in their first words already.
                     c if c == "request_failed"
-                        || super::ProgramFailure::SELF_DESCRIBED.contains(&c) =>
+                        || super::ProgramFailure::SELF_DESCRIBED.contains(&c)
+                        || super::CodeFailure::CODES.contains(&c) =>
                     {
                         return f.write_str(message)
                     }

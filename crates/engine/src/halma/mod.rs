@@ -35,6 +35,7 @@
 //! ```
 
 pub mod ai;
+pub mod code;
 pub mod course;
 pub mod doctor;
 pub mod exchange;
@@ -53,6 +54,7 @@ mod state;
 mod team;
 mod validate;
 
+pub use code::CodeFailure;
 pub use exchange::{ContentType, Exchange, Verdict, Wire};
 pub use game::{
     Answer, DamagedPiece, EnactedMove, ErrorKind, Game, GameResult, NoMove, TeamError, TickOutcome,

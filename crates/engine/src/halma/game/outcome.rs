@@ -57,6 +57,9 @@ pub enum NoMove {
     Replayed { code: String, message: String },
     /// A program player gave no move (see [`ProgramFailure`](crate::halma::program::ProgramFailure)).
     Program(crate::halma::program::ProgramFailure),
+    /// A code player (a student's Python or JavaScript run by the page) gave no move (see
+    /// [`CodeFailure`](crate::halma::CodeFailure)).
+    Code(crate::halma::CodeFailure),
 }
 
 impl NoMove {
@@ -69,6 +72,7 @@ impl NoMove {
             NoMove::Failed(_) => "request_failed",
             NoMove::Replayed { code, .. } => code,
             NoMove::Program(failure) => failure.code(),
+            NoMove::Code(failure) => failure.code(),
         }
     }
 }
@@ -82,6 +86,7 @@ impl fmt::Display for NoMove {
             NoMove::Failed(why) => write!(f, "request failed: {why}"),
             NoMove::Replayed { message, .. } => f.write_str(message),
             NoMove::Program(failure) => failure.fmt(f),
+            NoMove::Code(failure) => failure.fmt(f),
         }
     }
 }
