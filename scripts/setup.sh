@@ -55,6 +55,13 @@ if [ ! -x tests/e2e/node_modules/.bin/wasm-opt ] || [ ! -d tests/e2e/node_module
   say "installing the npm tools (binaryen, playwright-core)"
   (cd tests/e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
 fi
+# What the code players load in the page (Pyodide, CodeMirror, fflate) and esbuild, which bundles them:
+# scripts/web-assets.sh copies and bundles them into dist/ after each trunk build. esbuild needs no install
+# script: without it, its `bin/esbuild` runs the binary of its platform package.
+if [ ! -f web/node_modules/.package-lock.json ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then
+  say "installing the code players' browser packages (Pyodide, CodeMirror, fflate, esbuild)"
+  (cd web && npm ci --no-audit --no-fund)
+fi
 
 if [ "${1:-}" = "--browser" ]; then
   if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then

@@ -10,7 +10,10 @@ import { closedPort } from './hostile.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = path.join(root, 'dist');
-const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
+const types = {
+  '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm',
+  '.css': 'text/css', '.json': 'application/json', '.zip': 'application/zip', '.txt': 'text/plain',
+};
 
 /**
  * Serves dist/ on a free loopback port under `prefix` (a sub-path, as a static host might use). With

@@ -1,0 +1,68 @@
+// The code-player Worker (an ES module worker, one per code player): receives the page's messages, lets
+// code-runtime.mjs answer them one at a time, and posts the replies. The protocol is described at the top of
+// code-runtime.mjs.
+//
+// Built by esbuild into dist/code/worker.js (--bundle --splitting --format=esm): acorn becomes a chunk that
+// only JavaScript players load; Pyodide is not bundled: the runtime imports `${pyodideUrl}pyodide.mjs` at
+// run time, by default from dist/pyodide/ next to dist/code/.
+//
+// Before any student code runs, the runtime closes the network (fetch, XMLHttpRequest, WebSocket, ...; see
+// closeNetwork) once Pyodide has loaded its own files. Here, at once: the worker's postMessage is kept for
+// the replies and taken away from the student's code, so it cannot post answers of its own; and only
+// messages the page really sent (isTrusted) are obeyed, not events the student's code dispatches.
+import { CodeRuntime, noteUncaught } from './code-runtime.mjs';
+
+const scope = globalThis;
+const post = scope.postMessage.bind(scope);
+for (let o = scope; o; o = Object.getPrototypeOf(o)) {
+  if (Object.prototype.hasOwnProperty.call(o, 'postMessage')) {
+    try {
+      delete o.postMessage;
+    } catch {
+      // not configurable: shadowed below
+    }
+  }
+}
+Object.defineProperty(scope, 'postMessage', {
+  value: function postMessage() {
+    throw new Error('postMessage is closed to code players: return the move from move()');
+  },
+  writable: false,
+  configurable: false,
+  enumerable: false,
+});
+
+const runtime = new CodeRuntime({
+  onProgress: (text) => post({ kind: 'progress', text }),
+  pyodideUrl: new URL('../pyodide/', import.meta.url).href,
+});
+
+let queue = Promise.resolve();
+scope.addEventListener('message', (event) => {
+  if (!event.isTrusted) return;
+  const msg = event.data;
+  queue = queue
+    .then(() => runtime.handle(msg))
+    .then(
+      (reply) => {
+        if (reply) post(reply);
+      },
+      (error) => {
+        // a failure of the runtime itself: say so rather than leave the page waiting
+        const message = `the code-player runtime failed: ${error?.message ?? error}`;
+        if (msg?.kind === 'move') post({ kind: 'answer', id: msg.id, ok: false, code: 'crashed', message, output: '', outputChars: 0, ms: 0, restart: true });
+        else post({ kind: 'failed', code: 'could_not_start', message, output: '', outputChars: 0, restart: true });
+      },
+    );
+});
+
+// Errors the student's code throws outside the call of move (timers, promises nobody awaits) stay in this
+// worker: they go to the output of the move in progress, and the page hears only of the moves.
+scope.addEventListener('error', (event) => {
+  event.preventDefault();
+  noteUncaught(event.error ?? event.message);
+});
+scope.addEventListener('unhandledrejection', (event) => {
+  event.preventDefault();
+  noteUncaught(event.reason);
+});
