@@ -42,13 +42,16 @@ for f in dist/*.wasm dist/*.js; do
   printf '%s: %s bytes, %s gzipped\n' "$f" "$(wc -c <"$f")" "$(gz "$f")"
 done
 # What opening each page downloads (its JavaScript and its wasm; index.html starts it): gzipped, file by file.
-for page in halma go online hyperchess tournament doctor; do
+for page in halma go online hyperchess tournament doctor code; do
   total=0
   for f in "dist/gridarena-$page.js" "dist/gridarena-${page}_bg.wasm"; do
     total=$((total + $(gz "$f")))
   done
   printf 'the %s page downloads %s bytes of wasm and JS, gzipped\n' "$page" "$total"
 done
+
+step "the code players' worker runtime and the zip helpers (Node, Pyodide from web/node_modules)"
+(cd web && node --test --test-concurrency=1 --test-reporter=spec test/*.test.mjs) 2>&1 | tee -a "$log"
 
 step "browser end-to-end tests (headless Chromium)"
 (cd tests/e2e && node --test --test-concurrency=1 --test-reporter=spec ./*.test.mjs) 2>&1 | tee -a "$log"

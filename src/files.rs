@@ -5,11 +5,21 @@ use wasm_bindgen_futures::JsFuture;
 
 /// Offers `text` as a download named `name`, of media type `mime`.
 pub fn download(name: &str, text: &str, mime: &str) -> Result<(), String> {
+    offer(name, &JsValue::from_str(text), mime)
+}
+
+/// Offers `bytes` as a download named `name`, of media type `mime`.
+pub fn download_bytes(name: &str, bytes: &[u8], mime: &str) -> Result<(), String> {
+    offer(name, &js_sys::Uint8Array::from(bytes), mime)
+}
+
+fn offer(name: &str, data: &JsValue, mime: &str) -> Result<(), String> {
     let fail = |e: JsValue| format!("the download failed: {e:?}");
-    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let parts = js_sys::Array::of1(data);
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).map_err(fail)?;
+    let blob =
+        web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options).map_err(fail)?;
     let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(fail)?;
     let document = web_sys::window()
         .and_then(|w| w.document())

@@ -6,6 +6,7 @@
 
 mod ai_player;
 mod ai_worker;
+pub mod code;
 pub mod doctor;
 mod files;
 pub mod go;

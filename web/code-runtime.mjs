@@ -1022,7 +1022,6 @@ del _gridarena, _gridarena_source`);
       this.broken = `the player used ${Math.round(memory / 1048576)} MB of memory, more than the ${this.game.limits.memoryMb} MB allowed; the player must be restarted`;
       return { ...out, ok: false, code: 'out_of_memory', message: this.broken, restart: true };
     }
-    if (!out.ok && out.code === 'out_of_memory' && !/MB/.test(out.message)) out.message = `out of memory: ${out.message}`;
     return out;
   }
 
@@ -1033,7 +1032,8 @@ del _gridarena, _gridarena_source`);
     if (out.sideOver) keep.sideOver = out.sideOver;
     return {
       ok: false, code: 'network', output: out.output, outputChars: out.outputChars, ...keep,
-      message: `the program tried to use the network (${names}); network access is closed to code players`,
+      // The page words it ("the code tried to reach the network (fetch): ..."): just what was tried.
+      message: names,
     };
   }
 
@@ -1237,7 +1237,7 @@ del _gridarena, _gridarena_source`);
    * limited to the player's files (named by their paths). */
   jsFailure(e) {
     if (e instanceof RangeError && /allocation|array length|string length|out of memory|Array buffer/i.test(e.message)) {
-      return { ok: false, code: 'out_of_memory', message: `out of memory: ${e.name}: ${e.message}` };
+      return { ok: false, code: 'out_of_memory', message: `${e.name}: ${e.message}` };
     }
     if (!(e instanceof Error)) {
       let shown;

@@ -149,6 +149,13 @@ pub fn ArenaPage() -> impl IntoView {
     let replay = RwSignal::new(None::<Replay>);
     let ticker = Ticker::new(session, notice, running, tick_ms);
     let screen = Screens { session, replay };
+    // A code player starts loading (Python: a few MB, once) as soon as it is chosen or a game begins,
+    // not at the first tick.
+    let game_setup = Memo::new(move |_| session.with(|s| (s.players().clone(), s.seed())));
+    Effect::new(move |_| {
+        game_setup.track();
+        ticker.prepare();
+    });
 
     // A Step (`eager`) or one beat of Run: a replay shows its next tick; a live game plays one.
     let advance = move |eager: bool| {

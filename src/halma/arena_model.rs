@@ -7,7 +7,8 @@ use super::messages::{start_lines, Filter, Line, Tone};
 use super::player::Player;
 use super::replay::Replay;
 use super::session::{ClickResult, Session};
-use gridarena_engine::halma::{Exchange, Preset, Team, Verdict};
+use gridarena_engine::halma::record::Record;
+use gridarena_engine::halma::{Exchange, Game, Preset, Team, Verdict};
 
 /// What the board, the message field and the controls follow: the live game, or a loaded record being
 /// watched over it (the live game waits underneath until the page leaves the replay).
@@ -108,6 +109,23 @@ impl<'a> Screen<'a> {
                     Ok(found)
                 }
             }
+        }
+    }
+
+    /// The game as it stood before tick `k` (from 1), or now when `k` is 0 or the next tick: the position
+    /// that tick asked about.
+    pub fn game_before(self, k: u32) -> Option<Game> {
+        if k == 0 {
+            return match self {
+                Screen::Replay(r) => r.record().game(r.at()),
+                Screen::Live(s) => Some(s.game().clone()),
+            };
+        }
+        let k = (k - 1) as usize;
+        match self {
+            Screen::Replay(r) => r.record().game(k),
+            Screen::Live(s) if k >= s.game().turn() as usize => Some(s.game().clone()),
+            Screen::Live(s) => Record::parse(&s.record_text()?).ok()?.game(k),
         }
     }
 
@@ -229,6 +247,27 @@ mod tests {
 
     fn greedy() -> Player {
         Player::BuiltIn(BuiltIn::Greedy)
+    }
+
+    #[test]
+    fn the_position_before_a_tick_is_the_one_that_tick_asked_about() {
+        let mut s = session(greedy(), greedy());
+        let start = s.game().clone();
+        for _ in 0..3 {
+            s.tick().unwrap();
+        }
+        let live = Screen::of(&s, None);
+        assert_eq!(live.game_before(1).unwrap().state(), start.state());
+        assert_eq!(live.game_before(0).unwrap().state(), s.game().state());
+        assert_eq!(live.game_before(4).unwrap().state(), s.game().state());
+        let before_third = live.game_before(3).unwrap();
+        assert_eq!(before_third.turn(), 2);
+        let replay = Replay::load("r.jsonl", s.record_text().unwrap().as_bytes()).unwrap();
+        let replayed = Screen::of(&s, Some(&replay));
+        assert_eq!(
+            replayed.game_before(3).unwrap().state(),
+            before_third.state()
+        );
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! text node here.
 
 use super::arena_model::Screen;
+use super::ask_panel::AskPanel;
 use super::replay::Replay;
 use super::session::Session;
 use gridarena_engine::halma::exchange::curl_command;
@@ -30,11 +31,22 @@ pub fn test_case(e: &Exchange) -> (String, String) {
 
 /// What the status line says of an exchange: "HTTP 200 in 12 ms", or that no response came.
 pub fn status_text(e: &Exchange) -> String {
+    if is_code(e) {
+        return match e.wire.ms {
+            Some(ms) => format!("answered in {ms} ms of the code's own time"),
+            None => "no answer".to_string(),
+        };
+    }
     match (e.wire.status, e.wire.ms) {
         (Some(s), Some(ms)) => format!("HTTP {s} in {ms} ms ({})", e.wire.content_type),
         (Some(s), None) => format!("HTTP {s} ({})", e.wire.content_type),
         (None, _) => format!("no response ({})", e.wire.content_type),
     }
+}
+
+/// Whether the exchange was with a code player in the page (no HTTP, no curl, but printed output).
+fn is_code(e: &Exchange) -> bool {
+    e.url.starts_with(crate::code::ai::CodeRef::PREFIX)
 }
 
 /// Writes `text` to the clipboard; when the browser refuses, `fallback` gets it to show selected.
@@ -97,6 +109,21 @@ pub fn Inspector(session: RwSignal<Session>, replay: RwSignal<Option<Replay>>) -
         let (request, curl_copy) = (e.request.clone(), curl.clone());
         let (name, case) = test_case(&e);
         let team = e.team.name();
+        let printed = e.wire.stderr.clone().map(|text| {
+            view! {
+                <h4>"Printed"</h4>
+                <pre data-testid="inspector-output">{text}</pre>
+            }
+        });
+        let as_curl = (!is_code(&e)).then(|| {
+            view! {
+                <h4>"As curl"</h4>
+                <pre data-testid="inspector-curl">{curl}</pre>
+                <button type="button" on:click=move |_| copy(curl_copy.clone(), said, fallback)>
+                    "Copy as curl"
+                </button>
+            }
+        });
         view! {
             <section class=format!("exchange {team}") data-testid=format!("exchange-{team}")>
                 <h3>{format!("{team} · {}", e.url)}</h3>
@@ -108,14 +135,11 @@ pub fn Inspector(session: RwSignal<Session>, replay: RwSignal<Option<Replay>>) -
                 <pre data-testid="inspector-answer">
                     {e.wire.body.clone().unwrap_or_else(|| "(no answer read)".to_string())}
                 </pre>
-                <h4>"As curl"</h4>
-                <pre data-testid="inspector-curl">{curl}</pre>
+                {printed}
                 <button type="button" on:click=move |_| copy(request.clone(), said, fallback)>
-                    "Copy JSON"
+                    "Copy request"
                 </button>
-                <button type="button" on:click=move |_| copy(curl_copy.clone(), said, fallback)>
-                    "Copy as curl"
-                </button>
+                {as_curl}
                 <button
                     type="button"
                     data-testid="inspector-download"
@@ -190,6 +214,9 @@ pub fn Inspector(session: RwSignal<Session>, replay: RwSignal<Option<Replay>>) -
                 Ok(list) => list.into_iter().map(one).collect_view().into_any(),
                 Err(why) => view! { <p data-testid="inspector-none">{why}</p> }.into_any(),
             }}
+            <Show when=move || open.get()>
+                <AskPanel session=session replay=replay tick=shown />
+            </Show>
         </details>
     }
 }

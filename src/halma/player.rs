@@ -1,8 +1,10 @@
-//! Who plays a team: a person at this screen, an AI compiled into the page, or a web AI at a URL.
+//! Who plays a team: a person at this screen, an AI compiled into the page, a web AI at a URL, or a
+//! student's code kept in this browser.
 //!
 //! The AIs' labels are the engine's ([`AiPlayer`]), shared with the command line and records; `human`
-//! is the page's own.
+//! and `code:NAME` are the page's own.
 
+use crate::code::ai::CodeRef;
 use gridarena_engine::halma::ai::BuiltIn;
 use gridarena_engine::halma::{AiPlayer, PlayerError};
 use std::fmt;
@@ -18,6 +20,8 @@ pub enum Player {
     /// An AI anywhere on the web, asked by HTTP POST every tick; the URL is checked by
     /// `protocol::check_ai_url`.
     Web(String),
+    /// A student's Python or JavaScript kept in this browser, run in a Web Worker of the page.
+    Code(CodeRef),
 }
 
 impl Player {
@@ -39,6 +43,10 @@ impl Player {
             Player::Human => "Human (click the board)".to_string(),
             Player::BuiltIn(ai) => format!("Built-in AI: {}", ai.name()),
             Player::Web(url) => format!("Web AI at {url}"),
+            Player::Code(code) => match code.version {
+                Some(n) => format!("Your AI: {} v{n}", code.name),
+                None => format!("Your AI: {}", code.name),
+            },
         }
     }
 
@@ -74,6 +82,7 @@ impl fmt::Display for Player {
             Player::Human => f.write_str("human"),
             Player::BuiltIn(ai) => AiPlayer::BuiltIn(*ai).fmt(f),
             Player::Web(url) => f.write_str(url),
+            Player::Code(code) => code.fmt(f),
         }
     }
 }
@@ -84,11 +93,14 @@ impl FromStr for Player {
         if s == "human" {
             return Ok(Player::Human);
         }
+        if s.starts_with(CodeRef::PREFIX) {
+            return s.parse().map(Player::Code);
+        }
         s.parse::<AiPlayer>()
             .map_err(|e| match e {
                 PlayerError::Unknown(text) => {
                     format!(
-                        "unknown player {text:?}: expected human, {}",
+                        "unknown player {text:?}: expected human, code:NAME (an AI kept in this browser), {}",
                         AiPlayer::forms()
                     )
                 }
@@ -114,6 +126,10 @@ mod tests {
         assert!("ftp://x".parse::<Player>().is_err());
         assert!("builtin:nobody".parse::<Player>().is_err());
         assert!("robot".parse::<Player>().is_err());
+        let code = "code:Ada@v2".parse::<Player>().unwrap();
+        assert_eq!(code.to_string(), "code:Ada@v2");
+        assert_eq!(code.describe(), "Your AI: Ada v2");
+        assert!("code:".parse::<Player>().is_err());
         let program = "course:agents/ada:python3 hw.py"
             .parse::<Player>()
             .unwrap_err();

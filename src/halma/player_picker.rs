@@ -1,7 +1,9 @@
-//! A team's player choice: the built-in AIs, a human, or a web AI with its URL.
+//! A team's player choice: the built-in AIs, a human, the AIs written on the "Write an AI" page and kept
+//! in this browser, or a web AI with its URL.
 
 use super::messages::{Line, Tone};
 use super::player::Player;
+use crate::code::ai::CodeRef;
 use gridarena_engine::halma::protocol::check_ai_url;
 use gridarena_engine::halma::{ContentType, Team};
 use leptos::prelude::*;
@@ -45,6 +47,38 @@ pub fn PlayerPicker(
         })),
     };
     let name = team.name();
+    // The AIs kept in this browser, each as its draft and its saved versions; the current one too, if a
+    // link names one that is not kept here (the tick then says so).
+    let mut kept: Vec<Player> = crate::code::store::load()
+        .unwrap_or_default()
+        .iter()
+        .flat_map(|ai| {
+            let draft = CodeRef {
+                name: ai.name.clone(),
+                version: None,
+            };
+            let versions = ai.versions.iter().rev().map(|v| CodeRef {
+                name: ai.name.clone(),
+                version: Some(v.n),
+            });
+            std::iter::once(draft).chain(versions).map(Player::Code)
+        })
+        .collect();
+    if let p @ Player::Code(_) = current.get_untracked() {
+        if !kept.contains(&p) {
+            kept.push(p);
+        }
+    }
+    let code_options = (!kept.is_empty()).then(|| {
+        view! {
+            <optgroup label="Your AIs (kept in this browser)">
+                {kept
+                    .into_iter()
+                    .map(|p| view! { <option value=p.to_string()>{p.describe()}</option> })
+                    .collect_view()}
+            </optgroup>
+        }
+    });
     view! {
         <span class=format!("player {name}")>
             <label>
@@ -70,9 +104,11 @@ pub fn PlayerPicker(
                         .into_iter()
                         .map(|p| view! { <option value=p.to_string()>{p.describe()}</option> })
                         .collect_view()}
+                    {code_options}
                     <option value=Player::WEB_CHOICE>"Web AI (URL)"</option>
                 </select>
             </label>
+            <a class="write-ai" href="#/code" data-testid=format!("write-ai-{name}")>"Write an AI"</a>
             <Show when=move || web_chosen.get()>
                 <input
                     type="url"

@@ -363,8 +363,8 @@ impl Session {
                 Player::BuiltIn(ai) => {
                     builtin::answer(ai, self.game(), ask.request.team, ask.request.seed)
                 }
-                // A web AI needs the page's event loop; here it simply has not answered.
-                Player::Web(_) | Player::Human => Answer::NoMove(NoMove::Missing),
+                // A web AI or code needs the page's event loop; here it simply has not answered.
+                Player::Web(_) | Player::Code(_) | Player::Human => Answer::NoMove(NoMove::Missing),
             };
             self.deliver(ask.request.turn, ask.request.team, answer, 0.0);
         }

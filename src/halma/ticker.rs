@@ -11,8 +11,11 @@ use super::player::Player;
 use super::session::{Ask, Session};
 use super::web_ai;
 use crate::ai_worker::{AiWorker, Reply};
+use crate::code::ai::{CodeRef, Format};
+use crate::code::player::{CodePlayer, Moved, Status};
+use crate::code::store;
 use crate::now_ms as now;
-use gridarena_engine::halma::{Answer, ContentType, NoMove, Team, Teams, Wire};
+use gridarena_engine::halma::{Answer, CodeFailure, ContentType, NoMove, Team, Teams, Wire};
 use leptos::prelude::*;
 use std::time::Duration;
 use web_sys::AbortController;
@@ -46,6 +49,14 @@ struct State {
     requests: Teams<Option<(u32, AbortController)>>,
     /// Set once a worker fails: built-in AIs then answer on the page thread (slower, still correct).
     no_workers: bool,
+    /// Each code team's player, with what it runs, or why it cannot run.
+    code: Teams<Option<(CodeRef, Result<CodePlayer, String>)>>,
+    /// The tick each code team's move in flight belongs to.
+    code_moves: Teams<Option<u32>>,
+    /// Whether a tick was asked for while a code player loads: begun once all are ready.
+    held: bool,
+    /// Whether the notice line shows a code player's loading, to clear once all are ready.
+    loading_said: bool,
     /// When the tick in progress began (`performance.now()`), and whether it ends once all answers are in.
     started: f64,
     eager: bool,
@@ -57,8 +68,13 @@ struct State {
 impl State {
     /// Terminates the workers still thinking and cancels the web requests still open: their answers
     /// would be for a tick that is over.
-    fn stop_thinking(&mut self) {
+    fn stop_thinking(&mut self, waited_ms: f64) {
         for team in Team::ALL {
+            if self.code_moves[team].take().is_some() {
+                if let Some((_, Ok(player))) = &self.code[team] {
+                    player.cancel(waited_ms);
+                }
+            }
             if self.jobs[team].take().is_some() {
                 self.workers[team] = None;
             }
@@ -137,13 +153,22 @@ impl Ticker {
     /// A new game or a loaded replay: the tick in progress is abandoned and thinking AIs are stopped.
     pub fn reset(self) {
         self.state.update_value(|s| {
-            s.stop_thinking();
+            s.stop_thinking(0.0);
             s.generation += 1;
+            s.held = false;
         });
         self.not_busy();
     }
 
     fn begin(self, eager: bool) {
+        if let Some(loading) = self.code_loading() {
+            self.state.update_value(|s| {
+                s.held = true;
+                s.loading_said = true;
+            });
+            self.say(Tone::Info, loading);
+            return;
+        }
         let ms = self.tick_ms.get_untracked();
         let mut begun = Err(String::new());
         self.session
@@ -226,8 +251,187 @@ impl Ticker {
                 ask.content_type,
                 ask.time_limit_ms,
             ),
+            Player::Code(_) => self.ask_code(ask.request.team, ask.request.turn, ask.time_limit_ms),
             Player::Human => {}
         }
+    }
+
+    /// Gets the code players of the game on the page ready: loading starts now rather than at the first
+    /// tick.
+    pub fn prepare(self) {
+        if let Some(loading) = self.code_loading() {
+            self.state.update_value(|s| s.loading_said = true);
+            self.say(Tone::Info, loading);
+        }
+    }
+
+    /// Starts, switches or resets the code players so that each code team runs what its label names,
+    /// for this game. Returns what the page must wait for: a code player of a mover still loading.
+    fn code_loading(self) -> Option<String> {
+        let (players, seed, movers) = self
+            .session
+            .with_untracked(|s| (s.players().clone(), s.seed(), s.game().movers()));
+        for team in Team::ALL {
+            let Player::Code(code) = &players[team] else {
+                self.state.update_value(|s| s.code[team] = None);
+                continue;
+            };
+            let current = self.state.with_value(|s| match &s.code[team] {
+                Some((r, Ok(p))) if r == code => Some(Some(p.clone())),
+                Some((r, Err(_))) if r == code => Some(None),
+                _ => None,
+            });
+            match current {
+                // Another game: the same code again if it is unchanged, fresh module state.
+                Some(Some(player)) if player.seed() != seed => match store::source_of(code) {
+                    Ok(source) if source == player.source() => player.new_game(seed),
+                    found => self.start_code(team, code.clone(), found, seed),
+                },
+                Some(_) => {}
+                None => self.start_code(team, code.clone(), store::source_of(code), seed),
+            }
+        }
+        movers.into_iter().find_map(|team| {
+            self.state.with_value(|s| match &s.code[team] {
+                Some((code, Ok(player))) => match player.status() {
+                    Status::Loading(text) if text.is_empty() => {
+                        Some(format!("{team}: starting {code}…"))
+                    }
+                    Status::Loading(text) => Some(format!("{team} ({code}): {text}")),
+                    _ => None,
+                },
+                _ => None,
+            })
+        })
+    }
+
+    fn start_code(
+        self,
+        team: Team,
+        code: CodeRef,
+        source: Result<crate::code::ai::Source, String>,
+        seed: u64,
+    ) {
+        let player = source.map(|source| {
+            CodePlayer::start(source, seed, move |status| {
+                // Heard after whatever changed it is done, never inside it.
+                let status = status.clone();
+                leptos::task::spawn_local(async move { self.code_status(team, status) });
+            })
+        });
+        if let Err(why) = &player {
+            self.say(Tone::Error, format!("{team} ({code}) cannot play: {why}"));
+        }
+        self.state
+            .update_value(|s| s.code[team] = Some((code, player)));
+    }
+
+    /// A code player's status changed: the page says how loading goes, or why a player cannot play, and
+    /// a held tick begins once every code player is ready.
+    fn code_status(self, team: Team, status: Status) {
+        if let Status::Failed(failure) = &status {
+            let code = self
+                .state
+                .try_with_value(|s| s.code[team].as_ref().map(|(c, _)| c.to_string()));
+            if let Some(Some(code)) = code {
+                self.say(
+                    Tone::Error,
+                    format!("{team} ({code}) cannot play: {failure}"),
+                );
+            }
+        }
+        match self.code_loading() {
+            Some(text) => {
+                if matches!(status, Status::Loading(_)) {
+                    self.state.update_value(|s| s.loading_said = true);
+                    self.say(Tone::Info, text);
+                }
+            }
+            None => {
+                let Some((held, said)) = self.state.try_update_value(|s| {
+                    (
+                        std::mem::take(&mut s.held),
+                        std::mem::take(&mut s.loading_said),
+                    )
+                }) else {
+                    return;
+                };
+                if said && !matches!(status, Status::Failed(_)) {
+                    self.notice.set(None);
+                }
+                // Run's next beat begins the tick, so that it gets a whole tick length; a Step
+                // begins it now.
+                let stepped = held && !self.running.get_untracked();
+                if stepped
+                    && !self.tick_in_progress()
+                    && self.session.with_untracked(Session::ready)
+                {
+                    self.begin(true);
+                }
+            }
+        }
+    }
+
+    /// Asks `team`'s code player for its move in tick `round`; the answer is delivered when it comes.
+    fn ask_code(self, team: Team, round: u32, deadline_ms: u64) {
+        let found = self.state.with_value(|s| s.code[team].clone());
+        let (code, player) = match found {
+            Some((code, Ok(player))) => (code, player),
+            Some((_, Err(why))) => {
+                let failure = CodeFailure::NotStarted { why };
+                self.deliver(round, team, Answer::NoMove(NoMove::Code(failure)));
+                return;
+            }
+            None => return,
+        };
+        let request = self
+            .session
+            .with_untracked(|s| s.request_body(team, deadline_ms));
+        let input = match player.source().format {
+            Format::Function => None,
+            Format::Course => match self
+                .session
+                .with_untracked(|s| player.course_input(s.game(), team))
+            {
+                Ok(text) => Some(text),
+                Err(why) => {
+                    let failure = CodeFailure::NotStarted { why };
+                    self.deliver(round, team, Answer::NoMove(NoMove::Code(failure)));
+                    return;
+                }
+            },
+        };
+        // What the code is given: the request, or input.txt for the course format.
+        let shown = input.clone().unwrap_or_else(|| request.clone());
+        let label = code.to_string();
+        let sent = Wire::sent(ContentType::TextPlain, deadline_ms);
+        let (l, b) = (label.clone(), shown.clone());
+        self.session
+            .update_untracked(|s| s.keep_wire(round, team, l, b, sent.clone()));
+        self.state
+            .update_value(|s| s.code_moves[team] = Some(round));
+        player.ask(&request, input.as_deref(), move |moved: Moved| {
+            let current = self
+                .state
+                .try_update_value(|s| match s.code_moves[team] {
+                    Some(r) if r == round => s.code_moves[team].take().is_some(),
+                    _ => false,
+                })
+                .unwrap_or(false);
+            if !current {
+                return;
+            }
+            let wire = Wire {
+                ms: moved.ms.map(|ms| ms.round() as u32),
+                body: moved.body,
+                stderr: moved.output,
+                ..sent
+            };
+            let _ = self
+                .session
+                .try_update_untracked(|s| s.keep_wire(round, team, label, shown, wire));
+            self.deliver(round, team, moved.answer);
+        });
     }
 
     /// Sends `team`'s request to its web AI; the answer, or why there is none, is delivered when it comes.
@@ -365,7 +569,7 @@ impl Ticker {
     fn finish(self) {
         let waited = u64::from(self.tick_ms.get_untracked());
         // A fresh worker takes the next job of a team whose worker is stopped here.
-        self.state.update_value(State::stop_thinking);
+        self.state.update_value(|s| s.stop_thinking(waited as f64));
         let mut result = Ok(false);
         self.session
             .update(|s| result = s.finish_tick(waited).map(|o| o.result.is_some()));

@@ -1,0 +1,507 @@
+//! A code player: one student's AI running in its own Web Worker, asked for one move at a time.
+//!
+//! - **Loading.** The worker loads the runtime (Pyodide, about 6 MB the first time, then from the
+//!   browser's cache) and checks the code before the game; a player that cannot play (a syntax error,
+//!   no `move`) says so at once and answers every move with that failure.
+//! - **Games.** A new game resets the code in the same worker (fresh module state, the game's seed),
+//!   rather than loading the runtime again.
+//! - **Deadlines.** The caller owns them: a move it no longer wants is [`cancel`](CodePlayer::cancel)led,
+//!   which terminates the worker and starts a fresh one. What a restart loses: the function format's
+//!   module state (variables kept between moves). A course player's side files are carried over.
+//! - **The course clock.** A course-format player has the course's 300 s a game, charged with the
+//!   worker's time for each move (the deadline for a move that was cut off); once spent, every move is
+//!   `out_of_time` without asking.
+
+use super::ai::{CodeFile, Format, Source};
+use super::worker::{move_message, reset_message, start_message, CodeWorker, Message, Reply};
+use gridarena_engine::halma::course::{input_txt, parse_output, Occasion};
+use gridarena_engine::halma::program::stderr_tail;
+use gridarena_engine::halma::protocol::parse_response;
+use gridarena_engine::halma::{Answer, CodeFailure, Game, NoMove, ProgramFailure, Team};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// The course's play time for one game, in milliseconds.
+pub const COURSE_CLOCK_MS: f64 = 300_000.0;
+
+/// Where a player stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Status {
+    /// Loading the runtime or the code; the text says what (for the page to show).
+    Loading(String),
+    Ready,
+    /// It cannot play this game: every move answers this.
+    Failed(CodeFailure),
+}
+
+/// One move's result: the answer for the referee, and what the inspector shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Moved {
+    pub answer: Answer,
+    /// The answer's text as the code gave it, when it gave one.
+    pub body: Option<String>,
+    /// What it printed during the move.
+    pub output: Option<String>,
+    /// The worker's time for the move.
+    pub ms: Option<f64>,
+}
+
+impl Moved {
+    fn failed(answer: Answer) -> Moved {
+        Moved {
+            answer,
+            body: None,
+            output: None,
+            ms: None,
+        }
+    }
+}
+
+type OnStatus = Rc<dyn Fn(&Status)>;
+type OnMoved = Box<dyn FnOnce(Moved)>;
+
+/// A handle on a code player; clones share it.
+#[derive(Clone)]
+pub struct CodePlayer {
+    inner: Rc<RefCell<Inner>>,
+}
+
+struct Inner {
+    source: Source,
+    seed: u64,
+    worker: Option<CodeWorker>,
+    status: Status,
+    /// A course player's files kept in its folder, carried over a restart.
+    side_files: Vec<CodeFile>,
+    /// The move asked and not answered yet; its message waits here while the code loads.
+    pending: Option<(u32, serde_json::Value, OnMoved)>,
+    next_id: u32,
+    /// Course format: milliseconds of the clock used this game, and moves asked.
+    clock_used_ms: f64,
+    moves: u32,
+    on_status: OnStatus,
+    /// Promises waiting for the player to be ready or failed ([`CodePlayer::settled`]).
+    waiting: Vec<js_sys::Function>,
+}
+
+impl CodePlayer {
+    /// Starts `source` for a game seeded with `seed`; `on_status` hears every change of [`Status`].
+    pub fn start(source: Source, seed: u64, on_status: impl Fn(&Status) + 'static) -> CodePlayer {
+        let player = CodePlayer {
+            inner: Rc::new(RefCell::new(Inner {
+                source,
+                seed,
+                worker: None,
+                status: Status::Loading(String::new()),
+                side_files: Vec::new(),
+                pending: None,
+                next_id: 0,
+                clock_used_ms: 0.0,
+                moves: 0,
+                on_status: Rc::new(on_status),
+                waiting: Vec::new(),
+            })),
+        };
+        player.spawn();
+        player
+    }
+
+    pub fn status(&self) -> Status {
+        self.inner.borrow().status.clone()
+    }
+
+    pub fn source(&self) -> Source {
+        self.inner.borrow().source.clone()
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.inner.borrow().seed
+    }
+
+    /// A new game seeded with `seed`: fresh module state, no side files, a full clock.
+    pub fn new_game(&self, seed: u64) {
+        let live = {
+            let mut inner = self.inner.borrow_mut();
+            inner.seed = seed;
+            inner.side_files.clear();
+            inner.clock_used_ms = 0.0;
+            inner.moves = 0;
+            inner.pending = None;
+            inner.worker.is_some() && inner.status == Status::Ready
+        };
+        if live {
+            self.set_status(Status::Loading(String::new()));
+            let sent = {
+                let inner = self.inner.borrow();
+                inner.worker.as_ref().map(|w| w.post(&reset_message(seed)))
+            };
+            if matches!(sent, Some(Ok(()))) {
+                return;
+            }
+        }
+        self.restart();
+    }
+
+    /// The text of `input.txt` for this player's next move as `team` in `game` (course format), or why
+    /// the game cannot be written so.
+    pub fn course_input(&self, game: &Game, team: Team) -> Result<String, String> {
+        let inner = self.inner.borrow();
+        let left = (COURSE_CLOCK_MS - inner.clock_used_ms).max(0.0) / 1000.0;
+        let occasion = if inner.moves == 0 {
+            Occasion::FirstMove
+        } else {
+            Occasion::LaterMove
+        };
+        input_txt(game, team, left, occasion).map_err(|e| e.to_string())
+    }
+
+    /// Asks for a move: `request` is the web protocol's request JSON, `input` the course format's
+    /// `input.txt`. `on_moved` gets the result, at once where the player cannot play.
+    pub fn ask(&self, request: &str, input: Option<&str>, on_moved: impl FnOnce(Moved) + 'static) {
+        let refusal = {
+            let inner = self.inner.borrow();
+            match &inner.status {
+                Status::Failed(failure) => Some(Answer::NoMove(NoMove::Code(failure.clone()))),
+                _ if inner.source.format == Format::Course
+                    && inner.clock_used_ms >= COURSE_CLOCK_MS =>
+                {
+                    Some(Answer::NoMove(NoMove::Program(ProgramFailure::OutOfTime)))
+                }
+                _ => None,
+            }
+        };
+        if let Some(answer) = refusal {
+            on_moved(Moved::failed(answer));
+            return;
+        }
+        let ready = {
+            let mut inner = self.inner.borrow_mut();
+            inner.next_id += 1;
+            inner.moves += 1;
+            let id = inner.next_id;
+            let message = move_message(id, request, input);
+            inner.pending = Some((id, message, Box::new(on_moved)));
+            inner.status == Status::Ready
+        };
+        if ready {
+            self.send_pending();
+        }
+    }
+
+    /// Drops the move in progress, if any, charging `waited_ms` to a course clock: the worker is
+    /// terminated (the only way to stop code that runs on) and a fresh one started. Returns whether
+    /// a move was in progress.
+    pub fn cancel(&self, waited_ms: f64) -> bool {
+        let had = {
+            let mut inner = self.inner.borrow_mut();
+            let had = inner.pending.take().is_some();
+            if had && inner.source.format == Format::Course {
+                inner.clock_used_ms += waited_ms;
+            }
+            had
+        };
+        if had {
+            self.restart();
+        }
+        had
+    }
+
+    fn spawn(&self) {
+        let weak = Rc::downgrade(&self.inner);
+        let spawned = CodeWorker::spawn(move |message| {
+            if let Some(inner) = weak.upgrade() {
+                CodePlayer { inner }.on_message(message);
+            }
+        });
+        match spawned {
+            Ok(worker) => {
+                let start = {
+                    let inner = self.inner.borrow();
+                    start_message(&inner.source, inner.seed, &inner.side_files)
+                };
+                let posted = worker.post(&start);
+                self.inner.borrow_mut().worker = Some(worker);
+                if let Err(why) = posted {
+                    self.fail(CodeFailure::NotStarted { why });
+                }
+            }
+            Err(why) => self.fail(CodeFailure::NotStarted {
+                why: format!("no Web Worker could be started: {why}"),
+            }),
+        }
+    }
+
+    /// A fresh worker with the same code, seed and side files.
+    fn restart(&self) {
+        let old = self.inner.borrow_mut().worker.take();
+        drop(old);
+        self.set_status(Status::Loading(String::new()));
+        self.spawn();
+    }
+
+    fn fail(&self, failure: CodeFailure) {
+        self.set_status(Status::Failed(failure.clone()));
+        let pending = self.inner.borrow_mut().pending.take();
+        if let Some((_, _, on_moved)) = pending {
+            on_moved(Moved::failed(Answer::NoMove(NoMove::Code(failure))));
+        }
+    }
+
+    fn set_status(&self, status: Status) {
+        let (on_status, settled) = {
+            let mut inner = self.inner.borrow_mut();
+            if inner.status == status {
+                return;
+            }
+            inner.status = status.clone();
+            let settled = if matches!(status, Status::Loading(_)) {
+                Vec::new()
+            } else {
+                std::mem::take(&mut inner.waiting)
+            };
+            (inner.on_status.clone(), settled)
+        };
+        on_status(&status);
+        for resolve in settled {
+            let _ = resolve.call0(&wasm_bindgen::JsValue::UNDEFINED);
+        }
+    }
+
+    /// Waits until the player is ready or has failed, and says which.
+    pub async fn settled(&self) -> Status {
+        if !matches!(self.status(), Status::Loading(_)) {
+            return self.status();
+        }
+        let inner = self.inner.clone();
+        let promise =
+            js_sys::Promise::new(&mut |resolve, _| inner.borrow_mut().waiting.push(resolve));
+        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+        self.status()
+    }
+
+    /// Asks for a move and waits for it, at most `deadline_ms` once the code is ready: a move still
+    /// running then is cancelled (the worker restarts) and is `timed_out`.
+    pub async fn ask_within(&self, request: &str, input: Option<&str>, deadline_ms: u64) -> Moved {
+        self.settled().await;
+        let result: Rc<RefCell<Option<Moved>>> = Rc::default();
+        let promise = js_sys::Promise::new(&mut |resolve, _| {
+            let (got, done) = (result.clone(), resolve.clone());
+            self.ask(request, input, move |moved| {
+                *got.borrow_mut() = Some(moved);
+                let _ = done.call0(&wasm_bindgen::JsValue::UNDEFINED);
+            });
+            let (player, got) = (self.clone(), result.clone());
+            let timer = gloo_timers::callback::Timeout::new(
+                deadline_ms.min(u64::from(u32::MAX)) as u32,
+                move || {
+                    if got.borrow().is_none() && player.cancel(deadline_ms as f64) {
+                        *got.borrow_mut() = Some(Moved::failed(Answer::NoMove(NoMove::TimedOut {
+                            after_ms: deadline_ms,
+                        })));
+                        let _ = resolve.call0(&wasm_bindgen::JsValue::UNDEFINED);
+                    }
+                },
+            );
+            timer.forget();
+        });
+        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+        let moved = result.borrow_mut().take();
+        moved.unwrap_or_else(|| Moved::failed(Answer::NoMove(NoMove::Missing)))
+    }
+
+    fn send_pending(&self) {
+        let posted = {
+            let inner = self.inner.borrow();
+            match (&inner.pending, &inner.worker) {
+                (Some((_, message, _)), Some(worker)) => Some(worker.post(message)),
+                _ => None,
+            }
+        };
+        if let Some(Err(why)) = posted {
+            self.fail(CodeFailure::NotStarted { why });
+        }
+    }
+
+    fn on_message(&self, message: Message) {
+        match message {
+            Message::Progress { text } => self.set_status(Status::Loading(text)),
+            Message::Ready { .. } => {
+                self.set_status(Status::Ready);
+                self.send_pending();
+            }
+            Message::Failed { code, message, .. } => {
+                self.fail(CodeFailure::from_code(&code, message));
+            }
+            Message::Answer(reply) => self.on_reply(reply),
+        }
+    }
+
+    fn on_reply(&self, reply: Reply) {
+        let (on_moved, format) = {
+            let mut inner = self.inner.borrow_mut();
+            match &inner.pending {
+                Some((id, _, _)) if *id == reply.id => {}
+                // An answer to a move that was dropped.
+                _ => return,
+            }
+            let on_moved = inner.pending.take().map(|(_, _, f)| f);
+            if inner.source.format == Format::Course {
+                inner.clock_used_ms += reply.ms.max(0.0);
+                if let Some(files) = &reply.side_files {
+                    inner.side_files.clone_from(files);
+                }
+            }
+            (on_moved, inner.source.format)
+        };
+        if reply.restart {
+            self.restart();
+        }
+        if let Some(on_moved) = on_moved {
+            on_moved(moved_of(format, reply));
+        }
+    }
+}
+
+/// The referee's answer and the inspector's view of what a worker replied for a move.
+pub fn moved_of(format: Format, reply: Reply) -> Moved {
+    let output = printed(&reply);
+    let answer = answer_of(format, &reply, output.as_deref().unwrap_or(""));
+    Moved {
+        answer,
+        body: reply.body,
+        output,
+        ms: Some(reply.ms),
+    }
+}
+
+/// What the code printed, with a note of how much more it printed than was kept.
+fn printed(reply: &Reply) -> Option<String> {
+    if reply.output.is_empty() && reply.output_chars == 0 {
+        return None;
+    }
+    let kept = reply.output.chars().count() as u64;
+    let mut text = reply.output.clone();
+    if reply.output_chars > kept && !text.contains(" more characters not kept") {
+        text.push_str(&format!(
+            "\n… {} more characters not kept",
+            reply.output_chars - kept
+        ));
+    }
+    Some(text)
+}
+
+fn answer_of(format: Format, reply: &Reply, output: &str) -> Answer {
+    let message = reply.message.clone().unwrap_or_default();
+    let tail = || stderr_tail(output.as_bytes());
+    if !reply.ok {
+        let code = reply.code.as_deref().unwrap_or("could_not_start");
+        let failure = match code {
+            "crashed" => ProgramFailure::Crashed {
+                status: message,
+                stderr: tail(),
+            },
+            "no_output" => ProgramFailure::NoOutput { stderr: tail() },
+            "output_too_large" => ProgramFailure::TooLarge {
+                bytes: gridarena_engine::halma::MAX_RESPONSE_BYTES + 1,
+            },
+            _ => return Answer::NoMove(NoMove::Code(CodeFailure::from_code(code, message))),
+        };
+        return Answer::NoMove(NoMove::Program(failure));
+    }
+    let body = reply.body.as_deref().unwrap_or("");
+    match format {
+        Format::Function if body.trim() == "null" => Answer::NoMove(NoMove::Missing),
+        Format::Function => Answer::from(parse_response(body.as_bytes())),
+        Format::Course => match parse_output(body.as_bytes()) {
+            Ok(path) => Answer::Move(path),
+            Err(e) => Answer::NoMove(NoMove::Program(ProgramFailure::Malformed {
+                why: e.to_string(),
+                stderr: tail(),
+            })),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reply(ok: bool, body: Option<&str>, code: Option<&str>) -> Reply {
+        Reply {
+            id: 1,
+            ok,
+            body: body.map(str::to_string),
+            code: code.map(str::to_string),
+            message: Some("why".into()),
+            output: "printed\n".into(),
+            output_chars: 8,
+            ms: 3.0,
+            ..Reply::default()
+        }
+    }
+
+    #[test]
+    fn a_function_answer_is_read_as_a_web_answer() {
+        let good = r#"{"from":{"x":2,"y":14},"to":[{"x":2,"y":13}]}"#;
+        let moved = moved_of(Format::Function, reply(true, Some(good), None));
+        assert!(matches!(moved.answer, Answer::Move(_)), "{moved:?}");
+        assert_eq!(moved.output.as_deref(), Some("printed\n"));
+        let none = moved_of(Format::Function, reply(true, Some("null"), None));
+        assert_eq!(none.answer, Answer::NoMove(NoMove::Missing));
+        let shape = moved_of(Format::Function, reply(true, Some("[1,2]"), None));
+        assert_eq!(shape.answer.clone(), Answer::from(parse_response(b"[1,2]")));
+    }
+
+    #[test]
+    fn a_course_answer_is_read_as_output_txt() {
+        let moved = moved_of(Format::Course, reply(true, Some("E 0,2 0,3\n"), None));
+        assert!(matches!(moved.answer, Answer::Move(_)), "{moved:?}");
+        let bad = moved_of(Format::Course, reply(true, Some("move it"), None));
+        let Answer::NoMove(NoMove::Program(failure)) = bad.answer else {
+            panic!("{bad:?}")
+        };
+        assert_eq!(failure.code(), "malformed_output");
+    }
+
+    #[test]
+    fn failures_keep_their_names() {
+        for (code, named) in [
+            ("exception", "exception"),
+            ("network", "network"),
+            ("out_of_memory", "out_of_memory"),
+            ("malformed_answer", "malformed_answer"),
+            ("crashed", "crashed"),
+            ("no_output", "no_output"),
+            ("output_too_large", "output_too_large"),
+        ] {
+            let moved = moved_of(Format::Course, reply(false, None, Some(code)));
+            let Answer::NoMove(no_move) = moved.answer else {
+                panic!("{code}")
+            };
+            assert_eq!(no_move.code(), named);
+        }
+        let crashed = moved_of(Format::Course, reply(false, None, Some("crashed")));
+        assert!(crashed.answer != Answer::NoMove(NoMove::Missing));
+        let Answer::NoMove(NoMove::Program(ProgramFailure::Crashed { stderr, .. })) =
+            crashed.answer
+        else {
+            panic!()
+        };
+        assert_eq!(stderr, "printed");
+    }
+
+    #[test]
+    fn output_over_the_cap_says_how_much_was_dropped() {
+        let mut r = reply(true, Some("null"), None);
+        r.output_chars = 10_000_008;
+        let moved = moved_of(Format::Function, r);
+        assert!(moved
+            .output
+            .unwrap()
+            .ends_with("… 10000000 more characters not kept"),);
+        let mut quiet = reply(true, Some("null"), None);
+        quiet.output = String::new();
+        quiet.output_chars = 0;
+        assert_eq!(moved_of(Format::Function, quiet).output, None);
+    }
+}

@@ -1,0 +1,256 @@
+//! An AI's files in and out: import files, a folder or a .zip; export a .zip; share a link that
+//! carries the code in the address's fragment (`#/code?ai=...`), compressed, so no server sees it.
+//!
+//! Zipping and the link's compression are fflate's, bundled into `dist/code/zip.js` and loaded when
+//! first needed.
+
+use super::ai::{CodeAi, CodeFile, Source};
+use super::bundle::{self, bytes_of, file_of, MAX_BYTES};
+use super::editor::load_module;
+use super::page::ai_from_files;
+use crate::notice::{Line, Tone};
+use leptos::prelude::*;
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::{JsCast, JsValue};
+
+/// The most bytes a chosen file or .zip may have.
+const MAX_FILE_BYTES: usize = 20_000_000;
+
+/// What a link carries.
+#[derive(Serialize, Deserialize)]
+struct Shared {
+    name: String,
+    source: Source,
+}
+
+/// Calls `name` in `code/zip.js` with `args`.
+async fn zip_call(name: &str, args: &[JsValue]) -> Result<JsValue, String> {
+    let module = load_module("code/zip.js").await?;
+    let f: js_sys::Function = js_sys::Reflect::get(&module, &name.into())
+        .ok()
+        .and_then(|f| f.dyn_into().ok())
+        .ok_or_else(|| format!("code/zip.js has no {name}"))?;
+    let list: js_sys::Array = args.iter().collect();
+    f.apply(&JsValue::NULL, &list).map_err(|e| {
+        e.dyn_ref::<js_sys::Error>()
+            .map(|e| String::from(e.message()))
+            .unwrap_or_else(|| format!("{e:?}"))
+    })
+}
+
+/// The packed AI in the address (`#/code?ai=...`), if there is one.
+pub fn link_in_address() -> Option<String> {
+    let hash = web_sys::window()?.location().hash().ok()?;
+    let (_, query) = hash.split_once('?')?;
+    web_sys::UrlSearchParams::new_with_str(query)
+        .ok()?
+        .get("ai")
+}
+
+/// Drops the link's code from the address once it is kept, so a reload does not import it again.
+pub fn forget_link() {
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some("#/code"));
+    }
+}
+
+/// The AI a link carries, checked as an import is.
+pub async fn from_link(packed: &str) -> Result<CodeAi, String> {
+    let text = zip_call("unpackLink", &[JsValue::from_str(packed)])
+        .await
+        .map_err(|why| format!("the link's code could not be read: {why}"))?
+        .as_string()
+        .unwrap_or_default();
+    let shared: Shared = serde_json::from_str(&text)
+        .map_err(|e| format!("the link's code could not be read: {e}"))?;
+    let source = shared.source;
+    let mut files = source.files.clone();
+    for f in &mut files {
+        f.path = bundle::check_path(&f.path)?;
+    }
+    if !files.iter().any(|f| f.path == source.main) {
+        return Err("the link's code has no main file".to_string());
+    }
+    if files.iter().map(CodeFile::size).sum::<usize>() > MAX_BYTES {
+        return Err("the link's code is too large".to_string());
+    }
+    CodeAi::new(&shared.name, Source { files, ..source })
+}
+
+/// The link that carries `ai`'s draft.
+async fn link_of(ai: &CodeAi) -> Result<String, String> {
+    let shared = Shared {
+        name: ai.name.clone(),
+        source: ai.draft.clone(),
+    };
+    let json = serde_json::to_string(&shared).map_err(|e| e.to_string())?;
+    let packed = zip_call("packLink", &[JsValue::from_str(&json)])
+        .await?
+        .as_string()
+        .unwrap_or_default();
+    let location = web_sys::window().ok_or("no window")?.location();
+    let base = location.href().map_err(|_| "no address")?;
+    let base = base.split('#').next().unwrap_or_default().to_string();
+    Ok(format!("{base}#/code?ai={packed}"))
+}
+
+/// The files of a .zip.
+async fn unzip(bytes: &[u8]) -> Result<Vec<CodeFile>, String> {
+    let array = js_sys::Uint8Array::from(bytes);
+    let entries = zip_call("unzipFiles", &[array.into()]).await?;
+    let entries: js_sys::Array = entries.dyn_into().map_err(|_| "unzipFiles gave no list")?;
+    let mut files = Vec::new();
+    for entry in entries.iter() {
+        let path = js_sys::Reflect::get(&entry, &"path".into())
+            .ok()
+            .and_then(|p| p.as_string())
+            .unwrap_or_default();
+        let data = js_sys::Reflect::get(&entry, &"bytes".into()).unwrap_or(JsValue::UNDEFINED);
+        let bytes = js_sys::Uint8Array::new(&data).to_vec();
+        files.push(file_of(&path, &bytes));
+    }
+    Ok(files)
+}
+
+/// Reads the chosen files (with their folder path, for a folder) into an AI.
+async fn import(list: Vec<web_sys::File>) -> Result<CodeAi, String> {
+    let mut files = Vec::new();
+    let mut name = String::new();
+    for file in list {
+        let relative = js_sys::Reflect::get(&file, &"webkitRelativePath".into())
+            .ok()
+            .and_then(|p| p.as_string())
+            .filter(|p| !p.is_empty())
+            .unwrap_or_else(|| file.name());
+        let bytes = crate::files::read(file, MAX_FILE_BYTES, "files").await?;
+        if relative.to_ascii_lowercase().ends_with(".zip") {
+            name = relative.clone();
+            files.extend(unzip(&bytes).await?);
+        } else {
+            if name.is_empty() {
+                name = relative.split('/').next().unwrap_or_default().to_string();
+            }
+            files.push(file_of(&relative, &bytes));
+        }
+    }
+    let name = name.rsplit_once('.').map_or(name.clone(), |(stem, ext)| {
+        if ["py", "js", "mjs", "zip"].contains(&ext) {
+            stem.to_string()
+        } else {
+            name.clone()
+        }
+    });
+    ai_from_files(&name, files)
+}
+
+fn chosen_files(ev: &web_sys::Event) -> Vec<web_sys::File> {
+    let Some(input) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+    else {
+        return Vec::new();
+    };
+    let list = input.files();
+    let files = (0..list.as_ref().map_or(0, web_sys::FileList::length))
+        .filter_map(|i| list.as_ref()?.get(i))
+        .collect();
+    input.set_value("");
+    files
+}
+
+#[component]
+pub fn Transfer(
+    on_import: Callback<CodeAi>,
+    notice: RwSignal<Option<Line>>,
+    current: Signal<Option<CodeAi>>,
+) -> impl IntoView {
+    let link = RwSignal::new(String::new());
+    // Chromium, Firefox and Safari all read `webkitdirectory`: the input then takes a folder.
+    let folder = NodeRef::<leptos::html::Input>::new();
+    Effect::new(move |_| {
+        if let Some(input) = folder.get() {
+            let _ = input.set_attribute("webkitdirectory", "");
+        }
+    });
+    let take = move |ev: leptos::ev::Event| {
+        let files = chosen_files(&ev);
+        if files.is_empty() {
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            match import(files).await {
+                Ok(ai) => on_import.run(ai),
+                Err(why) => {
+                    notice.set(Some(Line::new(Tone::Error, format!("not imported: {why}"))))
+                }
+            }
+        });
+    };
+    let export_zip = move |_| {
+        let Some(ai) = current.get_untracked() else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            let list = js_sys::Array::new();
+            for f in &ai.draft.files {
+                let entry = js_sys::Object::new();
+                let _ = js_sys::Reflect::set(&entry, &"path".into(), &f.path.as_str().into());
+                let bytes = js_sys::Uint8Array::from(bytes_of(f).as_slice());
+                let _ = js_sys::Reflect::set(&entry, &"bytes".into(), &bytes);
+                list.push(&entry);
+            }
+            let done = match zip_call("zipFiles", &[list.into()]).await {
+                Ok(zip) => {
+                    let bytes = js_sys::Uint8Array::new(&zip).to_vec();
+                    crate::files::download_bytes(
+                        &format!("{}.zip", ai.name),
+                        &bytes,
+                        "application/zip",
+                    )
+                }
+                Err(why) => Err(why),
+            };
+            if let Err(why) = done {
+                notice.set(Some(Line::new(Tone::Error, format!("not exported: {why}"))));
+            }
+        });
+    };
+    let share = move |_| {
+        let Some(ai) = current.get_untracked() else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            match link_of(&ai).await {
+                Ok(url) => link.set(url),
+                Err(why) => notice.set(Some(Line::new(Tone::Error, format!("no link: {why}")))),
+            }
+        });
+    };
+    view! {
+        <div class="transfer">
+            <h3>"Import"</h3>
+            <label class="load">
+                <span>"Files or a .zip"</span>
+                <input type="file" multiple data-testid="code-import" on:change=take />
+            </label>
+            <label class="load">
+                <span>"A folder"</span>
+                <input type="file" node_ref=folder data-testid="code-import-folder" on:change=take />
+            </label>
+            <Show when=move || current.with(Option::is_some)>
+                <h3>"Export"</h3>
+                <button type="button" data-testid="code-export" on:click=export_zip>"Download .zip"</button>
+                <button type="button" data-testid="code-share" on:click=share>"Make a link"</button>
+                <Show when=move || !link.with(String::is_empty)>
+                    <p class="hint">"The code travels in the link itself: no server sees it."</p>
+                    <input readonly class="share-link" data-testid="code-link" prop:value=move || link.get()
+                        on:focus=move |ev| {
+                            if let Some(i) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
+                                i.select();
+                            }
+                        } />
+                </Show>
+            </Show>
+        </div>
+    }
+}
