@@ -79,12 +79,7 @@ impl AiWorker {
             }
         });
         let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
-            ev.prevent_default();
-            let why = ev
-                .dyn_ref::<web_sys::ErrorEvent>()
-                .map(|e| e.message())
-                .filter(|m| !m.is_empty())
-                .unwrap_or_else(|| "the worker could not start".to_string());
+            let why = error_event_text(&ev, "the worker could not start");
             on_reply(Reply::Failed(why));
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -119,7 +114,18 @@ impl Drop for AiWorker {
     }
 }
 
-fn js_error(e: JsValue) -> String {
+/// What a worker's `error` event says (a script that did not load, an exception nobody caught), or
+/// `otherwise`; the event is marked handled, so the browser does not report it again.
+pub(crate) fn error_event_text(ev: &web_sys::Event, otherwise: &str) -> String {
+    ev.prevent_default();
+    ev.dyn_ref::<web_sys::ErrorEvent>()
+        .map(|e| e.message())
+        .filter(|m| !m.is_empty())
+        .unwrap_or_else(|| otherwise.to_string())
+}
+
+/// A JavaScript exception's message.
+pub(crate) fn js_error(e: JsValue) -> String {
     e.dyn_ref::<js_sys::Error>()
         .map(|e| String::from(e.message()))
         .or_else(|| e.as_string())

@@ -142,6 +142,15 @@ impl CodeAi {
         n
     }
 
+    /// Every player this AI gives: its draft, then its saved versions, newest first.
+    pub fn players(&self) -> impl Iterator<Item = CodeRef> + '_ {
+        let of = |version| CodeRef {
+            name: self.name.clone(),
+            version,
+        };
+        std::iter::once(of(None)).chain(self.versions.iter().rev().map(move |v| of(Some(v.n))))
+    }
+
     /// What `version` names: a saved version, or the draft for `None`.
     pub fn source(&self, version: Option<u32>) -> Option<&Source> {
         match version {
@@ -276,6 +285,8 @@ mod tests {
         // A removed version's number is not given again.
         ai.versions.remove(0);
         assert_eq!(ai.save_version(3), 3);
+        let labels: Vec<String> = ai.players().map(|p| p.to_string()).collect();
+        assert_eq!(labels, ["code:Ada", "code:Ada@v3", "code:Ada@v2"]);
     }
 
     #[test]

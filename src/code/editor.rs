@@ -89,8 +89,5 @@ impl Drop for Editor {
 }
 
 fn describe(e: &JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| format!("{e:?}"))
+    crate::ai_worker::js_error(e.clone())
 }

@@ -7,6 +7,7 @@
 //! loads until a code player is in a game.
 
 pub mod ai;
+pub mod ask_panel;
 pub mod bundle;
 mod editor;
 mod new_ai;

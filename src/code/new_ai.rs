@@ -3,6 +3,7 @@
 use super::ai::CodeAi;
 use super::templates::{Template, TEMPLATES};
 use crate::notice::{Line, Tone};
+use crate::widgets::SubmitForm;
 use leptos::prelude::*;
 
 #[component]
@@ -22,14 +23,7 @@ pub fn NewAiForm(on_new: Callback<CodeAi>, notice: RwSignal<Option<Line>>) -> im
         }
     };
     view! {
-        <form
-            class="new-ai"
-            aria-label="A new AI"
-            on:submit=move |ev| {
-                ev.prevent_default();
-                create();
-            }
-        >
+        <SubmitForm class="new-ai" label="A new AI" on_submit=Callback::new(move |()| create())>
             <h3>"New AI"</h3>
             <label>
                 <span>"Name"</span>
@@ -51,6 +45,6 @@ pub fn NewAiForm(on_new: Callback<CodeAi>, notice: RwSignal<Option<Line>>) -> im
                 </select>
             </label>
             <button type="submit" data-testid="new-ai-create">"Create"</button>
-        </form>
+        </SubmitForm>
     }
 }

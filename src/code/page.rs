@@ -5,6 +5,7 @@
 //! keeps a numbered copy that the arena can play against the draft.
 
 use super::ai::{CodeAi, CodeFile, CodeRef, Format, Lang, Source};
+use super::ask_panel::{position_in_address, AskPanel};
 use super::bundle;
 use super::editor::Editor;
 use super::new_ai::NewAiForm;
@@ -202,6 +203,11 @@ pub fn CodePage() -> impl IntoView {
         keep();
     };
 
+    // A position the arena's inspector sent to ask about.
+    let asking = position_in_address().map(|read| match read {
+        Ok((game, team)) => view! { <AskPanel game=game team=team ais=ais /> }.into_any(),
+        Err(why) => view! { <p class="error" data-testid="ask-result">{why}</p> }.into_any(),
+    });
     let opponent = RwSignal::new(BUILT_IN_OPPONENTS[0].0.to_string());
     let play_link = move || {
         let ai = current()?;
@@ -221,14 +227,12 @@ pub fn CodePage() -> impl IntoView {
             .map(|(v, l)| (v.to_string(), l.to_string()))
             .collect();
         ais.with(|a| {
-            for ai in a {
-                list.push((format!("code:{}", ai.name), format!("{} (draft)", ai.name)));
-                for v in ai.versions.iter().rev() {
-                    list.push((
-                        format!("code:{}@v{}", ai.name, v.n),
-                        format!("{} v{}", ai.name, v.n),
-                    ));
-                }
+            for player in a.iter().flat_map(CodeAi::players) {
+                let label = match player.version {
+                    Some(n) => format!("{} v{n}", player.name),
+                    None => format!("{} (draft)", player.name),
+                };
+                list.push((player.to_string(), label));
             }
         });
         list
@@ -267,6 +271,7 @@ pub fn CodePage() -> impl IntoView {
                    data-testid="code-notice" role="status">
                     {move || notice.with(|n| n.as_ref().map(|l| l.text.clone()).unwrap_or_default())}
                 </p>
+                {asking}
                 <Show
                     when=move || selected.with(Option::is_some)
                     fallback=|| view! { <p class="hint">"Make an AI on the left to begin: choose a starter and press Create."</p> }

@@ -74,7 +74,7 @@ struct Inner {
     /// A course player's files kept in its folder, carried over a restart.
     side_files: Vec<CodeFile>,
     /// The move asked and not answered yet; its message waits here while the code loads.
-    pending: Option<(u32, serde_json::Value, OnMoved)>,
+    pending: Option<(u32, String, OnMoved)>,
     next_id: u32,
     /// Course format: milliseconds of the clock used this game, and moves asked.
     clock_used_ms: f64,
@@ -329,7 +329,7 @@ impl CodePlayer {
                 self.set_status(Status::Ready);
                 self.send_pending();
             }
-            Message::Failed { code, message, .. } => {
+            Message::Failed { code, message } => {
                 self.fail(CodeFailure::from_code(&code, message));
             }
             Message::Answer(reply) => self.on_reply(reply),

@@ -23,9 +23,12 @@ pub fn load() -> Result<Vec<CodeAi>, String> {
 
 /// The list from its stored text.
 pub fn read(text: &str) -> Result<Vec<CodeAi>, String> {
-    serde_json::from_str(text).map_err(|e| {
-        format!("the AIs kept in this browser ({KEY} in its storage) could not be read: {e}")
-    })
+    // Through a `Value`, as the page reads all its JSON (one reader in the wasm, not two).
+    serde_json::from_str::<serde_json::Value>(text)
+        .and_then(serde_json::from_value)
+        .map_err(|e| {
+            format!("the AIs kept in this browser ({KEY} in its storage) could not be read: {e}")
+        })
 }
 
 /// Keeps `ais`; the error says why not (most often: the browser's storage for this site is full).

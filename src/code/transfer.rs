@@ -31,11 +31,8 @@ async fn zip_call(name: &str, args: &[JsValue]) -> Result<JsValue, String> {
         .and_then(|f| f.dyn_into().ok())
         .ok_or_else(|| format!("code/zip.js has no {name}"))?;
     let list: js_sys::Array = args.iter().collect();
-    f.apply(&JsValue::NULL, &list).map_err(|e| {
-        e.dyn_ref::<js_sys::Error>()
-            .map(|e| String::from(e.message()))
-            .unwrap_or_else(|| format!("{e:?}"))
-    })
+    f.apply(&JsValue::NULL, &list)
+        .map_err(crate::ai_worker::js_error)
 }
 
 /// The packed AI in the address (`#/code?ai=...`), if there is one.

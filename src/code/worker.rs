@@ -7,8 +7,9 @@
 
 use super::ai::{CodeFile, Source};
 use super::asset_url;
-use serde::Deserialize;
-use serde_json::{json, Value};
+use crate::ai_worker::{error_event_text, js_error};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
@@ -19,26 +20,47 @@ pub const MAX_OUTPUT_CHARS: usize = 8000;
 pub const MAX_MEMORY_MB: u32 = 1024;
 
 /// What the worker said.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(tag = "kind", rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Message {
     /// Loading news ("Loading Python ...").
     Progress { text: String },
     /// The code is loaded and checked, and takes moves.
-    #[serde(rename_all = "camelCase")]
-    Ready {
-        #[serde(default)]
-        load_ms: f64,
-    },
+    Ready { load_ms: f64 },
     /// The code cannot play: a syntax error, an exception at import, no `move` ...
-    Failed {
-        code: String,
-        message: String,
-        #[serde(default)]
-        output: String,
-    },
+    Failed { code: String, message: String },
     /// One move's result.
     Answer(Reply),
+}
+
+impl Message {
+    /// Reads a message's JSON text. By hand, through a `Value`, as the page reads all its JSON: a
+    /// derived reader for a tagged enum would add kilobytes to the arena's start page.
+    pub fn read(text: &str) -> Result<Message, String> {
+        let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let field = |k: &str| {
+            value
+                .get(k)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string()
+        };
+        match value.get("kind").and_then(Value::as_str) {
+            Some("progress") => Ok(Message::Progress {
+                text: field("text"),
+            }),
+            Some("ready") => Ok(Message::Ready {
+                load_ms: value.get("loadMs").and_then(Value::as_f64).unwrap_or(0.0),
+            }),
+            Some("failed") => Ok(Message::Failed {
+                code: field("code"),
+                message: field("message"),
+            }),
+            Some("answer") => serde_json::from_value(value)
+                .map(Message::Answer)
+                .map_err(|e| e.to_string()),
+            other => Err(format!("unknown kind {other:?}")),
+        }
+    }
 }
 
 /// What one move came to, as the worker reports it.
@@ -72,37 +94,86 @@ pub struct Reply {
     pub restart: bool,
 }
 
+/// A file as the start message carries it: `side` marks what a course player wrote in its folder
+/// before a restart, so that the next game starts without it.
+#[derive(Serialize)]
+struct FileOut<'a> {
+    #[serde(flatten)]
+    file: &'a CodeFile,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    side: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Limits {
+    output_chars: usize,
+    memory_mb: u32,
+}
+
+/// The messages the page sends. Written with the page's one JSON writer (`to_string`), as every JSON
+/// the page writes is.
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+enum Out<'a> {
+    #[serde(rename_all = "camelCase")]
+    Start {
+        lang: &'static str,
+        format: &'static str,
+        main: &'a str,
+        files: Vec<FileOut<'a>>,
+        seed: String,
+        pyodide_url: String,
+        limits: Limits,
+    },
+    Reset {
+        seed: String,
+    },
+    Move {
+        id: u32,
+        request: &'a str,
+        input: Option<&'a str>,
+    },
+}
+
+fn text(message: &Out<'_>) -> String {
+    serde_json::to_string(message).unwrap_or_default()
+}
+
 /// The start message for `source`, played with `seed`, with `side` files (what a course player wrote
 /// in its folder before a restart) written after its own and marked, so that the next game starts
 /// without them.
-pub fn start_message(source: &Source, seed: u64, side: &[CodeFile]) -> Value {
+pub fn start_message(source: &Source, seed: u64, side: &[CodeFile]) -> String {
     // The originals first (a reset goes back to them), then what the program wrote over them.
-    let mut files: Vec<Value> = source.files.iter().map(|f| json!(f)).collect();
-    for file in side {
-        let mut value = json!(file);
-        value["side"] = json!(true);
-        files.push(value);
-    }
-    json!({
-        "kind": "start",
-        "lang": source.lang.key(),
-        "format": source.format.key(),
-        "main": source.main,
-        "files": files,
-        "seed": seed.to_string(),
-        "pyodideUrl": asset_url("pyodide/"),
-        "limits": { "outputChars": MAX_OUTPUT_CHARS, "memoryMb": MAX_MEMORY_MB },
+    let mine = source
+        .files
+        .iter()
+        .map(|file| FileOut { file, side: false });
+    let theirs = side.iter().map(|file| FileOut { file, side: true });
+    text(&Out::Start {
+        lang: source.lang.key(),
+        format: source.format.key(),
+        main: &source.main,
+        files: mine.chain(theirs).collect(),
+        seed: seed.to_string(),
+        pyodide_url: asset_url("pyodide/"),
+        limits: Limits {
+            output_chars: MAX_OUTPUT_CHARS,
+            memory_mb: MAX_MEMORY_MB,
+        },
     })
 }
 
 /// The reset message: the same code, a new game.
-pub fn reset_message(seed: u64) -> Value {
-    json!({ "kind": "reset", "seed": seed.to_string() })
+pub fn reset_message(seed: u64) -> String {
+    text(&Out::Reset {
+        seed: seed.to_string(),
+    })
 }
 
 /// A move: the request JSON, and for the course format the text of `input.txt`.
-pub fn move_message(id: u32, request: &str, input: Option<&str>) -> Value {
-    json!({ "kind": "move", "id": id, "request": request, "input": input })
+pub fn move_message(id: u32, request: &str, input: Option<&str>) -> String {
+    text(&Out::Move { id, request, input })
 }
 
 /// A running worker; dropping it terminates it.
@@ -126,26 +197,19 @@ impl CodeWorker {
                 .ok()
                 .and_then(|s| s.as_string())
                 .unwrap_or_default();
-            match serde_json::from_str::<Message>(&text) {
+            match Message::read(&text) {
                 Ok(message) => said(message),
                 Err(e) => said(Message::Failed {
                     code: "could_not_start".into(),
                     message: format!("the code's worker sent a message the page cannot read: {e}"),
-                    output: String::new(),
                 }),
             }
         });
         let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
-            ev.prevent_default();
-            let why = ev
-                .dyn_ref::<web_sys::ErrorEvent>()
-                .map(|e| e.message())
-                .filter(|m| !m.is_empty())
-                .unwrap_or_else(|| "the code's worker (code/worker.js) did not load".to_string());
+            let why = error_event_text(&ev, "the code's worker (code/worker.js) did not load");
             on_message(Message::Failed {
                 code: "could_not_start".into(),
                 message: why,
-                output: String::new(),
             });
         });
         worker.set_onmessage(Some(on_data.as_ref().unchecked_ref()));
@@ -157,8 +221,8 @@ impl CodeWorker {
         })
     }
 
-    pub fn post(&self, message: &Value) -> Result<(), String> {
-        let value = js_sys::JSON::parse(&message.to_string()).map_err(js_error)?;
+    pub fn post(&self, message: &str) -> Result<(), String> {
+        let value = js_sys::JSON::parse(message).map_err(js_error)?;
         self.worker.post_message(&value).map_err(js_error)
     }
 }
@@ -171,22 +235,24 @@ impl Drop for CodeWorker {
     }
 }
 
-fn js_error(e: JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| e.as_string())
-        .unwrap_or_else(|| "unknown error".to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn the_workers_messages_read() {
-        let ready: Message = serde_json::from_str(r#"{"kind":"ready","loadMs":12.5}"#).unwrap();
+        let ready = Message::read(r#"{"kind":"ready","loadMs":12.5}"#).unwrap();
         assert_eq!(ready, Message::Ready { load_ms: 12.5 });
-        let answer: Message = serde_json::from_str(
+        let failed =
+            Message::read(r#"{"kind":"failed","code":"syntax_error","message":"m.py line 1"}"#);
+        assert_eq!(
+            failed,
+            Ok(Message::Failed {
+                code: "syntax_error".into(),
+                message: "m.py line 1".into()
+            })
+        );
+        let answer = Message::read(
             r#"{"kind":"answer","id":3,"ok":false,"code":"exception","message":"Traceback",
                 "output":"hi\n","outputChars":3,"ms":4,"sideFiles":[{"path":"t.bin","base64":"AA=="}]}"#,
         )
@@ -196,6 +262,12 @@ mod tests {
         };
         assert_eq!((reply.id, reply.ok, reply.output_chars), (3, false, 3));
         assert_eq!(reply.side_files.unwrap()[0].base64.as_deref(), Some("AA=="));
-        assert!(serde_json::from_str::<Message>(r#"{"kind":"gossip"}"#).is_err());
+        assert!(Message::read(r#"{"kind":"gossip"}"#).is_err());
+        assert_eq!(
+            move_message(3, "{}", Some("GAME")),
+            r#"{"kind":"move","id":3,"request":"{}","input":"GAME"}"#
+        );
+        assert_eq!(reset_message(9), r#"{"kind":"reset","seed":"9"}"#);
+        assert!(Message::read("not json").is_err());
     }
 }

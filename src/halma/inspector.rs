@@ -4,7 +4,6 @@
 //! text node here.
 
 use super::arena_model::Screen;
-use super::ask_panel::AskPanel;
 use super::replay::Replay;
 use super::session::Session;
 use gridarena_engine::halma::exchange::curl_command;
@@ -109,6 +108,25 @@ pub fn Inspector(session: RwSignal<Session>, replay: RwSignal<Option<Replay>>) -
         let (request, curl_copy) = (e.request.clone(), curl.clone());
         let (name, case) = test_case(&e);
         let team = e.team.name();
+        let (k, asked_team) = (e.tick, e.team);
+        let ask = move |_| {
+            let game = replay.with_untracked(|r| {
+                session.with_untracked(|s| Screen::of(s, r.as_ref()).game_before(k))
+            });
+            let Some(game) = game else {
+                said.set(format!("the position before tick {k} is not kept"));
+                return;
+            };
+            let link = crate::code::ask_panel::ask_link(&game, asked_team);
+            let base = window().location().href().unwrap_or_default();
+            let base = base.split('#').next().unwrap_or_default().to_string();
+            if window()
+                .open_with_url_and_target(&format!("{base}{link}"), "_blank")
+                .is_err()
+            {
+                said.set("the browser refused to open a tab".to_string());
+            }
+        };
         let printed = e.wire.stderr.clone().map(|text| {
             view! {
                 <h4>"Printed"</h4>
@@ -150,6 +168,9 @@ pub fn Inspector(session: RwSignal<Session>, replay: RwSignal<Option<Replay>>) -
                     }
                 >
                     "Download test case"
+                </button>
+                <button type="button" data-testid="inspector-ask" on:click=ask>
+                    "Ask one of your AIs about this position"
                 </button>
             </section>
         }
@@ -214,9 +235,6 @@ pub fn Inspector(session: RwSignal<Session>, replay: RwSignal<Option<Replay>>) -
                 Ok(list) => list.into_iter().map(one).collect_view().into_any(),
                 Err(why) => view! { <p data-testid="inspector-none">{why}</p> }.into_any(),
             }}
-            <Show when=move || open.get()>
-                <AskPanel session=session replay=replay tick=shown />
-            </Show>
         </details>
     }
 }

@@ -3,7 +3,6 @@
 mod arena;
 mod arena_keys;
 pub mod arena_model;
-mod ask_panel;
 mod beat;
 pub mod board;
 mod board_paint;

@@ -3,7 +3,6 @@
 
 use super::messages::{Line, Tone};
 use super::player::Player;
-use crate::code::ai::CodeRef;
 use gridarena_engine::halma::protocol::check_ai_url;
 use gridarena_engine::halma::{ContentType, Team};
 use leptos::prelude::*;
@@ -52,17 +51,7 @@ pub fn PlayerPicker(
     let mut kept: Vec<Player> = crate::code::store::load()
         .unwrap_or_default()
         .iter()
-        .flat_map(|ai| {
-            let draft = CodeRef {
-                name: ai.name.clone(),
-                version: None,
-            };
-            let versions = ai.versions.iter().rev().map(|v| CodeRef {
-                name: ai.name.clone(),
-                version: Some(v.n),
-            });
-            std::iter::once(draft).chain(versions).map(Player::Code)
-        })
+        .flat_map(|ai| ai.players().map(Player::Code).collect::<Vec<_>>())
         .collect();
     if let p @ Player::Code(_) = current.get_untracked() {
         if !kept.contains(&p) {

@@ -4,7 +4,8 @@
 //! A tick with a web AI lasts the tick length, as in the arena's Run (a fair deadline for every entry);
 //! a tick of built-ins only ends as soon as they have answered, but no sooner than [`PACE_MS`], so the
 //! wall stays watchable. "Skip to the end of the round" drops both waits for the current round: each tick
-//! ends as soon as its answers are in (web AIs still get at most the tick length).
+//! ends as soon as its answers are in (web AIs still get at most the tick length). A tick that may end
+//! early is woken by its last answer ([`Control::deliver`]), never by looking again and again.
 
 use super::roll_call::{self, Check};
 use super::runner::{Run, Target, TickEnd};
@@ -26,9 +27,6 @@ use std::rc::Rc;
 /// The shortest tick of built-ins alone, in ms: quicker than that the wall is a blur.
 pub const PACE_MS: f64 = 80.0;
 
-/// How often a waiting tick looks whether its answers are in, in ms.
-const POLL_MS: u32 = 5;
-
 /// The finished-game lines kept for the page.
 const LOG_LINES: usize = 8;
 
@@ -44,6 +42,8 @@ pub struct Control {
     /// The latest finished games, newest first.
     pub log: RwSignal<Vec<String>>,
     pub notice: RwSignal<Option<Line>>,
+    /// For each game waiting on its tick's answers, what wakes it once they are all in.
+    wakers: StoredValue<Vec<(usize, js_sys::Function)>, LocalStorage>,
 }
 
 impl Control {
@@ -55,6 +55,7 @@ impl Control {
             epoch: RwSignal::new(0),
             log: RwSignal::new(Vec::new()),
             notice,
+            wakers: StoredValue::new_local(Vec::new()),
         }
     }
 
@@ -140,6 +141,7 @@ impl Control {
                 return;
             };
             let has_web = requests.iter().any(|r| matches!(r.to, Target::Web { .. }));
+            let answered_all = self.waker(number);
             let mut aborts = Vec::new();
             for request in requests {
                 match request.to {
@@ -175,14 +177,20 @@ impl Control {
                 if early && answered && waited >= pace {
                     break;
                 }
-                // Only a tick that may end early looks for its answers; the others sleep to the deadline.
-                let step = if early {
-                    POLL_MS
+                if early && answered {
+                    sleep((pace - waited).ceil() as u32).await;
+                } else if early {
+                    // Woken by the last answer, or by the deadline.
+                    let deadline = timer((tick - waited).ceil() as u32);
+                    let first =
+                        js_sys::Promise::race(&js_sys::Array::of2(&deadline, &answered_all));
+                    let _ = wasm_bindgen_futures::JsFuture::from(first).await;
                 } else {
-                    (tick - waited).ceil() as u32
-                };
-                sleep(step.max(1)).await;
+                    sleep((tick - waited).ceil() as u32).await;
+                }
             }
+            self.wakers
+                .update_value(|w| w.retain(|(n, _)| *n != number));
             for abort in aborts {
                 abort.abort();
             }
@@ -249,13 +257,36 @@ impl Control {
         answer: Answer,
         ms: Option<u32>,
     ) {
-        if self.current(epoch) {
-            self.run.update_untracked(|r| {
-                if let Some(r) = r {
-                    r.deliver(number, turn, team, answer, ms);
-                }
-            });
+        if !self.current(epoch) {
+            return;
         }
+        let mut complete = false;
+        self.run.update_untracked(|r| {
+            if let Some(r) = r {
+                r.deliver(number, turn, team, answer, ms);
+                complete = !r.awaiting(number);
+            }
+        });
+        if complete {
+            let woken = self.wakers.try_update_value(|w| {
+                w.iter()
+                    .position(|(n, _)| *n == number)
+                    .map(|i| w.remove(i).1)
+            });
+            if let Some(Some(wake)) = woken {
+                let _ = wake.call0(&wasm_bindgen::JsValue::UNDEFINED);
+            }
+        }
+    }
+
+    /// A promise that [`Control::deliver`] resolves when game `number`'s tick has all its answers.
+    fn waker(self, number: usize) -> js_sys::Promise {
+        js_sys::Promise::new(&mut |resolve, _| {
+            self.wakers.update_value(|w| {
+                w.retain(|(n, _)| *n != number);
+                w.push((number, resolve));
+            });
+        })
     }
 }
 
@@ -331,12 +362,16 @@ impl Workers {
 
 /// Waits `ms` milliseconds on the browser's timer, letting the page draw meanwhile.
 async fn sleep(ms: u32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
+    let _ = wasm_bindgen_futures::JsFuture::from(timer(ms)).await;
+}
+
+/// A promise resolved after `ms` milliseconds.
+fn timer(ms: u32) -> js_sys::Promise {
+    js_sys::Promise::new(&mut |resolve, _| {
         if let Some(w) = web_sys::window() {
             let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms as i32);
         }
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    })
 }
 
 /// The latency of an answer that came (a refused or timed-out request has none).

@@ -4,7 +4,9 @@
 // covers the Online Go page and its WebSocket through the same server.)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openApp, startAi, startGridarena } from './harness.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { launch, openApp, root, startAi, startGridarena } from './harness.mjs';
 import { closedPort } from './hostile.mjs';
 
 let server, browser, ai;
@@ -30,7 +32,7 @@ test('the Halma arena plays with built-in and web AIs under the server\'s CSP', 
   const response = await fetch(server.base);
   const csp = response.headers.get('content-security-policy');
   assert.match(csp, /frame-ancestors 'none'/);
-  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval' 'sha256-/);
+  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval' blob: 'sha256-/);
   assert.equal(response.headers.get('x-frame-options'), 'DENY');
 
   const { page, errors } = await openApp(browser,
@@ -60,6 +62,28 @@ test('the Go page\'s AI (a Web Worker) answers under the server\'s CSP', async (
   await page.press('[data-testid=typed-move]', 'Enter');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=goban] .stone').length === 2,
     null, { timeout: 30_000 });
+  assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('code players (Python and JavaScript, in Web Workers) play under the server\'s CSP', async () => {
+  const starter = (file) => fs.readFileSync(path.join(root, file), 'utf8');
+  const ais = [
+    { name: 'py', draft: { lang: 'python', format: 'function', main: 'main.py',
+      files: [{ path: 'main.py', text: starter('ai/page/halma_function.py') }] }, versions: [] },
+    { name: 'js', draft: { lang: 'javascript', format: 'function', main: 'main.js',
+      files: [{ path: 'main.js', text: starter('ai/page/halma_function.js') }] }, versions: [] },
+  ];
+  const init = `(${watchViolations})();
+    localStorage.setItem('gridarena.code.ais', ${JSON.stringify(JSON.stringify(ais))});`;
+  const { page, errors } = await openApp(browser, `${server.base}?red=code%3Apy&blue=code%3Ajs&preset=mini`, init);
+  for (let i = 1; i <= 4; i++) {
+    await page.click('[data-testid=step]');
+    await page.waitForFunction((n) => new RegExp(`turn ${n}\\b`)
+      .test(document.querySelector('[data-testid=game-info]').textContent), i, { timeout: 60_000 });
+  }
+  assert.doesNotMatch(await page.textContent('[data-testid=messages]'), /Error/);
   assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
   assert.deepEqual(errors, []);
   await page.close();

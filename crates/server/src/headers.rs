@@ -5,7 +5,8 @@
 //! `Content-Security-Policy` ([`csp`]) that allows exactly what the app does: its own scripts and the
 //! inline script of `index.html` that starts a page (by its SHA-256, computed when `index.html` is
 //! served, so a rebuild needs no restart), WebAssembly (`'wasm-unsafe-eval'`), Web Workers from the same
-//! origin and from `blob:` URLs, requests to any http(s) address (the Halma page POSTs to AIs at
+//! origin and from `blob:` URLs, modules from `blob:` URLs (a JavaScript code player's files, imported
+//! by its worker, which gets this same policy; only the page's own scripts can make such a URL), requests to any http(s) address (the Halma page POSTs to AIs at
 //! addresses its user types) and to this server's own WebSocket; no plug-ins, no framing
 //! (`frame-ancestors 'none'`). Styles may be inline (the components set `style` attributes).
 //!
@@ -65,7 +66,7 @@ fn plain_host(host: &str) -> bool {
 /// The Content-Security-Policy of an answer: `scripts` are the page's inline scripts' hashes, `host`
 /// the `Host` the request was sent to (for the WebSocket's `ws://` and `wss://` addresses).
 pub fn csp(scripts: &[String], host: Option<&str>) -> String {
-    let mut script_src = String::from("'self' 'wasm-unsafe-eval'");
+    let mut script_src = String::from("'self' 'wasm-unsafe-eval' blob:");
     for s in scripts {
         script_src.push(' ');
         script_src.push_str(s);
@@ -171,7 +172,7 @@ mod tests {
     fn the_policy_allows_what_the_app_needs_and_no_framing() {
         let p = csp(&["'sha256-abc'".into()], Some("127.0.0.1:8080"));
         for part in [
-            "script-src 'self' 'wasm-unsafe-eval' 'sha256-abc';",
+            "script-src 'self' 'wasm-unsafe-eval' blob: 'sha256-abc';",
             "worker-src 'self' blob:;",
             "connect-src 'self' http: https: ws://127.0.0.1:8080 wss://127.0.0.1:8080;",
             "frame-ancestors 'none'",
