@@ -24,6 +24,10 @@ use std::rc::Rc;
 /// The course's play time for one game, in milliseconds.
 pub const COURSE_CLOCK_MS: f64 = 300_000.0;
 
+/// How long the code may take to get ready (its module's top level, after the runtime has loaded and
+/// said so), in milliseconds: past it, an endless loop there would hold a game up for ever.
+pub const LOAD_LIMIT_MS: u32 = 20_000;
+
 /// Where a player stands.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Status {
@@ -82,6 +86,8 @@ struct Inner {
     on_status: OnStatus,
     /// Promises waiting for the player to be ready or failed ([`CodePlayer::settled`]).
     waiting: Vec<js_sys::Function>,
+    /// Fails the loading when it runs past [`LOAD_LIMIT_MS`]; dropped (cancelled) once it settles.
+    load_deadline: Option<gloo_timers::callback::Timeout>,
 }
 
 impl CodePlayer {
@@ -100,6 +106,7 @@ impl CodePlayer {
                 moves: 0,
                 on_status: Rc::new(on_status),
                 waiting: Vec::new(),
+                load_deadline: None,
             })),
         };
         player.spawn();
@@ -136,10 +143,39 @@ impl CodePlayer {
                 inner.worker.as_ref().map(|w| w.post(&reset_message(seed)))
             };
             if matches!(sent, Some(Ok(()))) {
+                self.arm_load_deadline();
                 return;
             }
         }
         self.restart();
+    }
+
+    /// Starts (again) the wait for the code to be ready: the runtime's own progress re-arms it, so a
+    /// slow first download of Python is not cut short, but a module that never finishes its top level is.
+    fn arm_load_deadline(&self) {
+        let weak = Rc::downgrade(&self.inner);
+        let timer = gloo_timers::callback::Timeout::new(LOAD_LIMIT_MS, move || {
+            let Some(inner) = weak.upgrade() else { return };
+            let player = CodePlayer { inner };
+            // This very timer: not dropped while it runs.
+            if let Some(running) = player.inner.borrow_mut().load_deadline.take() {
+                running.forget();
+            }
+            if !matches!(player.status(), Status::Loading(_)) {
+                return;
+            }
+            let worker = player.inner.borrow_mut().worker.take();
+            drop(worker);
+            player.fail(CodeFailure::NotStarted {
+                why: format!(
+                    "the code was not ready {} s after Python or JavaScript had loaded: does the top \
+                     level of the main file loop for ever, or compute for long? (Work kept between \
+                     moves belongs in move(), or in a data file.)",
+                    LOAD_LIMIT_MS / 1000
+                ),
+            });
+        });
+        self.inner.borrow_mut().load_deadline = Some(timer);
     }
 
     /// The text of `input.txt` for this player's next move as `team` in `game` (course format), or why
@@ -221,8 +257,9 @@ impl CodePlayer {
                 };
                 let posted = worker.post(&start);
                 self.inner.borrow_mut().worker = Some(worker);
-                if let Err(why) = posted {
-                    self.fail(CodeFailure::NotStarted { why });
+                match posted {
+                    Ok(()) => self.arm_load_deadline(),
+                    Err(why) => self.fail(CodeFailure::NotStarted { why }),
                 }
             }
             Err(why) => self.fail(CodeFailure::NotStarted {
@@ -240,6 +277,7 @@ impl CodePlayer {
     }
 
     fn fail(&self, failure: CodeFailure) {
+        self.inner.borrow_mut().load_deadline = None;
         self.set_status(Status::Failed(failure.clone()));
         let pending = self.inner.borrow_mut().pending.take();
         if let Some((_, _, on_moved)) = pending {
@@ -324,8 +362,12 @@ impl CodePlayer {
 
     fn on_message(&self, message: Message) {
         match message {
-            Message::Progress { text } => self.set_status(Status::Loading(text)),
+            Message::Progress { text } => {
+                self.arm_load_deadline();
+                self.set_status(Status::Loading(text));
+            }
             Message::Ready { .. } => {
+                self.inner.borrow_mut().load_deadline = None;
                 self.set_status(Status::Ready);
                 self.send_pending();
             }

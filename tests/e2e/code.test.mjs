@@ -103,7 +103,9 @@ test('every failure of a Python AI is named and the game goes on', async () => {
     { path: 'greedy.py', text: GREEDY_PY },
   ]);
   const broken = ai('broken', 'python', 'function', 'main.py', [{ path: 'main.py', text: fixture('broken.py') }]);
-  const { page } = await openWith([bad, broken], '?red=code%3Abad&blue=builtin%3Agreedy');
+  const hang = ai('hang', 'python', 'function', 'main.py',
+    [{ path: 'main.py', text: 'while True:\n    pass\n\ndef move(request):\n    return None\n' }]);
+  const { page } = await openWith([bad, broken, hang], '?red=code%3Abad&blue=builtin%3Agreedy');
   await page.locator('[data-testid=speed]').fill('3000');
   await page.fill('[data-testid=seed]', '3');
   await page.click('[data-testid=new-game]');
@@ -137,6 +139,15 @@ test('every failure of a Python AI is named and the game goes on', async () => {
   await page.waitForFunction(() => /syntax error/.test(document.querySelector('[data-testid=messages]').textContent),
     null, { timeout: 60_000 });
   assert.match(await messages(page), /Error, red: no move: syntax error: main\.py line 1, column \d+/);
+
+  // An endless loop at the top level cannot hold the game up: the code is given up on after 20 s, and
+  // the game goes on.
+  await page.selectOption('[data-testid=player-red]', 'code:hang');
+  await page.click('[data-testid=new-game]');
+  await page.click('[data-testid=step]');
+  await page.waitForFunction(() => /Turn 1/.test(document.querySelector('[data-testid=messages]').textContent),
+    null, { timeout: 90_000 });
+  assert.match(await messages(page), /Error, red: no move: the code could not start: the code was not ready 20 s after/);
   await page.close();
 });
 
