@@ -5,10 +5,10 @@
 //!
 //! It lives on this page, not the arena's, so that the arena's start page carries none of it.
 
-use super::ai::{CodeAi, CodeRef, Format};
+use super::ai::{CodeAi, CodeRef};
 use super::player::CodePlayer;
 use super::store;
-use super::trial::{Trial, TRIAL_DEADLINE_MS};
+use super::trial::Trial;
 use gridarena_engine::halma::{Answer, Game, GameState, Team};
 use leptos::prelude::*;
 
@@ -86,16 +86,8 @@ pub fn AskPanel(game: Game, team: Team, #[prop(into)] ais: Signal<Vec<CodeAi>>) 
         busy.set(true);
         result.set(None);
         leptos::task::spawn_local(async move {
-            let format = source.format;
             let player = CodePlayer::start(source, 1, |_| {});
-            let input = match format {
-                Format::Course => trial.input(),
-                Format::Function => None,
-            };
-            let moved = player
-                .ask_within(&trial.request(), input.as_deref(), TRIAL_DEADLINE_MS)
-                .await;
-            let (passed, verdict) = trial.verdict(&moved.answer);
+            let (moved, passed, verdict) = trial.ask(&player).await;
             let answer = match (&moved.answer, moved.body) {
                 (_, Some(body)) => body,
                 (Answer::NoMove(n), None) => n.to_string(),

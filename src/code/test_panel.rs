@@ -1,9 +1,9 @@
 //! "Test": the AI's draft tried on fixed positions in a fresh worker, each with the referee's verdict
 //! and what the code printed.
 
-use super::ai::{Format, Source};
+use super::ai::Source;
 use super::player::{CodePlayer, Status};
-use super::trial::{trials, TRIAL_DEADLINE_MS};
+use super::trial::trials;
 use leptos::prelude::*;
 
 /// One position's result.
@@ -51,15 +51,7 @@ pub fn TestPanel(source: Signal<Option<Source>>) -> impl IntoView {
             }
             status.set("Asking for moves…".to_string());
             for trial in trials(format) {
-                let request = trial.request();
-                let input = match format {
-                    Format::Course => trial.input(),
-                    Format::Function => None,
-                };
-                let moved = player
-                    .ask_within(&request, input.as_deref(), TRIAL_DEADLINE_MS)
-                    .await;
-                let (passed, verdict) = trial.verdict(&moved.answer);
+                let (moved, passed, verdict) = trial.ask(&player).await;
                 findings.update(|f| {
                     f.push(Finding {
                         title: trial.title.to_string(),

@@ -5,6 +5,7 @@
 //! read the classic 16x16 game, so it gets the classic start and a mid-game, with the course's camp rules.
 
 use super::ai::Format;
+use super::player::{CodePlayer, Moved};
 use gridarena_engine::halma::ai::BuiltIn;
 use gridarena_engine::halma::course::{input_txt, Occasion};
 use gridarena_engine::halma::doctor::{scenarios, ASKED};
@@ -33,6 +34,20 @@ impl Trial {
     /// The course format's `input.txt`, where the format can describe the game.
     pub fn input(&self) -> Option<String> {
         input_txt(&self.game, self.team, 300.0, Occasion::FirstMove).ok()
+    }
+
+    /// Asks `player` for its move here (the request, or `input.txt` for the course format) within
+    /// [`TRIAL_DEADLINE_MS`]: what it answered, whether the referee enacts it, and the verdict's words.
+    pub async fn ask(&self, player: &CodePlayer) -> (Moved, bool, String) {
+        let input = match player.source().format {
+            Format::Course => self.input(),
+            Format::Function => None,
+        };
+        let moved = player
+            .ask_within(&self.request(), input.as_deref(), TRIAL_DEADLINE_MS)
+            .await;
+        let (passed, verdict) = self.verdict(&moved.answer);
+        (moved, passed, verdict)
     }
 
     /// Whether the referee enacts `answer` here, and what it says of it.
