@@ -3,10 +3,9 @@
 //! position that is gone (the person undid, or started a new game) is dropped, and the worker thinking
 //! about it is stopped. The Go and HyperChess pages each describe their AI as an [`AiSession`].
 
-use crate::ai_worker::{AiWorker, Reply};
 use crate::notice::{Line, Tone};
+use crate::thinker::Thinker;
 use leptos::prelude::*;
-use std::time::Duration;
 
 /// What a page's session tells its AI player, and how it takes the answer.
 pub trait AiSession: Send + Sync + 'static {
@@ -46,19 +45,16 @@ pub fn read_job<'a, const N: usize>(
 }
 
 struct State<T> {
-    worker: Option<AiWorker>,
+    thinker: Option<Thinker>,
     /// The job the AI is on.
-    pending: Option<(T, String)>,
-    /// Set once a worker fails: the AI then thinks on the page thread.
-    no_workers: bool,
+    pending: Option<T>,
 }
 
 impl<T> Default for State<T> {
     fn default() -> Self {
         State {
-            worker: None,
+            thinker: None,
             pending: None,
-            no_workers: false,
         }
     }
 }
@@ -105,95 +101,36 @@ impl<S: AiSession> AiPlayer<S> {
     fn want(self, job: Option<(S::Ticket, String)>) {
         let same = self
             .state
-            .with_value(|s| s.pending.as_ref().map(|p| p.0) == job.as_ref().map(|j| j.0));
+            .with_value(|s| s.pending == job.as_ref().map(|j| j.0));
         if same {
             return;
         }
         // A worker busy with an old position is stopped: terminating is the only way to interrupt it.
-        self.state.update_value(|s| {
-            if s.pending.take().is_some() {
-                s.worker = None;
-            }
+        let thinker = self.state.try_update_value(|s| {
+            s.pending = job.as_ref().map(|j| j.0);
+            s.thinker
+                .get_or_insert_with(|| Thinker::new(S::EXPORT, S::answer))
+                .clone()
         });
+        let Some(thinker) = thinker else { return };
+        thinker.stop();
         self.thinking.set(job.is_some());
         let Some((ticket, text)) = job else { return };
-        self.state
-            .update_value(|s| s.pending = Some((ticket, text.clone())));
-        if !self.post(&text) {
-            self.think_here(ticket, text);
-        }
+        thinker.ask(text, move |reply| self.answered(ticket, reply));
     }
 
-    /// Gives the job to the worker, starting one if needed; false if there is no worker to give it to.
-    fn post(self, job: &str) -> bool {
-        if self.state.with_value(|s| s.no_workers) {
-            return false;
-        }
-        if self.state.with_value(|s| s.worker.is_none()) {
-            match AiWorker::spawn(S::EXPORT, move |reply| self.on_reply(reply)) {
-                Ok(w) => self.state.update_value(|s| s.worker = Some(w)),
-                Err(why) => {
-                    self.workers_failed(&why);
-                    return false;
-                }
-            }
-        }
-        let posted = self
+    /// Plays the answer to the job with `ticket`, if it is still the pending one.
+    fn answered(self, ticket: S::Ticket, reply: String) {
+        let pending = self
             .state
-            .with_value(|s| s.worker.as_ref().map(|w| w.post(job)));
-        match posted {
-            Some(Ok(())) => true,
-            Some(Err(why)) => {
-                self.workers_failed(&why);
-                false
-            }
-            None => false,
-        }
-    }
-
-    /// Without workers: thinks on the page thread after the page has drawn the person's move.
-    fn think_here(self, ticket: S::Ticket, job: String) {
-        set_timeout(
-            move || {
-                let still = self
-                    .state
-                    .try_with_value(|s| s.pending.as_ref().map(|p| p.0) == Some(ticket))
-                    .unwrap_or(false);
-                if still {
-                    self.answered(S::answer(&job));
-                }
-            },
-            Duration::from_millis(30),
-        );
-    }
-
-    fn on_reply(self, reply: Reply) {
-        match reply {
-            Reply::Answer(text) => self.answered(text),
-            Reply::Failed(why) => {
-                self.workers_failed(&why);
-                let job = self.state.try_with_value(|s| s.pending.clone()).flatten();
-                if let Some((ticket, text)) = job {
-                    self.think_here(ticket, text);
-                }
-            }
-        }
-    }
-
-    fn workers_failed(self, why: &str) {
-        leptos::logging::warn!("the AI thinks on the page thread: its worker failed: {why}");
-        let worker = self.state.try_update_value(|s| {
-            s.no_workers = true;
-            s.worker.take()
-        });
-        drop(worker);
-    }
-
-    /// Plays the answer to the pending job.
-    fn answered(self, reply: String) {
-        let Some((ticket, _)) = self.state.try_update_value(|s| s.pending.take()).flatten() else {
+            .try_update_value(|s| match s.pending {
+                Some(t) if t == ticket => s.pending.take(),
+                _ => None,
+            })
+            .flatten();
+        if pending.is_none() {
             return;
-        };
+        }
         self.thinking.set(false);
         let mut said = Ok(None);
         self.session.update(|s| said = s.ai_answer(ticket, &reply));

@@ -14,6 +14,7 @@ pub mod halma;
 pub mod hyperchess;
 pub mod notice;
 pub mod online;
+mod thinker;
 pub mod tournament;
 mod widgets;
 
@@ -30,6 +31,18 @@ pub fn mount<V: IntoView + 'static>(page: fn() -> V) {
         return;
     };
     leptos::mount::mount_to(main, page).forget();
+}
+
+/// The page the address names, as the script in index.html reads it: `code` for `#/code?ask=...`, the
+/// empty string for the start page. A module that serves other pages too (the code players') mounts its
+/// own page only where the address names it.
+pub fn page_in_address() -> String {
+    let hash = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
+    let page = hash.trim_start_matches('#').trim_start_matches('/');
+    let page = page.split('?').next().unwrap_or_default();
+    page.strip_suffix('/').unwrap_or(page).to_string()
 }
 
 /// The page's clock in milliseconds: monotonic where the browser has `performance`.

@@ -1,8 +1,55 @@
-//! The "Write an AI" page: mounts it. A module of its own (started by the script in index.html), so the
-//! editor's page carries no game but the Halma pieces its tests use; the editor itself, Pyodide and the
-//! code players' worker load from `dist/code/` and `dist/pyodide/` only when this page asks for them.
+//! The "Write an AI" page: mounts it, and exports the code players to the other pages. A module of its
+//! own (started by the script in index.html), so the editor's page carries no game but the Halma pieces
+//! its tests use; the editor itself, Pyodide and the code players' worker load from `dist/code/` and
+//! `dist/pyodide/` only when this page asks for them.
+//!
+//! The arena loads this module too, once a code player is in its game (`gridarena::code::seat`): then
+//! there is no editor to mount, only [`CodeSeat`]s to serve, so the arena's own download carries none of
+//! the code players' code.
+
+use wasm_bindgen::prelude::wasm_bindgen;
 
 fn main() {
     console_error_panic_hook::set_once();
-    gridarena::mount(gridarena::code::CodePage);
+    if gridarena::page_in_address() == "code" {
+        gridarena::mount(gridarena::code::CodePage);
+    }
+}
+
+/// One code player of another page's game (see `gridarena::code::host`). Its JavaScript class is what
+/// `gridarena::code::seat` holds; freeing it terminates the player's worker.
+#[wasm_bindgen]
+pub struct CodeSeat(gridarena::code::host::HostedPlayer);
+
+#[wasm_bindgen]
+impl CodeSeat {
+    /// Starts what `label` names for a game seeded with `seed` (decimal: a u64 does not fit a JavaScript
+    /// number); `on_status(words, text)` hears `loading`, `ready` and `failed`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(label: &str, seed: &str, on_status: js_sys::Function) -> CodeSeat {
+        let seed = seed.parse().unwrap_or_default();
+        CodeSeat(gridarena::code::host::HostedPlayer::open(
+            label, seed, on_status,
+        ))
+    }
+
+    #[wasm_bindgen(js_name = newGame)]
+    pub fn new_game(&mut self, seed: &str) {
+        self.0.new_game(seed.parse().unwrap_or_default());
+    }
+
+    /// Asks for `team`'s move; `on_answer` gets one object; returns what the code is given.
+    pub fn ask(
+        &self,
+        request: &str,
+        state: &str,
+        team: &str,
+        on_answer: js_sys::Function,
+    ) -> String {
+        self.0.ask(request, state, team, on_answer)
+    }
+
+    pub fn cancel(&self, waited_ms: f64) -> bool {
+        self.0.cancel(waited_ms)
+    }
 }

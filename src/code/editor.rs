@@ -5,22 +5,6 @@ use super::ai::Lang;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-#[wasm_bindgen(inline_js = "export function import_module(url) { return import(url); }")]
-extern "C" {
-    /// `import(url)`: wasm has no syntax of its own for loading a module later.
-    #[wasm_bindgen(catch)]
-    fn import_module(url: &str) -> Result<js_sys::Promise, JsValue>;
-}
-
-/// Loads the ES module at `path` (relative to the page) and returns its namespace.
-pub async fn load_module(path: &str) -> Result<JsValue, String> {
-    let url = super::asset_url(path);
-    let promise = import_module(&url).map_err(|e| describe(&e))?;
-    wasm_bindgen_futures::JsFuture::from(promise)
-        .await
-        .map_err(|e| format!("{path} did not load: {}", describe(&e)))
-}
-
 /// An editor mounted in the page; the handle `mountEditor` returned.
 pub struct Editor {
     handle: JsValue,
@@ -35,7 +19,7 @@ impl Editor {
         lang: Lang,
         on_change: impl FnMut(String) + 'static,
     ) -> Result<Editor, String> {
-        let module = load_module("code/editor.js").await?;
+        let module = super::load_module("code/editor.js").await?;
         let mount: js_sys::Function = js_sys::Reflect::get(&module, &"mountEditor".into())
             .ok()
             .and_then(|f| f.dyn_into().ok())

@@ -10,9 +10,11 @@ pub mod ai;
 pub mod ask_panel;
 pub mod bundle;
 mod editor;
+pub mod host;
 mod new_ai;
 mod page;
 pub mod player;
+pub mod seat;
 pub mod store;
 pub mod templates;
 mod test_panel;
@@ -21,6 +23,49 @@ pub mod trial;
 pub mod worker;
 
 pub use page::CodePage;
+
+use gridarena_engine::halma::Answer;
+use wasm_bindgen::prelude::*;
+
+/// One move's result: the answer for the referee, and what the inspector shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Moved {
+    pub answer: Answer,
+    /// The answer's text as the code gave it, when it gave one.
+    pub body: Option<String>,
+    /// What it printed during the move.
+    pub output: Option<String>,
+    /// The worker's time for the move.
+    pub ms: Option<f64>,
+}
+
+impl Moved {
+    /// A move that never reached the code.
+    pub fn failed(answer: Answer) -> Moved {
+        Moved {
+            answer,
+            body: None,
+            output: None,
+            ms: None,
+        }
+    }
+}
+
+#[wasm_bindgen(inline_js = "export function import_module(url) { return import(url); }")]
+extern "C" {
+    /// `import(url)`: wasm has no syntax of its own for loading a module later.
+    #[wasm_bindgen(catch)]
+    fn import_module(url: &str) -> Result<js_sys::Promise, JsValue>;
+}
+
+/// Loads the ES module at `path` (relative to the page) and returns its namespace.
+pub(crate) async fn load_module(path: &str) -> Result<JsValue, String> {
+    let url = asset_url(path);
+    let promise = import_module(&url).map_err(crate::ai_worker::js_error)?;
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .map_err(|e| format!("{path} did not load: {}", crate::ai_worker::js_error(e)))
+}
 
 /// The address of a file the build put in `dist/`, relative to the page (dist/ may live under any
 /// sub-path of a static host).

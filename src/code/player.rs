@@ -14,6 +14,7 @@
 
 use super::ai::{CodeFile, Format, Source};
 use super::worker::{move_message, reset_message, start_message, CodeWorker, Message, Reply};
+use super::Moved;
 use gridarena_engine::halma::course::{input_txt, parse_output, Occasion};
 use gridarena_engine::halma::program::stderr_tail;
 use gridarena_engine::halma::protocol::parse_response;
@@ -36,29 +37,6 @@ pub enum Status {
     Ready,
     /// It cannot play this game: every move answers this.
     Failed(CodeFailure),
-}
-
-/// One move's result: the answer for the referee, and what the inspector shows.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Moved {
-    pub answer: Answer,
-    /// The answer's text as the code gave it, when it gave one.
-    pub body: Option<String>,
-    /// What it printed during the move.
-    pub output: Option<String>,
-    /// The worker's time for the move.
-    pub ms: Option<f64>,
-}
-
-impl Moved {
-    fn failed(answer: Answer) -> Moved {
-        Moved {
-            answer,
-            body: None,
-            output: None,
-            ms: None,
-        }
-    }
 }
 
 type OnStatus = Rc<dyn Fn(&Status)>;

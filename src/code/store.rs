@@ -21,6 +21,46 @@ pub fn load() -> Result<Vec<CodeAi>, String> {
     read(&text)
 }
 
+/// The players the AIs kept here give (each AI's draft, then its saved versions, newest first), for the
+/// arena's player menu. Read from the stored text's shape alone: the arena's download then carries
+/// neither the AIs' reader nor their files; an AI whose name no longer reads is left out.
+pub fn players() -> Vec<CodeRef> {
+    storage()
+        .and_then(|s| s.get_item(KEY).ok().flatten())
+        .map(|text| players_in(&text))
+        .unwrap_or_default()
+}
+
+fn players_in(text: &str) -> Vec<CodeRef> {
+    let Ok(serde_json::Value::Array(ais)) = serde_json::from_str::<serde_json::Value>(text) else {
+        return Vec::new();
+    };
+    let mut players = Vec::new();
+    for ai in &ais {
+        let Some(Ok(name)) = ai["name"].as_str().map(super::ai::check_name) else {
+            continue;
+        };
+        let mut versions: Vec<u32> = ai["versions"]
+            .as_array()
+            .map(|v| {
+                v.iter()
+                    .filter_map(|v| v["n"].as_u64().and_then(|n| u32::try_from(n).ok()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        versions.reverse();
+        players.push(CodeRef {
+            name: name.clone(),
+            version: None,
+        });
+        players.extend(versions.into_iter().map(|n| CodeRef {
+            name: name.clone(),
+            version: Some(n),
+        }));
+    }
+    players
+}
+
 /// The list from its stored text.
 pub fn read(text: &str) -> Result<Vec<CodeAi>, String> {
     // Through a `Value`, as the page reads all its JSON (one reader in the wasm, not two).
@@ -88,5 +128,15 @@ mod tests {
         let no_version = find(&ais, &"code:Ada@v2".parse().unwrap()).unwrap_err();
         assert!(no_version.contains("v2"), "{no_version}");
         assert!(read("{not json").unwrap_err().contains("could not be read"));
+        // The arena's menu reads the same players as the AIs give.
+        let listed: Vec<CodeRef> = ais.iter().flat_map(CodeAi::players).collect();
+        assert_eq!(players_in(&text), listed);
+        assert!(players_in("{not json").is_empty());
+        assert!(
+            players_in(r#"[{"name":"<b>","versions":[]},{"name":"Bo"}]"#)
+                .iter()
+                .map(ToString::to_string)
+                .eq(["code:Bo"])
+        );
     }
 }

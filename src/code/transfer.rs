@@ -6,7 +6,7 @@
 
 use super::ai::{CodeAi, CodeFile, Source};
 use super::bundle::{self, bytes_of, file_of, MAX_BYTES};
-use super::editor::load_module;
+use super::load_module;
 use super::page::ai_from_files;
 use crate::notice::{Line, Tone};
 use leptos::prelude::*;

@@ -5,7 +5,8 @@
 //! read the classic 16x16 game, so it gets the classic start and a mid-game, with the course's camp rules.
 
 use super::ai::Format;
-use super::player::{CodePlayer, Moved};
+use super::player::CodePlayer;
+use super::Moved;
 use gridarena_engine::halma::ai::BuiltIn;
 use gridarena_engine::halma::course::{input_txt, Occasion};
 use gridarena_engine::halma::doctor::{scenarios, ASKED};

@@ -3,6 +3,7 @@
 mod arena;
 mod arena_keys;
 pub mod arena_model;
+pub mod asker;
 mod beat;
 pub mod board;
 mod board_paint;

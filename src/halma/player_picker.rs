@@ -48,10 +48,9 @@ pub fn PlayerPicker(
     let name = team.name();
     // The AIs kept in this browser, each as its draft and its saved versions; the current one too, if a
     // link names one that is not kept here (the tick then says so).
-    let mut kept: Vec<Player> = crate::code::store::load()
-        .unwrap_or_default()
-        .iter()
-        .flat_map(|ai| ai.players().map(Player::Code).collect::<Vec<_>>())
+    let mut kept: Vec<Player> = crate::code::store::players()
+        .into_iter()
+        .map(Player::Code)
         .collect();
     if let p @ Player::Code(_) = current.get_untracked() {
         if !kept.contains(&p) {

@@ -218,6 +218,15 @@ impl Session {
         }
     }
 
+    /// Completes `team`'s exchange of tick `round`, kept when its request went out, with what came back.
+    pub fn keep_answer_wire(&mut self, round: u32, team: Team, wire: Wire) {
+        if self.round() == Some(round) {
+            if let Some(exchange) = &mut self.wires[team] {
+                exchange.wire = wire;
+            }
+        }
+    }
+
     /// Hands `team` to another player from the next tick on; a half-clicked human move is dropped.
     pub fn set_player(&mut self, team: Team, player: Player) {
         self.players[team] = player;

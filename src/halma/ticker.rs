@@ -5,20 +5,16 @@
 //! misses the deadline (the tick length) counts as no move, and a late answer is dropped, never applied
 //! to a later tick. The rules stay in [`Session`] and the engine; this only owns timers and workers.
 
+use super::asker::{Asker, Question};
 use super::builtin;
 use super::messages::{Line, Tone};
 use super::player::Player;
 use super::session::{Ask, Session};
-use super::web_ai;
-use crate::ai_worker::{AiWorker, Reply};
-use crate::code::ai::{CodeRef, Format};
-use crate::code::player::{CodePlayer, Moved, Status};
-use crate::code::store;
+use crate::code::seat::SeatStatus;
 use crate::now_ms as now;
-use gridarena_engine::halma::{Answer, CodeFailure, ContentType, NoMove, Team, Teams, Wire};
+use gridarena_engine::halma::{Answer, Team, Teams};
 use leptos::prelude::*;
 use std::time::Duration;
-use web_sys::AbortController;
 
 /// How long a tick waits for its answers before Step shows it is busy.
 const BUSY_AFTER_MS: u64 = 200;
@@ -41,18 +37,8 @@ pub struct Ticker {
 
 #[derive(Default)]
 struct State {
-    /// One worker per team, started on the team's first built-in job.
-    workers: Teams<Option<AiWorker>>,
-    /// The job each team's worker is on, with its tick; at most one per team.
-    jobs: Teams<Option<(u32, String)>>,
-    /// Each team's web request in flight, with its tick; at most one per team.
-    requests: Teams<Option<(u32, AbortController)>>,
-    /// Set once a worker fails: built-in AIs then answer on the page thread (slower, still correct).
-    no_workers: bool,
-    /// Each code team's player, with what it runs, or why it cannot run.
-    code: Teams<Option<(CodeRef, Result<CodePlayer, String>)>>,
-    /// The tick each code team's move in flight belongs to.
-    code_moves: Teams<Option<u32>>,
+    /// How each team's player is asked (a code team's seat stays open across games).
+    askers: Teams<Asker>,
     /// Whether a tick was asked for while a code player loads: begun once all are ready.
     held: bool,
     /// Whether the notice line shows a code player's loading, to clear once all are ready.
@@ -66,21 +52,11 @@ struct State {
 }
 
 impl State {
-    /// Terminates the workers still thinking and cancels the web requests still open: their answers
-    /// would be for a tick that is over.
-    fn stop_thinking(&mut self, waited_ms: f64) {
+    /// Stops the AIs still thinking and cancels the requests still open: their answers would be for a
+    /// tick that is over.
+    fn stop_thinking(&self, waited_ms: f64) {
         for team in Team::ALL {
-            if self.code_moves[team].take().is_some() {
-                if let Some((_, Ok(player))) = &self.code[team] {
-                    player.cancel(waited_ms);
-                }
-            }
-            if self.jobs[team].take().is_some() {
-                self.workers[team] = None;
-            }
-            if let Some((_, request)) = self.requests[team].take() {
-                request.abort();
-            }
+            self.askers[team].stop(waited_ms);
         }
     }
 }
@@ -232,27 +208,38 @@ impl Ticker {
         );
     }
 
+    /// Asks a team's player for its move in this tick; the answer is delivered when it comes.
     fn send(self, ask: Ask) {
-        match ask.player {
-            Player::BuiltIn(ai) => {
-                let job = self.session.with_untracked(|s| {
-                    builtin::job(ai, s.game(), ask.request.team, ask.request.seed)
-                });
-                let request = ask.request;
-                if !self.post(request.team, request.turn, &job) {
-                    let answer = builtin::read_reply(&builtin::halma_builtin_answer(&job));
-                    self.deliver(request.turn, request.team, answer);
-                }
-            }
-            Player::Web(url) => self.fetch(
-                ask.request.team,
-                ask.request.turn,
+        let (team, round) = (ask.request.team, ask.request.turn);
+        let question = self.session.with_untracked(|s| match ask.player {
+            Player::BuiltIn(ai) => Some(Question::BuiltIn {
+                job: builtin::job(ai, s.game(), team, ask.request.seed),
+            }),
+            Player::Web(url) => Some(Question::Web {
                 url,
-                ask.content_type,
-                ask.time_limit_ms,
-            ),
-            Player::Code(_) => self.ask_code(ask.request.team, ask.request.turn, ask.time_limit_ms),
-            Player::Human => {}
+                content_type: ask.content_type,
+                body: s.request_body(team, ask.time_limit_ms),
+            }),
+            Player::Code(_) => Some(Question::Code {
+                request: s.request_body(team, ask.time_limit_ms),
+                state: serde_json::to_string(&s.game().state()).unwrap_or_default(),
+                team,
+            }),
+            Player::Human => None,
+        });
+        let Some(question) = question else { return };
+        let sent = self.state.with_value(|s| {
+            s.askers[team].ask(question, ask.time_limit_ms, move |asked| {
+                let _ = self
+                    .session
+                    .try_update_untracked(|s| s.keep_answer_wire(round, team, asked.wire));
+                self.deliver(round, team, asked.answer);
+            })
+        });
+        // Kept now, so a request that times out still shows what was sent.
+        if let Some(sent) = sent {
+            self.session
+                .update_untracked(|s| s.keep_wire(round, team, sent.to, sent.text, sent.wire));
         }
     }
 
@@ -272,77 +259,43 @@ impl Ticker {
             .session
             .with_untracked(|s| (s.players().clone(), s.seed(), s.game().movers()));
         for team in Team::ALL {
-            let Player::Code(code) = &players[team] else {
-                self.state.update_value(|s| s.code[team] = None);
-                continue;
-            };
-            let current = self.state.with_value(|s| match &s.code[team] {
-                Some((r, Ok(p))) if r == code => Some(Some(p.clone())),
-                Some((r, Err(_))) if r == code => Some(None),
-                _ => None,
+            self.state.with_value(|s| match &players[team] {
+                Player::Code(code) => {
+                    let label = code.to_string();
+                    s.askers[team].seat(&label, seed, move |status| self.code_status(team, status));
+                }
+                _ => s.askers[team].close_seat(),
             });
-            match current {
-                // Another game: the same code again if it is unchanged, fresh module state.
-                Some(Some(player)) if player.seed() != seed => match store::source_of(code) {
-                    Ok(source) if source == player.source() => player.new_game(seed),
-                    found => self.start_code(team, code.clone(), found, seed),
-                },
-                Some(_) => {}
-                None => self.start_code(team, code.clone(), store::source_of(code), seed),
-            }
         }
         movers.into_iter().find_map(|team| {
-            self.state.with_value(|s| match &s.code[team] {
-                Some((code, Ok(player))) => match player.status() {
-                    Status::Loading(text) if text.is_empty() => {
-                        Some(format!("{team}: starting {code}…"))
-                    }
-                    Status::Loading(text) => Some(format!("{team} ({code}): {text}")),
-                    _ => None,
-                },
+            let (label, status) = self.state.with_value(|s| s.askers[team].seat_status())?;
+            match status {
+                SeatStatus::Loading(text) if text.is_empty() => {
+                    Some(format!("{team}: starting {label}…"))
+                }
+                SeatStatus::Loading(text) => Some(format!("{team} ({label}): {text}")),
                 _ => None,
-            })
+            }
         })
-    }
-
-    fn start_code(
-        self,
-        team: Team,
-        code: CodeRef,
-        source: Result<crate::code::ai::Source, String>,
-        seed: u64,
-    ) {
-        let player = source.map(|source| {
-            CodePlayer::start(source, seed, move |status| {
-                // Heard after whatever changed it is done, never inside it.
-                let status = status.clone();
-                leptos::task::spawn_local(async move { self.code_status(team, status) });
-            })
-        });
-        if let Err(why) = &player {
-            self.say(Tone::Error, format!("{team} ({code}) cannot play: {why}"));
-        }
-        self.state
-            .update_value(|s| s.code[team] = Some((code, player)));
     }
 
     /// A code player's status changed: the page says how loading goes, or why a player cannot play, and
     /// a held tick begins once every code player is ready.
-    fn code_status(self, team: Team, status: Status) {
-        if let Status::Failed(failure) = &status {
-            let code = self
+    fn code_status(self, team: Team, status: &SeatStatus) {
+        if let SeatStatus::Failed(failure) = status {
+            let label = self
                 .state
-                .try_with_value(|s| s.code[team].as_ref().map(|(c, _)| c.to_string()));
-            if let Some(Some(code)) = code {
+                .try_with_value(|s| s.askers[team].seat_status().map(|(l, _)| l));
+            if let Some(Some(label)) = label {
                 self.say(
                     Tone::Error,
-                    format!("{team} ({code}) cannot play: {failure}"),
+                    format!("{team} ({label}) cannot play: {failure}"),
                 );
             }
         }
         match self.code_loading() {
             Some(text) => {
-                if matches!(status, Status::Loading(_)) {
+                if matches!(status, SeatStatus::Loading(_)) {
                     self.state.update_value(|s| s.loading_said = true);
                     self.say(Tone::Info, text);
                 }
@@ -356,7 +309,7 @@ impl Ticker {
                 }) else {
                     return;
                 };
-                if said && !matches!(status, Status::Failed(_)) {
+                if said && !matches!(status, SeatStatus::Failed(_)) {
                     self.notice.set(None);
                 }
                 // Run's next beat begins the tick, so that it gets a whole tick length; a Step
@@ -370,186 +323,6 @@ impl Ticker {
                 }
             }
         }
-    }
-
-    /// Asks `team`'s code player for its move in tick `round`; the answer is delivered when it comes.
-    fn ask_code(self, team: Team, round: u32, deadline_ms: u64) {
-        let found = self.state.with_value(|s| s.code[team].clone());
-        let (code, player) = match found {
-            Some((code, Ok(player))) => (code, player),
-            Some((_, Err(why))) => {
-                let failure = CodeFailure::NotStarted { why };
-                self.deliver(round, team, Answer::NoMove(NoMove::Code(failure)));
-                return;
-            }
-            None => return,
-        };
-        let request = self
-            .session
-            .with_untracked(|s| s.request_body(team, deadline_ms));
-        let input = match player.source().format {
-            Format::Function => None,
-            Format::Course => match self
-                .session
-                .with_untracked(|s| player.course_input(s.game(), team))
-            {
-                Ok(text) => Some(text),
-                Err(why) => {
-                    let failure = CodeFailure::NotStarted { why };
-                    self.deliver(round, team, Answer::NoMove(NoMove::Code(failure)));
-                    return;
-                }
-            },
-        };
-        // What the code is given: the request, or input.txt for the course format.
-        let shown = input.clone().unwrap_or_else(|| request.clone());
-        let label = code.to_string();
-        let sent = Wire::sent(ContentType::TextPlain, deadline_ms);
-        let (l, b) = (label.clone(), shown.clone());
-        self.session
-            .update_untracked(|s| s.keep_wire(round, team, l, b, sent.clone()));
-        self.state
-            .update_value(|s| s.code_moves[team] = Some(round));
-        player.ask(&request, input.as_deref(), move |moved: Moved| {
-            let current = self
-                .state
-                .try_update_value(|s| match s.code_moves[team] {
-                    Some(r) if r == round => s.code_moves[team].take().is_some(),
-                    _ => false,
-                })
-                .unwrap_or(false);
-            if !current {
-                return;
-            }
-            let wire = Wire {
-                ms: moved.ms.map(|ms| ms.round() as u32),
-                body: moved.body,
-                stderr: moved.output,
-                ..sent
-            };
-            let _ = self
-                .session
-                .try_update_untracked(|s| s.keep_wire(round, team, label, shown, wire));
-            self.deliver(round, team, moved.answer);
-        });
-    }
-
-    /// Sends `team`'s request to its web AI; the answer, or why there is none, is delivered when it comes.
-    fn fetch(
-        self,
-        team: Team,
-        round: u32,
-        url: String,
-        content_type: ContentType,
-        deadline_ms: u64,
-    ) {
-        let body = self
-            .session
-            .with_untracked(|s| s.request_body(team, deadline_ms));
-        let controller = match AbortController::new() {
-            Ok(c) => c,
-            Err(_) => {
-                let why = "this browser cannot cancel requests (no AbortController)".to_string();
-                self.deliver(round, team, Answer::NoMove(NoMove::Failed(why)));
-                return;
-            }
-        };
-        let signal = controller.signal();
-        self.state
-            .update_value(|s| s.requests[team] = Some((round, controller)));
-        // Kept now, so a request that times out still shows what was sent.
-        let sent = Wire::sent(content_type, deadline_ms);
-        let (u, b) = (url.clone(), body.clone());
-        self.session
-            .update_untracked(|s| s.keep_wire(round, team, u, b, sent));
-        leptos::task::spawn_local(async move {
-            let (answer, wire) =
-                web_ai::ask_wire(&url, content_type, body.clone(), &signal, deadline_ms).await;
-            // Only the request still in flight for this tick may answer; a cancelled one is already
-            // counted as timed out.
-            let current = self
-                .state
-                .try_update_value(|s| match &s.requests[team] {
-                    Some((r, _)) if *r == round => s.requests[team].take().is_some(),
-                    _ => false,
-                })
-                .unwrap_or(false);
-            // A timed-out request's exchange is kept too: the inspector says what was sent.
-            let _ = self
-                .session
-                .try_update_untracked(|s| s.keep_wire(round, team, url, body, wire));
-            if current {
-                self.deliver(round, team, answer);
-            }
-        });
-    }
-
-    /// Gives `job` to `team`'s worker, starting it if needed; false if there is no worker to give it to.
-    fn post(self, team: Team, round: u32, job: &str) -> bool {
-        if self.state.with_value(|s| s.no_workers) {
-            return false;
-        }
-        if self.state.with_value(|s| s.workers[team].is_none()) {
-            match AiWorker::spawn(builtin::EXPORT, move |reply| self.on_reply(team, reply)) {
-                Ok(w) => self.state.update_value(|s| s.workers[team] = Some(w)),
-                Err(why) => {
-                    self.workers_failed(&why);
-                    return false;
-                }
-            }
-        }
-        let posted = self
-            .state
-            .with_value(|s| s.workers[team].as_ref().map(|w| w.post(job)));
-        match posted {
-            Some(Ok(())) => {
-                self.state
-                    .update_value(|s| s.jobs[team] = Some((round, job.to_string())));
-                true
-            }
-            Some(Err(why)) => {
-                self.workers_failed(&why);
-                false
-            }
-            None => false,
-        }
-    }
-
-    fn on_reply(self, team: Team, reply: Reply) {
-        match reply {
-            Reply::Answer(text) => {
-                let Some((round, _)) = self
-                    .state
-                    .try_update_value(|s| s.jobs[team].take())
-                    .flatten()
-                else {
-                    return;
-                };
-                self.deliver(round, team, builtin::read_reply(&text));
-            }
-            Reply::Failed(why) => {
-                // The job it was on is answered here instead, so the tick does not lose it.
-                let job = self
-                    .state
-                    .try_update_value(|s| s.jobs[team].take())
-                    .flatten();
-                self.workers_failed(&why);
-                if let Some((round, job)) = job {
-                    let answer = builtin::read_reply(&builtin::halma_builtin_answer(&job));
-                    self.deliver(round, team, answer);
-                }
-            }
-        }
-    }
-
-    fn workers_failed(self, why: &str) {
-        leptos::logging::warn!("built-in AIs run on the page thread: their worker failed: {why}");
-        // Dropping a worker from inside its own callback is safe: wasm-bindgen keeps the running closure.
-        let workers = self.state.try_update_value(|s| {
-            s.no_workers = true;
-            std::mem::take(&mut s.workers)
-        });
-        drop(workers);
     }
 
     fn deliver(self, round: u32, team: Team, answer: Answer) {
@@ -569,7 +342,7 @@ impl Ticker {
     fn finish(self) {
         let waited = u64::from(self.tick_ms.get_untracked());
         // A fresh worker takes the next job of a team whose worker is stopped here.
-        self.state.update_value(|s| s.stop_thinking(waited as f64));
+        self.state.with_value(|s| s.stop_thinking(waited as f64));
         let mut result = Ok(false);
         self.session
             .update(|s| result = s.finish_tick(waited).map(|o| o.result.is_some()));

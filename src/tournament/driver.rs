@@ -8,10 +8,9 @@
 //! early is woken by its last answer ([`Control::deliver`]), never by looking again and again.
 
 use super::roll_call::{self, Check};
-use super::runner::{Run, Target, TickEnd};
+use super::runner::{Run, TickEnd};
 use super::store;
-use crate::ai_worker::{AiWorker, Reply};
-use crate::halma::builtin;
+use crate::halma::asker::{Asker, Question};
 use crate::halma::web_ai;
 use crate::notice::{Line, Tone};
 use crate::now_ms;
@@ -20,9 +19,6 @@ use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::settings::Settings;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use std::cell::RefCell;
-use std::collections::VecDeque;
-use std::rc::Rc;
 
 /// The shortest tick of built-ins alone, in ms: quicker than that the wall is a blur.
 pub const PACE_MS: f64 = 80.0;
@@ -121,8 +117,9 @@ impl Control {
             return;
         };
         let tick = tick_ms as f64;
-        // This game's built-in AIs think in workers of their own, dropped (terminated) with the game.
-        let mut workers = Workers::default();
+        // How this game's players are asked: built-in AIs think in workers of their own, dropped
+        // (terminated) with the game.
+        let askers: Teams<Asker> = Teams::default();
         loop {
             while self.paused.get_untracked() && self.current(epoch) {
                 sleep(50).await;
@@ -140,28 +137,16 @@ impl Control {
             else {
                 return;
             };
-            let has_web = requests.iter().any(|r| matches!(r.to, Target::Web { .. }));
+            let has_web = requests
+                .iter()
+                .any(|r| matches!(r.to, Question::Web { .. }));
             let answered_all = self.waker(number);
-            let mut aborts = Vec::new();
             for request in requests {
-                match request.to {
-                    Target::Web { url, body } => {
-                        if let Some(abort) = self.ask_web(
-                            number,
-                            epoch,
-                            request.turn,
-                            request.team,
-                            url,
-                            body,
-                            tick_ms,
-                        ) {
-                            aborts.push(abort);
-                        }
-                    }
-                    Target::BuiltIn { job } => {
-                        workers.ask(self, number, epoch, request.turn, request.team, &job);
-                    }
-                }
+                let (turn, team) = (request.turn, request.team);
+                askers[team].ask(request.to, tick_ms, move |asked| {
+                    let ms = answered_ms(&asked.answer, asked.elapsed_ms);
+                    self.deliver(number, epoch, turn, team, asked.answer, ms);
+                });
             }
             // A web tick waits out the tick (unless skipping); a built-in tick only the pace.
             let early = !has_web || fast;
@@ -191,8 +176,9 @@ impl Control {
             }
             self.wakers
                 .update_value(|w| w.retain(|(n, _)| *n != number));
-            for abort in aborts {
-                abort.abort();
+            // An answer still on its way is for a tick that is over.
+            for team in Team::ALL {
+                askers[team].stop(tick);
             }
             if !self.current(epoch) {
                 return;
@@ -224,30 +210,6 @@ impl Control {
 }
 
 impl Control {
-    /// Asks a web AI, delivering its answer to game `number` when it comes; the returned controller
-    /// cancels the request at the tick's end.
-    #[allow(clippy::too_many_arguments)]
-    fn ask_web(
-        self,
-        number: usize,
-        epoch: u64,
-        turn: u32,
-        team: Team,
-        url: String,
-        body: String,
-        tick_ms: u64,
-    ) -> Option<web_sys::AbortController> {
-        let abort = web_sys::AbortController::new().ok()?;
-        let signal = abort.signal();
-        spawn_local(async move {
-            let sent = now_ms();
-            let answer = web_ai::ask(&url, body, &signal, tick_ms).await;
-            let ms = answered_ms(&answer, now_ms() - sent);
-            self.deliver(number, epoch, turn, team, answer, ms);
-        });
-        Some(abort)
-    }
-
     fn deliver(
         self,
         number: usize,
@@ -287,76 +249,6 @@ impl Control {
                 w.push((number, resolve));
             });
         })
-    }
-}
-
-/// A game's built-in AI workers, one per team, each with the jobs it has not answered yet (their turn
-/// and when they were sent): a worker answers in order, so a late answer is matched to its own tick
-/// (and then dropped by the engine as stale).
-#[derive(Default)]
-struct Workers {
-    teams: Teams<Option<(AiWorker, Jobs)>>,
-    /// Set once a worker could not start or stopped: the built-ins then answer on the page's thread.
-    failed: Rc<std::cell::Cell<bool>>,
-}
-
-/// A worker's jobs not answered yet: turn, when sent, and the job (to answer it here if the worker fails).
-type Jobs = Rc<RefCell<VecDeque<(u32, f64, String)>>>;
-
-/// Answers `job` on the page's thread and delivers it.
-fn answer_here(ctl: Control, number: usize, epoch: u64, turn: u32, team: Team, job: &str) {
-    let sent = now_ms();
-    let answer = builtin::read_reply(&builtin::halma_builtin_answer(job));
-    let ms = (now_ms() - sent).max(0.0).round() as u32;
-    ctl.deliver(number, epoch, turn, team, answer, Some(ms));
-}
-
-impl Workers {
-    /// Gives `job` to `team`'s worker, starting it if needed; without a worker, answers it here.
-    fn ask(&mut self, ctl: Control, number: usize, epoch: u64, turn: u32, team: Team, job: &str) {
-        if self.failed.get() {
-            self.teams = Teams::default();
-        } else if self.teams[team].is_none() {
-            let jobs: Jobs = Rc::default();
-            let (queue, failed) = (jobs.clone(), self.failed.clone());
-            let spawned = AiWorker::spawn(builtin::EXPORT, move |reply| match reply {
-                Reply::Answer(text) => {
-                    let Some((turn, sent, _)) = queue.borrow_mut().pop_front() else {
-                        return;
-                    };
-                    let ms = (now_ms() - sent).max(0.0).round() as u32;
-                    ctl.deliver(
-                        number,
-                        epoch,
-                        turn,
-                        team,
-                        builtin::read_reply(&text),
-                        Some(ms),
-                    );
-                }
-                // The worker cannot run: what it was given is answered here, and so is all that follows.
-                Reply::Failed(_) => {
-                    failed.set(true);
-                    let pending: Vec<_> = queue.borrow_mut().drain(..).collect();
-                    for (turn, _, job) in pending {
-                        answer_here(ctl, number, epoch, turn, team, &job);
-                    }
-                }
-            });
-            match spawned {
-                Ok(worker) => self.teams[team] = Some((worker, jobs)),
-                Err(_) => self.failed.set(true),
-            }
-        }
-        if let Some((worker, jobs)) = &self.teams[team] {
-            jobs.borrow_mut()
-                .push_back((turn, now_ms(), job.to_string()));
-            if worker.post(job).is_ok() {
-                return;
-            }
-            jobs.borrow_mut().pop_back();
-        }
-        answer_here(ctl, number, epoch, turn, team, job);
     }
 }
 

@@ -3,27 +3,20 @@
 //! [`Run::end_tick`]); the built-in AIs answer inside [`Run::begin`] (through the same answer parser as the
 //! arena page's), web AIs are asked by the page and their answers delivered as they come.
 
+use crate::halma::asker::Question;
 use crate::halma::board_view::BoardView;
 use crate::halma::builtin;
-use gridarena_engine::halma::{AiPlayer, Answer, NoMove, Team, TickOutcome};
+use gridarena_engine::halma::{AiPlayer, Answer, ContentType, NoMove, Team, TickOutcome};
 use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::game::{Fixture, TournamentGame};
 
-/// An AI to ask this tick.
+/// An AI to ask this tick, and what it is asked (a web AI's request, a built-in AI's job for the page's
+/// worker).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Request {
     pub turn: u32,
     pub team: Team,
-    pub to: Target,
-}
-
-/// Who answers a [`Request`], and what they are sent.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Target {
-    /// A web AI: its address and the request body.
-    Web { url: String, body: String },
-    /// A built-in AI, as a job for the page's AI worker ([`builtin::halma_builtin_answer`] reads it).
-    BuiltIn { job: String },
+    pub to: Question,
 }
 
 /// A game in progress, and its last tick for the wall.
@@ -120,12 +113,13 @@ impl Run {
                         live.game.deliver(ask.turn, ask.team, answer, Some(ms));
                         continue;
                     }
-                    None => Target::BuiltIn {
+                    None => Question::BuiltIn {
                         job: builtin::job(*ai, live.game.game(), ask.team, ask.seed),
                     },
                 },
-                Some(AiPlayer::Web(url)) => Target::Web {
+                Some(AiPlayer::Web(url)) => Question::Web {
                     url: url.clone(),
+                    content_type: ContentType::TextPlain,
                     body: live.game.request_body(ask.team, tick_ms),
                 },
                 Some(AiPlayer::Program(_)) => {
@@ -261,7 +255,7 @@ pub(crate) mod tests {
             for n in numbers {
                 let web = run.begin(n, Some(&clock)).unwrap();
                 for ask in web {
-                    assert!(matches!(ask.to, Target::Web { body, .. } if body.starts_with('{')));
+                    assert!(matches!(ask.to, Question::Web { body, .. } if body.starts_with('{')));
                 }
                 if let TickEnd::Finished(said) = run.end_tick(n, 100) {
                     assert!(said.starts_with("Game "), "{said}");
@@ -319,7 +313,7 @@ pub(crate) mod tests {
         let jobs = run.begin(n, None).unwrap();
         assert_eq!(jobs.len(), 1, "mini alternates: one side to move");
         assert!(run.awaiting(n));
-        let Target::BuiltIn { job } = &jobs[0].to else {
+        let Question::BuiltIn { job } = &jobs[0].to else {
             panic!()
         };
         let answer = builtin::read_reply(&builtin::halma_builtin_answer(job));

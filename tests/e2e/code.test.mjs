@@ -97,6 +97,26 @@ test('a JavaScript AI plays a whole game in the arena', async () => {
   await page.close();
 });
 
+test('the arena downloads the code players\' module only once one is chosen, from the menu', async () => {
+  const js = ai('js', 'javascript', 'function', 'main.js', [{ path: 'main.js', text: GREEDY_JS }]);
+  const { page, errors } = await openWith([js], '?red=builtin%3Agreedy&blue=builtin%3Agreedy&preset=mini');
+  const fetched = [];
+  page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  await page.click('[data-testid=step]');
+  await page.waitForFunction(() => /turn 1\b/.test(document.querySelector('[data-testid=game-info]').textContent));
+  assert.ok(!fetched.some((p) => /gridarena-code|\/code\/|pyodide/.test(p)), fetched.join(' '));
+  // The menu lists the AI kept in this browser; choosing it loads the module, and it plays.
+  await page.selectOption('[data-testid=player-blue]', 'code:js');
+  await page.fill('[data-testid=seed]', '4');
+  await page.click('[data-testid=new-game]');
+  const text = await playToTheEnd(page, 50, 60_000);
+  assert.match(text, /HALMATE/);
+  assert.doesNotMatch(text, /Error, blue/, text);
+  assert.ok(fetched.some((p) => p.endsWith('/gridarena-code_bg.wasm')), fetched.join(' '));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('every failure of a Python AI is named and the game goes on', async () => {
   const bad = ai('bad', 'python', 'function', 'main.py', [
     { path: 'main.py', text: fixture('misbehaving.py') },

@@ -52,8 +52,9 @@ pub enum NoMove {
     Unreadable(ResponseError),
     /// The request failed: refused connection, HTTP error status, blocked by CORS, ...
     Failed(String),
-    /// A no-move read back from a tournament's game log: the code and message it had when it was played,
-    /// so a replay shows exactly what the live game showed.
+    /// A no-move known by its code and message only: read back from a tournament's game log (so a replay
+    /// shows exactly what the live game showed), or handed over by the code players' module, which runs
+    /// them for the arena in a wasm module of its own.
     Replayed { code: String, message: String },
     /// A program player gave no move (see [`ProgramFailure`](crate::halma::program::ProgramFailure)).
     Program(crate::halma::program::ProgramFailure),

@@ -1,0 +1,164 @@
+//! The code players' side of a game on another page: the arena (and, later, the tournament) loads this
+//! page's module only once a code player is chosen, and asks it through the `CodeSeat` the module exports
+//! (`src/bin/gridarena-code.rs`). The asking page keeps none of the players' code: not the worker's
+//! messages, not the course format's `input.txt`, not the stored AIs' reader.
+//!
+//! Everything crosses as strings and plain JavaScript objects, since the two pages are two wasm modules
+//! with two memories: a label and a seed in, status words and answers out. An answer is either the move
+//! in the web protocol's JSON (which the asking page reads with the parser it reads web AIs with) or a
+//! failure's code and message (which it keeps as they are, as records keep them).
+
+use super::ai::{CodeRef, Format, Source};
+use super::player::{CodePlayer, Status};
+use super::store;
+use super::Moved;
+use gridarena_engine::halma::{Answer, CodeFailure, Game, GameState, NoMove, Team};
+use wasm_bindgen::JsValue;
+
+/// A code player asked for by another page: what its label names in this browser, started for a game.
+pub struct HostedPlayer {
+    label: String,
+    /// The player, or why the label names nothing that can play.
+    player: Result<CodePlayer, CodeFailure>,
+    on_status: js_sys::Function,
+}
+
+/// The status words the asking page reads: `loading`, `ready`, `failed`, each with a text.
+fn status_words(status: &Status) -> (&'static str, String) {
+    match status {
+        Status::Loading(text) => ("loading", text.clone()),
+        Status::Ready => ("ready", String::new()),
+        Status::Failed(failure) => ("failed", failure.to_string()),
+    }
+}
+
+impl HostedPlayer {
+    /// Starts what `label` (`code:NAME`, `code:NAME@v3`) names for a game seeded with `seed`;
+    /// `on_status(words, text)` hears every change, a failure to start included.
+    pub fn open(label: &str, seed: u64, on_status: js_sys::Function) -> HostedPlayer {
+        let player = label
+            .parse::<CodeRef>()
+            .and_then(|code| store::source_of(&code))
+            .map(|source| start(source, seed, on_status.clone()))
+            .map_err(|why| CodeFailure::NotStarted { why });
+        let hosted = HostedPlayer {
+            label: label.to_string(),
+            player,
+            on_status,
+        };
+        if let Err(failure) = &hosted.player {
+            let failed = Status::Failed(failure.clone());
+            tell(&hosted.on_status, &failed);
+        }
+        hosted
+    }
+
+    /// A new game seeded with `seed`: the same code with fresh module state if it is unchanged in this
+    /// browser's storage, or what the label names now (edited on the "Write an AI" page meanwhile).
+    pub fn new_game(&mut self, seed: u64) {
+        let now = self
+            .label
+            .parse::<CodeRef>()
+            .and_then(|code| store::source_of(&code));
+        match (&self.player, now) {
+            (Ok(player), Ok(source)) if source == player.source() => player.new_game(seed),
+            _ => *self = HostedPlayer::open(&self.label, seed, self.on_status.clone()),
+        }
+    }
+
+    /// Asks for `team`'s move: `request` is the web protocol's request, `state` the game's state (the
+    /// course format writes `input.txt` from it). `on_answer` gets one object (see [`answer_object`]).
+    /// Returns what the code is given, for the inspector.
+    pub fn ask(
+        &self,
+        request: &str,
+        state: &str,
+        team: &str,
+        on_answer: js_sys::Function,
+    ) -> String {
+        let reply = move |moved: Moved| {
+            let _ = on_answer.call1(&JsValue::UNDEFINED, &answer_object(moved));
+        };
+        let player = match &self.player {
+            Ok(player) => player,
+            Err(failure) => {
+                reply(failed(NoMove::Code(failure.clone())));
+                return request.to_string();
+            }
+        };
+        let input = match player.source().format {
+            Format::Function => None,
+            Format::Course => match course_input(player, state, team) {
+                Ok(text) => Some(text),
+                Err(why) => {
+                    reply(failed(NoMove::Code(CodeFailure::NotStarted { why })));
+                    return request.to_string();
+                }
+            },
+        };
+        player.ask(request, input.as_deref(), reply);
+        input.unwrap_or_else(|| request.to_string())
+    }
+
+    /// Drops the move in progress, charging `waited_ms` to a course clock; whether one was in progress.
+    pub fn cancel(&self, waited_ms: f64) -> bool {
+        self.player.as_ref().is_ok_and(|p| p.cancel(waited_ms))
+    }
+}
+
+fn start(source: Source, seed: u64, on_status: js_sys::Function) -> CodePlayer {
+    CodePlayer::start(source, seed, move |status| {
+        // Heard after whatever changed it is done, never inside it: the asking page may ask at once.
+        let (status, on_status) = (status.clone(), on_status.clone());
+        wasm_bindgen_futures::spawn_local(async move { tell(&on_status, &status) });
+    })
+}
+
+fn tell(on_status: &js_sys::Function, status: &Status) {
+    let (words, text) = status_words(status);
+    let _ = on_status.call2(&JsValue::UNDEFINED, &words.into(), &text.into());
+}
+
+/// `input.txt` for `team`'s move in the game whose state is `state`.
+fn course_input(player: &CodePlayer, state: &str, team: &str) -> Result<String, String> {
+    let team = team.parse::<Team>().map_err(|e| e.to_string())?;
+    let state = serde_json::from_str::<serde_json::Value>(state)
+        .and_then(serde_json::from_value::<GameState>)
+        .map_err(|e| format!("the arena's game could not be read: {e}"))?;
+    let game = Game::from_state(&state).map_err(|e| e.to_string())?;
+    player.course_input(&game, team)
+}
+
+fn failed(no_move: NoMove) -> Moved {
+    Moved::failed(Answer::NoMove(no_move))
+}
+
+/// One move's result as the asking page reads it: `{move}` (the web protocol's answer JSON) or `{code,
+/// message}` (why there is none), with `body` (what the code returned), `output` (what it printed) and
+/// `ms` (the worker's time) where there are some.
+pub fn answer_object(moved: Moved) -> JsValue {
+    let object = js_sys::Object::new();
+    let set = |key: &str, value: JsValue| {
+        let _ = js_sys::Reflect::set(&object, &key.into(), &value);
+    };
+    match &moved.answer {
+        Answer::Move(path) => set(
+            "move",
+            serde_json::to_string(path).unwrap_or_default().into(),
+        ),
+        Answer::NoMove(no_move) => {
+            set("code", no_move.code().into());
+            set("message", no_move.to_string().into());
+        }
+    }
+    if let Some(body) = moved.body {
+        set("body", body.into());
+    }
+    if let Some(output) = moved.output {
+        set("output", output.into());
+    }
+    if let Some(ms) = moved.ms {
+        set("ms", ms.into());
+    }
+    object.into()
+}

@@ -1,0 +1,273 @@
+//! A code player in a game on another page than the editor's (the arena): a thin handle on a `CodeSeat`
+//! of the code players' own module (`gridarena-code`, see [`super::host`]), which this page imports the
+//! first time a code player is chosen. The arena's start page therefore carries nothing of the code
+//! players but this file: their worker's messages, the course format and the stored AIs' reader all
+//! come with that module, on demand, beside Pyodide.
+
+use super::Moved;
+use gridarena_engine::halma::protocol::parse_response;
+use gridarena_engine::halma::{Answer, CodeFailure, NoMove, Team};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[wasm_bindgen(inline_js = "
+let loaded;
+export function load_code_module(js, wasm) {
+  loaded ??= import(js).then(async (m) => { await m.default({ module_or_path: wasm }); return m; });
+  return loaded;
+}")]
+extern "C" {
+    /// Imports and starts the code players' module once per page; every seat shares it.
+    fn load_code_module(js: &str, wasm: &str) -> js_sys::Promise;
+
+    /// The module's `CodeSeat` (`src/bin/gridarena-code.rs`).
+    type JsSeat;
+    #[wasm_bindgen(method, js_name = newGame)]
+    fn new_game(this: &JsSeat, seed: &str);
+    #[wasm_bindgen(method, catch)]
+    fn ask(
+        this: &JsSeat,
+        request: &str,
+        state: &str,
+        team: &str,
+        on_answer: &js_sys::Function,
+    ) -> Result<String, JsValue>;
+    #[wasm_bindgen(method)]
+    fn cancel(this: &JsSeat, waited_ms: f64) -> bool;
+    #[wasm_bindgen(method)]
+    fn free(this: &JsSeat);
+}
+
+/// Where a seat stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SeatStatus {
+    /// Loading the module, the runtime or the code; the text says what, when there is something to say.
+    Loading(String),
+    Ready,
+    /// It cannot play this game (every move answers why); the text is the failure's.
+    Failed(String),
+}
+
+type OnStatus = Rc<dyn Fn(&SeatStatus)>;
+
+/// A handle on one code player; clones share it.
+#[derive(Clone)]
+pub struct Seat {
+    inner: Rc<RefCell<Inner>>,
+}
+
+struct Inner {
+    label: String,
+    seed: u64,
+    status: SeatStatus,
+    js: Option<JsSeat>,
+    on_status: OnStatus,
+    /// The callback the module's seat reports its status through.
+    heard: Option<Closure<dyn FnMut(String, String)>>,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        // Frees the module's seat, which terminates the player's worker.
+        if let Some(js) = self.js.take() {
+            js.free();
+        }
+    }
+}
+
+impl Seat {
+    /// Starts the AI `label` names (`code:NAME`, `code:NAME@v3`) for a game seeded with `seed`, loading
+    /// the code players' module first if this page has not yet; `on_status` hears every change.
+    pub fn open(label: &str, seed: u64, on_status: impl Fn(&SeatStatus) + 'static) -> Seat {
+        let seat = Seat {
+            inner: Rc::new(RefCell::new(Inner {
+                label: label.to_string(),
+                seed,
+                status: SeatStatus::Loading("loading the code players' module…".to_string()),
+                js: None,
+                on_status: Rc::new(on_status),
+                heard: None,
+            })),
+        };
+        let weak = Rc::downgrade(&seat.inner);
+        wasm_bindgen_futures::spawn_local(async move {
+            let loaded = wasm_bindgen_futures::JsFuture::from(load_code_module(
+                &super::asset_url("gridarena-code.js"),
+                &super::asset_url("gridarena-code_bg.wasm"),
+            ))
+            .await;
+            let Some(inner) = weak.upgrade() else { return };
+            let seat = Seat { inner };
+            match loaded {
+                Ok(module) => seat.connect(&module),
+                Err(e) => seat.set_status(SeatStatus::Failed(format!(
+                    "the code players' module (gridarena-code.js) did not load: {}",
+                    crate::ai_worker::js_error(e)
+                ))),
+            }
+        });
+        seat
+    }
+
+    /// Makes the module's seat, now that the module is here.
+    fn connect(&self, module: &JsValue) {
+        let weak = Rc::downgrade(&self.inner);
+        let heard =
+            Closure::<dyn FnMut(String, String)>::new(move |words: String, text: String| {
+                let status = match words.as_str() {
+                    "ready" => SeatStatus::Ready,
+                    "failed" => SeatStatus::Failed(text),
+                    _ => SeatStatus::Loading(text),
+                };
+                // Heard after the module's call returns, never inside it.
+                let weak = weak.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    if let Some(inner) = weak.upgrade() {
+                        Seat { inner }.set_status(status);
+                    }
+                });
+            });
+        let (label, seed) = {
+            let inner = self.inner.borrow();
+            (inner.label.clone(), inner.seed.to_string())
+        };
+        let made = js_sys::Reflect::get(module, &"CodeSeat".into())
+            .ok()
+            .and_then(|c| c.dyn_into::<js_sys::Function>().ok())
+            .ok_or_else(|| "the code players' module has no CodeSeat".to_string())
+            .and_then(|class| {
+                let args =
+                    js_sys::Array::of3(&label.into(), &seed.into(), heard.as_ref().unchecked_ref());
+                js_sys::Reflect::construct(&class, &args).map_err(crate::ai_worker::js_error)
+            });
+        match made {
+            Ok(js) => {
+                let mut inner = self.inner.borrow_mut();
+                inner.js = Some(js.unchecked_into());
+                inner.heard = Some(heard);
+            }
+            Err(why) => self.set_status(SeatStatus::Failed(why)),
+        }
+    }
+
+    fn set_status(&self, status: SeatStatus) {
+        let on_status = {
+            let mut inner = self.inner.borrow_mut();
+            if inner.status == status {
+                return;
+            }
+            inner.status = status.clone();
+            inner.on_status.clone()
+        };
+        on_status(&status);
+    }
+
+    pub fn label(&self) -> String {
+        self.inner.borrow().label.clone()
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.inner.borrow().seed
+    }
+
+    pub fn status(&self) -> SeatStatus {
+        self.inner.borrow().status.clone()
+    }
+
+    /// A new game seeded with `seed`: fresh module state (or the AI as it is kept now, if it was edited).
+    /// Until the module's seat says otherwise, the seat is loading again: a tick must not begin on the
+    /// word of the last game.
+    pub fn new_game(&self, seed: u64) {
+        let mut inner = self.inner.borrow_mut();
+        inner.seed = seed;
+        // Before the module is here, the seat it makes takes the new seed.
+        if inner.js.is_some() {
+            inner.status = SeatStatus::Loading(String::new());
+        }
+        if let Some(js) = &inner.js {
+            js.new_game(&seed.to_string());
+        }
+    }
+
+    /// Asks for `team`'s move: `request` is the web protocol's request, `state` the game's state as
+    /// records keep it. `on_answer` gets the result after this returns, never inside it. Returns what
+    /// the code is given (the request, or the course format's `input.txt`).
+    pub fn ask(
+        &self,
+        request: &str,
+        state: &str,
+        team: Team,
+        on_answer: impl FnOnce(Moved) + 'static,
+    ) -> String {
+        let on_answer = Rc::new(RefCell::new(Some(on_answer)));
+        let answer = {
+            let on_answer = on_answer.clone();
+            move |moved: Moved| {
+                let taken = on_answer.borrow_mut().take();
+                if let Some(f) = taken {
+                    wasm_bindgen_futures::spawn_local(async move { f(moved) });
+                }
+            }
+        };
+        let asked = {
+            let inner = self.inner.borrow();
+            match (&inner.js, &inner.status) {
+                (Some(js), _) => {
+                    let reply = answer.clone();
+                    let callback = Closure::once_into_js(move |object: JsValue| {
+                        reply(read_answer(&object));
+                    });
+                    js.ask(request, state, team.name(), callback.unchecked_ref())
+                        .map_err(crate::ai_worker::js_error)
+                }
+                (None, SeatStatus::Failed(why)) => Err(why.clone()),
+                (None, _) => Err("the code players' module has not loaded yet".to_string()),
+            }
+        };
+        match asked {
+            Ok(shown) => shown,
+            Err(why) => {
+                let failure = CodeFailure::NotStarted { why };
+                answer(Moved::failed(Answer::NoMove(NoMove::Code(failure))));
+                request.to_string()
+            }
+        }
+    }
+
+    /// Drops the move in progress, charging `waited_ms` to a course clock: the player's worker restarts.
+    /// Returns whether a move was in progress.
+    pub fn cancel(&self, waited_ms: f64) -> bool {
+        self.inner
+            .borrow()
+            .js
+            .as_ref()
+            .is_some_and(|js| js.cancel(waited_ms))
+    }
+}
+
+/// Reads the module's answer object (see `super::host::answer_object`).
+fn read_answer(object: &JsValue) -> Moved {
+    let text = |key: &str| {
+        js_sys::Reflect::get(object, &key.into())
+            .ok()
+            .and_then(|v| v.as_string())
+    };
+    let answer = match text("move") {
+        Some(json) => Answer::from(parse_response(json.as_bytes())),
+        None => Answer::NoMove(NoMove::Replayed {
+            code: text("code").unwrap_or_else(|| "could_not_start".to_string()),
+            message: text("message")
+                .unwrap_or_else(|| "the code player gave no answer".to_string()),
+        }),
+    };
+    Moved {
+        answer,
+        body: text("body"),
+        output: text("output"),
+        ms: js_sys::Reflect::get(object, &"ms".into())
+            .ok()
+            .and_then(|v| v.as_f64()),
+    }
+}

@@ -1,0 +1,143 @@
+//! A built-in AI's thinking, as every page asks for it: jobs go to a Web Worker of its own (see
+//! [`crate::ai_worker`]) and each reply to whoever asked, in order; where no worker can run, the page's
+//! own thread answers instead (slower, still correct). The Halma arena and tournament (through
+//! [`crate::halma::asker`]) and the Go and HyperChess AI players all think through it.
+
+use crate::ai_worker::{AiWorker, Reply};
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::{Rc, Weak};
+use std::time::Duration;
+
+type OnReply = Box<dyn FnOnce(String)>;
+
+thread_local! {
+    /// Set once a worker could not start or stopped: the browser (or the page's module) cannot run
+    /// them, so every thinker on the page answers on the page thread from then on, and says so once.
+    static NO_WORKERS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// One AI's thinker: one worker, started on the first job. Clones share it.
+#[derive(Clone)]
+pub struct Thinker {
+    inner: Rc<RefCell<Inner>>,
+}
+
+struct Inner {
+    /// The module export the worker calls with a job.
+    export: &'static str,
+    /// The same function, for answering on the page thread.
+    here: fn(&str) -> String,
+    worker: Option<AiWorker>,
+    /// The jobs given to the worker and not answered yet, oldest first (a worker answers in order),
+    /// each with who waits for its reply.
+    queue: VecDeque<(String, OnReply)>,
+}
+
+impl Thinker {
+    /// A thinker whose worker answers a job with the module's `export`, and the page thread with `here`.
+    pub fn new(export: &'static str, here: fn(&str) -> String) -> Thinker {
+        Thinker {
+            inner: Rc::new(RefCell::new(Inner {
+                export,
+                here,
+                worker: None,
+                queue: VecDeque::new(),
+            })),
+        }
+    }
+
+    /// Gives `job` to the worker, starting one if needed; `on_reply` gets the reply, always after this
+    /// returns.
+    pub fn ask(&self, job: String, on_reply: impl FnOnce(String) + 'static) {
+        let on_reply: OnReply = Box::new(on_reply);
+        if NO_WORKERS.get() || !self.has_worker() {
+            self.answer_here(job, on_reply);
+            return;
+        }
+        let posted = {
+            let mut inner = self.inner.borrow_mut();
+            let posted = inner.worker.as_ref().map(|w| w.post(&job));
+            if matches!(posted, Some(Ok(()))) {
+                inner.queue.push_back((job.clone(), on_reply));
+                return;
+            }
+            posted
+        };
+        if let Some(Err(why)) = posted {
+            self.workers_failed(&why);
+        }
+        self.answer_here(job, on_reply);
+    }
+
+    /// Drops every job not answered yet: their replies never come. A worker still thinking is
+    /// terminated (the only way to stop it), and the next job starts a fresh one.
+    pub fn stop(&self) {
+        let (worker, queue) = {
+            let mut inner = self.inner.borrow_mut();
+            if inner.queue.is_empty() {
+                return;
+            }
+            (inner.worker.take(), std::mem::take(&mut inner.queue))
+        };
+        drop(worker);
+        drop(queue);
+    }
+
+    /// Whether a worker is there to take a job, starting one if none is.
+    fn has_worker(&self) -> bool {
+        if self.inner.borrow().worker.is_some() {
+            return true;
+        }
+        let weak = Rc::downgrade(&self.inner);
+        let export = self.inner.borrow().export;
+        match AiWorker::spawn(export, move |reply| on_worker_reply(&weak, reply)) {
+            Ok(worker) => {
+                self.inner.borrow_mut().worker = Some(worker);
+                true
+            }
+            Err(why) => {
+                self.workers_failed(&why);
+                false
+            }
+        }
+    }
+
+    fn workers_failed(&self, why: &str) {
+        if !NO_WORKERS.replace(true) {
+            leptos::logging::warn!(
+                "built-in AIs think on the page thread: their worker failed: {why}"
+            );
+        }
+        // Dropping a worker from inside its own callback is safe: wasm-bindgen keeps the running closure.
+        let worker = self.inner.borrow_mut().worker.take();
+        drop(worker);
+    }
+
+    /// Answers `job` on the page thread, a moment from now, so the page draws what it just changed first.
+    fn answer_here(&self, job: String, on_reply: OnReply) {
+        let here = self.inner.borrow().here;
+        leptos::prelude::set_timeout(move || on_reply(here(&job)), Duration::from_millis(30));
+    }
+}
+
+fn on_worker_reply(weak: &Weak<RefCell<Inner>>, reply: Reply) {
+    let Some(inner) = weak.upgrade() else { return };
+    let thinker = Thinker { inner };
+    match reply {
+        Reply::Answer(text) => {
+            let oldest = thinker.inner.borrow_mut().queue.pop_front();
+            if let Some((_, on_reply)) = oldest {
+                on_reply(text);
+            }
+        }
+        // What the worker was given is answered here instead, and so is all that follows.
+        Reply::Failed(why) => {
+            thinker.workers_failed(&why);
+            let queue = std::mem::take(&mut thinker.inner.borrow_mut().queue);
+            for (job, on_reply) in queue {
+                thinker.answer_here(job, on_reply);
+            }
+        }
+    }
+}
