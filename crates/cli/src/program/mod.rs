@@ -17,7 +17,7 @@ mod lines;
 mod process;
 mod workdir;
 
-pub use workdir::{GameDir, MAX_BYTES, MAX_FILES};
+pub use workdir::{GameDir, MAX_BYTES, MAX_FILES, PREFIX};
 
 use gridarena_engine::halma::course::Occasion;
 use gridarena_engine::halma::game_loop::game_request_body;

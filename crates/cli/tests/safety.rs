@@ -1,0 +1,133 @@
+//! Program players on a shared machine: what another user prepared in the temporary folder, and what a
+//! program leaves in its own folder or writes on stderr, must neither reach into a game nor fool or hang
+//! the referee or the terminal.
+#![cfg(unix)]
+
+#[path = "support/timed.rs"]
+mod timed;
+
+use serde_json::Value;
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A fresh folder of this test's own.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gridarena-safety-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("a scratch folder");
+    dir
+}
+
+/// A classic match of `turns` plies with red `red` and blue the greedy built-in, with `TMPDIR` at
+/// `tmp`: its stdout, stderr and trace lines; `None` when it did not end in 30 s.
+fn classic(
+    red: &str,
+    turns: &str,
+    extra: &[&str],
+    tmp: &Path,
+) -> Option<(String, String, Vec<Value>)> {
+    let trace = tmp.join("trace.jsonl");
+    let trace_arg = trace.display().to_string();
+    let mut args = vec![
+        "halma",
+        "match",
+        "--preset",
+        "classic",
+        "--red",
+        red,
+        "--blue",
+        "builtin:greedy",
+        "--seed",
+        "1",
+        "--max-turns",
+        turns,
+        "--trace",
+        &trace_arg,
+    ];
+    args.extend_from_slice(extra);
+    let tmp_arg = tmp.display().to_string();
+    let out = timed::run(&args, &[("TMPDIR", &tmp_arg)], Duration::from_secs(30))?;
+    assert_eq!(out.code, Some(0), "{out:?}");
+    let lines = fs::read_to_string(&trace)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a trace line is JSON"))
+        .collect();
+    Some((out.stdout, out.stderr, lines))
+}
+
+/// Red's (code, message, stderr) of each of its moves in the trace.
+fn red(trace: &[Value]) -> Vec<(String, String, String)> {
+    trace
+        .iter()
+        .filter(|l| l["team"] == "red")
+        .map(|l| {
+            let text = |k: &str| l[k].as_str().unwrap_or_default().to_string();
+            (text("code"), text("message"), text("stderr"))
+        })
+        .collect()
+}
+
+#[test]
+fn games_run_in_private_folders_whatever_another_user_prepared() {
+    let tmp = scratch("hostile");
+    // What another user could have made first: the old shared parent, open to everyone, with a game's
+    // predictable name in it leading elsewhere.
+    let shared = tmp.join("gridarena-games");
+    fs::create_dir(&shared).unwrap();
+    fs::set_permissions(&shared, fs::Permissions::from_mode(0o777)).unwrap();
+    fs::create_dir(tmp.join("elsewhere")).unwrap();
+    std::os::unix::fs::symlink(tmp.join("elsewhere"), shared.join("0-0-red-course")).unwrap();
+    // An agent whose files anyone may read, one of them executable, in a subfolder too.
+    let agent = tmp.join("agent");
+    fs::create_dir_all(agent.join("sub")).unwrap();
+    fs::write(
+        agent.join("agent.sh"),
+        "echo \"at $(pwd -P) $(stat -c %a .) $(stat -c %a agent.sh) $(stat -c %a tool) $(stat -c %a sub) $(stat -c %a sub/w.txt)\" >&2\nexit 1\n",
+    )
+    .unwrap();
+    fs::write(agent.join("tool"), "#!/bin/sh\n").unwrap();
+    fs::write(agent.join("sub/w.txt"), "0.5").unwrap();
+    fs::set_permissions(agent.join("tool"), fs::Permissions::from_mode(0o755)).unwrap();
+    fs::set_permissions(agent.join("sub/w.txt"), fs::Permissions::from_mode(0o666)).unwrap();
+
+    let label = format!("course:{}:sh agent.sh", agent.display());
+    let (_, _, trace) = classic(&label, "2", &[], &tmp).expect("the match ends");
+    let (_, _, stderr) = &red(&trace)[0];
+    let words: Vec<&str> = stderr.split_whitespace().collect();
+    let [_, folder, dir_mode, file_mode, exec_mode, sub_mode, deep_mode] = words[..] else {
+        panic!("the agent did not report: {stderr:?} in {trace:?}");
+    };
+    let folder = Path::new(folder);
+    assert_eq!(
+        folder.parent(),
+        Some(tmp.canonicalize().unwrap().as_path()),
+        "made right in the temporary folder, under no shared parent: {folder:?}"
+    );
+    let name = folder.file_name().unwrap().to_string_lossy();
+    assert!(name.starts_with("gridarena-game-"), "{name}");
+    assert_eq!(
+        [dir_mode, file_mode, exec_mode, sub_mode, deep_mode],
+        ["700", "600", "700", "700", "600"],
+        "nobody else may read or enter the game's folder"
+    );
+    assert_eq!(
+        fs::read_dir(&shared).unwrap().count(),
+        1,
+        "nothing was put under the shared parent"
+    );
+    assert_eq!(fs::read_dir(tmp.join("elsewhere")).unwrap().count(), 0);
+    let left: Vec<_> = fs::read_dir(&tmp)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("gridarena-game-")
+        })
+        .collect();
+    assert!(left.is_empty(), "the game's folder went with it: {left:?}");
+    let _ = fs::remove_dir_all(&tmp);
+}
