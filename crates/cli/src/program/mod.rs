@@ -14,6 +14,7 @@
 
 mod course;
 mod lines;
+mod live;
 mod process;
 mod workdir;
 

@@ -3,8 +3,10 @@
 //!
 //! The command runs under `sh -c` so a student's `python3 homework.py` works as typed. Every process it
 //! starts shares its process group, so killing the group ends a child it left behind too (a program that
-//! leaves the group on purpose, with `setsid`, escapes: there is no sandbox, see docs/programs.md).
+//! leaves the group on purpose, with `setsid`, escapes: there is no sandbox, see docs/programs.md). The
+//! group is killed as soon as its leader exits, and the leader reaped only then ([`super::live`]).
 
+use super::live;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
@@ -133,9 +135,8 @@ impl Running {
             Wiring::Files => cmd.stdin(Stdio::null()).stdout(Stdio::null()),
             Wiring::Lines => cmd.stdin(Stdio::piped()).stdout(Stdio::piped()),
         };
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| format!("sh could not be started: {e}"))?;
+        let mut child =
+            live::spawn(&mut cmd).map_err(|e| format!("sh could not be started: {e}"))?;
         let pid = i32::try_from(child.id()).unwrap_or(i32::MAX);
         let stderr = Arc::new(Mutex::new(Tail::default()));
         let (closed, stderr_closed) = mpsc::channel();
@@ -158,7 +159,7 @@ impl Running {
         });
         let (sender, exited) = mpsc::channel();
         spawn_reader("program wait", move || {
-            if let Some(exit) = wait(pid) {
+            if let Some(Some(exit)) = live::wait_and_reap(pid, || reap(pid)) {
                 let _ = sender.send(exit);
             }
         });
@@ -238,10 +239,7 @@ impl Running {
 
     /// Kills the whole process group and reaps the program.
     pub fn kill(&mut self) {
-        // SAFETY: kill has no memory preconditions; a negative pid names the process group.
-        unsafe {
-            libc::kill(-self.pgid, libc::SIGKILL);
-        }
+        live::kill_group(self.pgid);
         self.wait_for(Duration::from_secs(5));
     }
 }
@@ -249,10 +247,7 @@ impl Running {
 impl Drop for Running {
     /// A program never outlives its player: whatever is left of its group is killed.
     fn drop(&mut self) {
-        // SAFETY: as in `kill`. The group may be gone already, which is harmless.
-        unsafe {
-            libc::kill(-self.pgid, libc::SIGKILL);
-        }
+        live::kill_group(self.pgid);
     }
 }
 
@@ -307,8 +302,8 @@ fn script(command: &str) -> String {
     }
 }
 
-/// Waits for `pid` and returns its status with its CPU time.
-fn wait(pid: i32) -> Option<Exit> {
+/// Reaps `pid`, which has exited, and returns its status with its CPU time.
+fn reap(pid: i32) -> Option<Exit> {
     loop {
         let mut status = 0;
         // SAFETY: a zeroed rusage is a valid value of the plain C struct.
@@ -416,6 +411,44 @@ mod tests {
         ] {
             assert_eq!(script(kept), kept);
         }
+    }
+
+    /// Whether `pid` is a live process (a zombie is not).
+    fn alive(pid: i32) -> bool {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            stat.rsplit_once(')')
+                .is_some_and(|(_, rest)| !rest.trim_start().starts_with(['Z', 'X']))
+        })
+    }
+
+    #[test]
+    fn a_programs_group_is_killed_before_its_leader_is_reaped() {
+        // Once the leader is reaped its pid may be reused, by another group too: the rest of its group
+        // must be gone by the time its exit is known, so no later kill of the group is ever needed.
+        let dir = std::env::temp_dir().join(format!("gridarena-reap-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let started = Running::start("sleep 300 & echo $! > child.pid", &dir, Wiring::Files)
+            .expect("sh starts");
+        let mut running = started.running;
+        running
+            .wait_for(Duration::from_secs(10))
+            .expect("the leader exits");
+        let child: i32 = std::fs::read_to_string(dir.join("child.pid"))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        let deadline = std::time::Instant::now() + Duration::from_secs(2);
+        while alive(child) && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let left = alive(child);
+        // SAFETY: kill has no memory preconditions; this is the test's own child.
+        unsafe {
+            libc::kill(child, libc::SIGKILL);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(!left, "the leader was reaped with its group still running");
     }
 
     #[test]
