@@ -66,6 +66,7 @@ pub struct BridgeArgs {
 
 /// Serves until the process is stopped; prints the address first.
 pub fn run(args: &BridgeArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
+    gridarena_cli::program::supervise().map_err(Failure::Internal)?;
     let program =
         Program::new(args.format, &args.dir, &args.command.join(" ")).map_err(Failure::Input)?;
     if !std::path::Path::new(&program.dir).is_dir() {
@@ -101,12 +102,10 @@ pub fn run(args: &BridgeArgs, out: &mut impl Write) -> Result<ExitCode, Failure>
             .fallback(handle)
             .with_state(Arc::clone(&bridge))
             .layer(axum::extract::DefaultBodyLimit::max(MAX_REQUEST_BYTES + 1));
-        tokio::select! {
-            served = axum::serve(listener, app) => {
-                served.map_err(|e| Failure::Internal(format!("the bridge stopped: {e}")))
-            }
-            () = crate::serve::stop_signal() => Ok(()),
-        }
+        // A signal ends the process, with its programs, from the watcher `supervise` started.
+        axum::serve(listener, app)
+            .await
+            .map_err(|e| Failure::Internal(format!("the bridge stopped: {e}")))
     });
     bridge.end_all();
     served.map(|()| ExitCode::SUCCESS)

@@ -141,6 +141,7 @@ pub struct MatchArgs {
 
 /// Plays the match and prints its results on `out`.
 pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
+    gridarena_cli::program::supervise().map_err(Failure::Internal)?;
     let clock = args.clock.clock(args.out_of_time);
     let options = |content_type| PlayerOptions {
         content_type,

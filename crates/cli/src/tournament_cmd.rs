@@ -264,6 +264,7 @@ fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
 
 /// Plays the tournament and prints its table on `out`.
 pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
+    gridarena_cli::program::supervise().map_err(Failure::Internal)?;
     let roster = read_roster(&args.roster)?;
     let mut tournament = open(args, roster)?;
     let options = PlayerOptions {

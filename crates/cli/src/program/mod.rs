@@ -1,9 +1,10 @@
 //! Program players: an AI that is a program on this machine, asked in the course's file format or by
 //! lines on stdin and stdout (docs/programs.md).
 //!
-//! - Each game gets its own working folder, a copy of the agent's folder ([`workdir`]), and, for the
-//!   line format, its own process, started at the first move and killed with its process group when the
-//!   game ends. Several games at once never share either.
+//! - Each game gets its own working folder, a private copy of the agent's folder ([`workdir`]), and, for
+//!   the line format, its own process, started at the first move and killed with its process group when
+//!   the game ends. Several games at once never share either.
+//! - However gridarena ends, its programs and their folders end with it ([`supervise`]).
 //! - Each player has a clock: the total play time of a game, charged after each move with the CPU time of
 //!   the program's processes where the system reports it, else the wall time ([`Measured`]). A move still
 //!   running at its time left plus the grace is killed. Once the clock is spent the player answers
@@ -16,6 +17,7 @@ mod course;
 mod lines;
 mod live;
 mod process;
+mod signals;
 mod workdir;
 
 pub use workdir::{GameDir, MAX_BYTES, MAX_FILES, PREFIX};
@@ -27,6 +29,14 @@ use std::fmt;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+/// Readies this process to run programs: removes the game folders a gridarena killed outright left
+/// behind, and, from now on, a SIGINT, SIGTERM or SIGHUP ends every program this process started and
+/// removes their folders before it exits (with status 130, 143 or 129).
+pub fn supervise() -> Result<(), String> {
+    workdir::remove_stale();
+    signals::end_programs_on_signals()
+}
 
 /// The default play time of one game, as in the course.
 pub const DEFAULT_CLOCK: Duration = Duration::from_secs(300);

@@ -135,8 +135,7 @@ impl Running {
             Wiring::Files => cmd.stdin(Stdio::null()).stdout(Stdio::null()),
             Wiring::Lines => cmd.stdin(Stdio::piped()).stdout(Stdio::piped()),
         };
-        let mut child =
-            live::spawn(&mut cmd).map_err(|e| format!("sh could not be started: {e}"))?;
+        let mut child = live::spawn(cmd).map_err(|e| format!("sh could not be started: {e}"))?;
         let pid = i32::try_from(child.id()).unwrap_or(i32::MAX);
         let stderr = Arc::new(Mutex::new(Tail::default()));
         let (closed, stderr_closed) = mpsc::channel();

@@ -65,6 +65,7 @@ impl GameDir {
             let path = parent.join(name);
             match DirBuilder::new().mode(0o700).create(&path) {
                 Ok(()) => {
+                    super::live::add_folder(&path);
                     let dir = GameDir { path };
                     check_private(&dir.path)?;
                     return Ok(dir);
@@ -87,7 +88,44 @@ impl GameDir {
 impl Drop for GameDir {
     fn drop(&mut self) {
         let _ = fs::remove_dir_all(&self.path);
+        super::live::remove_folder(&self.path);
     }
+}
+
+/// Removes the game folders that a gridarena killed outright left in the temporary folder: folders,
+/// not links, owned by us, named with our prefix, whose owner's pid is no live process.
+pub fn remove_stale() {
+    remove_stale_in(&std::env::temp_dir());
+}
+
+fn remove_stale_in(parent: &Path) {
+    let Ok(entries) = fs::read_dir(parent) else {
+        return;
+    };
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let me = unsafe { libc::geteuid() };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(owner) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(PREFIX))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let ours = fs::symlink_metadata(entry.path()).is_ok_and(|m| m.is_dir() && m.uid() == me);
+        if ours && owner > 0 && !alive(owner) {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Whether a process `pid` exists (one we may not signal exists too).
+fn alive(pid: i32) -> bool {
+    // SAFETY: signal 0 only checks; pid is positive, so it names one process.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
 }
 
 /// `gridarena-game-PID-RANDOM-LABEL`, with 128 random bits: nobody can guess it ahead.
@@ -294,6 +332,29 @@ mod tests {
         assert!(e.contains("no free name"), "{e}");
         let _ = fs::remove_dir_all(&parent);
         let _ = fs::remove_dir_all(&elsewhere);
+    }
+
+    #[test]
+    fn only_our_folders_of_a_dead_owner_are_stale() {
+        let parent = scratch("stale");
+        // No process has pid i32::MAX (the kernel's maximum is lower).
+        let dead = format!("{PREFIX}{}-00-red-course", i32::MAX);
+        let living = format!("{PREFIX}{}-00-red-course", std::process::id());
+        for name in [&dead, &living] {
+            fs::create_dir(parent.join(name)).unwrap();
+            fs::write(parent.join(name).join("agent.py"), "x").unwrap();
+        }
+        let target = scratch("stale-target");
+        let link = format!("{PREFIX}{}-01-red-course", i32::MAX);
+        std::os::unix::fs::symlink(&target, parent.join(&link)).unwrap();
+        fs::write(parent.join("gridarena-games"), "not ours to judge").unwrap();
+        remove_stale_in(&parent);
+        assert!(!parent.join(&dead).exists());
+        assert!(parent.join(&living).join("agent.py").exists());
+        assert!(fs::symlink_metadata(parent.join(&link)).is_ok());
+        assert!(parent.join("gridarena-games").exists());
+        let _ = fs::remove_dir_all(&parent);
+        let _ = fs::remove_dir_all(&target);
     }
 
     #[test]
