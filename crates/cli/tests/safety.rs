@@ -12,6 +12,10 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/programs")
+}
+
 /// A fresh folder of this test's own.
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gridarena-safety-{name}-{}", std::process::id()));
@@ -129,5 +133,33 @@ fn games_run_in_private_folders_whatever_another_user_prepared() {
         })
         .collect();
     assert!(left.is_empty(), "the game's folder went with it: {left:?}");
+    let _ = fs::remove_dir_all(&tmp);
+}
+
+#[test]
+fn an_output_txt_that_is_a_fifo_or_a_link_is_refused_by_name() {
+    let tmp = scratch("output");
+    for (script, says) in [
+        (
+            "fifo.sh",
+            "output.txt could not be read: it is not a regular file (a FIFO)",
+        ),
+        (
+            "symlink.sh",
+            "output.txt could not be read: it is not a regular file (a symbolic link)",
+        ),
+    ] {
+        let label = format!("course:{}:sh {script}", fixtures().display());
+        let (_, _, trace) = classic(&label, "2", &["--out-of-time", "no-move"], &tmp)
+            .unwrap_or_else(|| panic!("{script}: the referee hung"));
+        let (code, message, _) = &red(&trace)[0];
+        assert_eq!(code, "malformed_output", "{script}: {message}");
+        assert!(message.contains(says), "{script}: {message}");
+    }
+    // An input.txt left as a FIFO does not hang the next move's writing of it.
+    let label = format!("course:{}:sh fifo_input.sh", fixtures().display());
+    let (_, _, trace) = classic(&label, "4", &["--out-of-time", "no-move"], &tmp)
+        .expect("the referee did not hang on input.txt");
+    assert_eq!(red(&trace).len(), 2, "{trace:?}");
     let _ = fs::remove_dir_all(&tmp);
 }

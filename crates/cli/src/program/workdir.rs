@@ -227,7 +227,7 @@ fn copy_tree(from: &Path, to: &Path, budget: &mut Budget<'_>) -> Result<(), Stri
 /// Copies a file's bytes into a new file only we may read: 0700 when it could be run, else 0600. Its
 /// own mode is not copied, so a file anyone could read is not readable by anyone in the game's folder.
 fn copy_file(from: &Path, to: &Path) -> io::Result<()> {
-    let mut input = File::open(from)?;
+    let mut input = open_regular(from)?;
     let executable = input.metadata()?.permissions().mode() & 0o111 != 0;
     let mut output = OpenOptions::new()
         .write(true)
@@ -236,6 +236,50 @@ fn copy_file(from: &Path, to: &Path) -> io::Result<()> {
         .open(to)?;
     io::copy(&mut input, &mut output)?;
     Ok(())
+}
+
+/// Opens `path` for reading only if it is a regular file: never through a link, and never waiting for
+/// a FIFO's writer or a device, which a program could leave where its answer should be.
+pub(super) fn open_regular(path: &Path) -> io::Result<File> {
+    let not_regular = |what: &str| io::Error::other(format!("it is not a regular file ({what})"));
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| match e.raw_os_error() {
+            Some(libc::ELOOP) => not_regular("a symbolic link"),
+            _ => e,
+        })?;
+    let kind = file.metadata()?.file_type();
+    if kind.is_file() {
+        return Ok(file);
+    }
+    use std::os::unix::fs::FileTypeExt;
+    Err(not_regular(if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_dir() {
+        "a folder"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "a device"
+    }))
+}
+
+/// Writes `text` to `path` as a new file only we may read, after removing whatever was there: a link
+/// is not followed and a FIFO is not waited on.
+pub(super) fn write_new(path: &Path, text: &str) -> io::Result<()> {
+    match fs::remove_file(path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)?;
+    io::Write::write_all(&mut file, text.as_bytes())
 }
 
 #[cfg(test)]
