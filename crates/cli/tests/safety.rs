@@ -163,3 +163,18 @@ fn an_output_txt_that_is_a_fifo_or_a_link_is_refused_by_name() {
     assert_eq!(red(&trace).len(), 2, "{trace:?}");
     let _ = fs::remove_dir_all(&tmp);
 }
+
+#[test]
+fn a_program_that_detaches_its_work_still_runs_out_of_time() {
+    // Each move takes 0.4 s of wall time in a child nobody waits for, and almost no CPU time: the
+    // game's wall time is capped too, at three times the clock.
+    let tmp = scratch("detach");
+    let label = format!("course:{}:sh detach.sh", fixtures().display());
+    let (stdout, _, trace) =
+        classic(&label, "12", &["--clock", "0.3"], &tmp).expect("the match ends");
+    assert!(
+        stdout.contains("blue wins: red ran out of time"),
+        "{stdout}\n{trace:?}"
+    );
+    let _ = fs::remove_dir_all(&tmp);
+}
