@@ -286,19 +286,57 @@ fn children(pid: i32) -> Vec<i32> {
 
 /// The script `sh -c` runs: a simple command is run with `exec`, so the program itself is the process
 /// the referee started (its own stdin, its own exit status: a crash is "killed by signal 11", not the
-/// shell's 139); a command with shell syntax in it runs as written.
+/// shell's 139); a command with shell syntax in it runs as written. What quotes hold is text (the
+/// bridge quotes its arguments so), not syntax.
 fn script(command: &str) -> String {
     let first = command.split_whitespace().next().unwrap_or_default();
     let keyword = matches!(
         first,
         "if" | "while" | "until" | "for" | "case" | "{" | "!" | "exec" | "cd" | "export" | "set"
     );
-    let syntax = command.contains([';', '&', '|', '(', ')', '\n', '`']) || first.contains('=');
+    let bare = outside_quotes(command);
+    let syntax = bare.contains([';', '&', '|', '(', ')', '\n', '`']) || first.contains('=');
     if keyword || syntax {
         command.to_string()
     } else {
         format!("exec {command}")
     }
+}
+
+/// `command` without the text its quotes hold and the characters escaped with a backslash, keeping
+/// what is still syntax inside double quotes (a `` ` `` or `$(` substitution).
+fn outside_quotes(command: &str) -> String {
+    let mut bare = String::with_capacity(command.len());
+    let mut chars = command.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                // Up to the closing quote; an unclosed one is the shell's error to report.
+                for q in chars.by_ref() {
+                    if q == '\'' {
+                        break;
+                    }
+                }
+            }
+            '"' => {
+                while let Some(q) = chars.next() {
+                    match q {
+                        '"' => break,
+                        '\\' => {
+                            chars.next();
+                        }
+                        '`' | '(' => bare.push(q),
+                        _ => {}
+                    }
+                }
+            }
+            '\\' => {
+                chars.next();
+            }
+            _ => bare.push(c),
+        }
+    }
+    bare
 }
 
 /// Reaps `pid`, which has exited, and returns its status with its CPU time.
@@ -407,9 +445,22 @@ mod tests {
             "./a | tee x",
             "if true; then ./a; fi",
             "exec ./agent",
+            "./agent 'a;b' ;",
+            "./agent 'a' | tee x",
+            "echo \"it's\" ; ./b",
+            "./agent \"$(cat args)\"",
         ] {
             assert_eq!(script(kept), kept);
         }
+        // What the bridge quotes is text: the program is still exec'd.
+        assert_eq!(
+            script(r"./agent --name 'a;b|c' 'it'\''s'"),
+            r"exec ./agent --name 'a;b|c' 'it'\''s'"
+        );
+        assert_eq!(
+            script(r#"python3 "my agent;1.py" a\;b"#),
+            r#"exec python3 "my agent;1.py" a\;b"#
+        );
     }
 
     /// Whether `pid` is a live process (a zombie is not).
