@@ -154,7 +154,7 @@ async fn handle(
         let answered = tokio::task::spawn_blocking(move || bridge.answer(&body)).await;
         match answered {
             Ok(a) => {
-                eprintln!("{}", a.log);
+                eprintln!("{}", gridarena_cli::terminal::printable_line(&a.log));
                 let status = StatusCode::from_u16(a.status).unwrap_or(StatusCode::BAD_GATEWAY);
                 (status, [(header::CONTENT_TYPE, "application/json")], a.body).into_response()
             }

@@ -178,3 +178,85 @@ fn a_program_that_detaches_its_work_still_runs_out_of_time() {
     );
     let _ = fs::remove_dir_all(&tmp);
 }
+
+#[test]
+fn control_characters_from_a_program_never_reach_the_terminal() {
+    let tmp = scratch("escape");
+    let label = format!("course:{}:sh escape.sh", fixtures().display());
+    let (stdout, stderr, trace) = classic(
+        &label,
+        "2",
+        &["--verbose", "--out-of-time", "no-move"],
+        &tmp,
+    )
+    .expect("the match ends");
+    // The trace is JSON: it keeps the bytes as they were, escaped by JSON itself.
+    assert!(red(&trace)[0].2.contains('\u{1b}'), "{trace:?}");
+    for (name, text) in [("stdout", &stdout), ("stderr", &stderr)] {
+        assert!(
+            !text.contains(['\u{1b}', '\u{7}', '\r']),
+            "{name} carries the program's control characters: {text:?}"
+        );
+    }
+    assert!(stdout.contains("boom\\u{1b}[2J"), "{stdout}");
+    assert!(stderr.contains("boom\\u{1b}[2J"), "{stderr}");
+    let _ = fs::remove_dir_all(&tmp);
+}
+
+/// A web AI that answers every request with HTTP 502 and an `error` full of escape codes.
+fn hostile_web_ai() -> u16 {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let port = listener.local_addr().expect("an address").port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(stream);
+                loop {
+                    let mut length = 0usize;
+                    let mut line = String::new();
+                    loop {
+                        line.clear();
+                        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                            return;
+                        }
+                        if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                            length = v.trim().parse().unwrap_or(0);
+                        }
+                        if line == "\r\n" {
+                            break;
+                        }
+                    }
+                    let mut body = vec![0; length];
+                    if reader.read_exact(&mut body).is_err() {
+                        return;
+                    }
+                    let error = r#"{"error": "boom\u001b[2J\u001b]0;pwned\u0007"}"#;
+                    let reply = format!(
+                        "HTTP/1.1 502 Bad Gateway\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{error}",
+                        error.len()
+                    );
+                    if reader.get_mut().write_all(reply.as_bytes()).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    port
+}
+
+#[test]
+fn control_characters_from_a_web_ais_error_never_reach_the_terminal() {
+    let tmp = scratch("web-escape");
+    let url = format!("http://127.0.0.1:{}/", hostile_web_ai());
+    let (stdout, stderr, _) = classic(&url, "2", &["--verbose"], &tmp).expect("the match ends");
+    for (name, text) in [("stdout", &stdout), ("stderr", &stderr)] {
+        assert!(
+            !text.contains(['\u{1b}', '\u{7}']),
+            "{name} carries the web AI's control characters: {text:?}"
+        );
+        assert!(text.contains("boom\\u{1b}[2J"), "{name}: {text}");
+    }
+    let _ = fs::remove_dir_all(&tmp);
+}
