@@ -56,7 +56,8 @@ pub struct RuleArgs {
 /// A program player's clock, as `match`, `tournament` and `bridge` take it.
 #[derive(Clone, Copy, Debug, clap::Args)]
 pub struct ClockArgs {
-    /// A program's play time per game in seconds, charged after each move (CPU time where reported)
+    /// A program's play time per game in seconds, charged after each move (CPU time where reported;
+    /// a game's moves may also take 3 times it in wall time)
     #[arg(long, value_name = "SECONDS", default_value_t = 300.0, value_parser = parse_seconds)]
     clock: f64,
     /// How long a program's move may run past its time left before it is killed, in seconds

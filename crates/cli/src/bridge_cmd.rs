@@ -19,7 +19,8 @@ pub const ABOUT: &str = "\
 Serve a program as a web AI on this machine, so the arena page, the page's tournament and the endpoint
 doctor play it as they play any web AI (docs/programs.md).
 
-The program is given as its command after --, run by sh -c in a fresh copy of --dir for each game. With
+The program is given as its command after --, each word one argument as the shell gave it (quoted for
+sh -c, so --name \"a;b\" passes a;b as one argument), run in a fresh copy of --dir for each game. With
 --format course it is run once per move and reads input.txt, writes output.txt (the USC CSCI 561
 homework's format; the classic 16x16 game only); with --format lines it is started once per game and
 reads one request JSON per line on stdin, writing one answer JSON per line on stdout.
@@ -66,8 +67,9 @@ pub struct BridgeArgs {
 
 /// Serves until the process is stopped; prints the address first.
 pub fn run(args: &BridgeArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
+    gridarena_cli::program::supervise().map_err(Failure::Internal)?;
     let program =
-        Program::new(args.format, &args.dir, &args.command.join(" ")).map_err(Failure::Input)?;
+        Program::new(args.format, &args.dir, &shell_line(&args.command)).map_err(Failure::Input)?;
     if !std::path::Path::new(&program.dir).is_dir() {
         return Err(Failure::Input(format!(
             "--dir {}: no such folder",
@@ -101,15 +103,34 @@ pub fn run(args: &BridgeArgs, out: &mut impl Write) -> Result<ExitCode, Failure>
             .fallback(handle)
             .with_state(Arc::clone(&bridge))
             .layer(axum::extract::DefaultBodyLimit::max(MAX_REQUEST_BYTES + 1));
-        tokio::select! {
-            served = axum::serve(listener, app) => {
-                served.map_err(|e| Failure::Internal(format!("the bridge stopped: {e}")))
-            }
-            () = crate::serve::stop_signal() => Ok(()),
-        }
+        // A signal ends the process, with its programs, from the watcher `supervise` started.
+        axum::serve(listener, app)
+            .await
+            .map_err(|e| Failure::Internal(format!("the bridge stopped: {e}")))
     });
     bridge.end_all();
     served.map(|()| ExitCode::SUCCESS)
+}
+
+/// The words after `--` as one command line for `sh -c` that gives the program those very words: a word
+/// with anything in it the shell could read as syntax is single-quoted, so `--name "a;b"` stays one
+/// argument and never starts a second command.
+fn shell_line(words: &[String]) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
+    let quoted: Vec<String> = words
+        .iter()
+        .enumerate()
+        .map(|(i, word)| {
+            // A first word with `=` in it would be a variable's assignment, not the command.
+            let plain_word = word.chars().all(plain) && !(i == 0 && word.contains('='));
+            if !word.is_empty() && plain_word {
+                word.clone()
+            } else {
+                format!("'{}'", word.replace('\'', "'\\''"))
+            }
+        })
+        .collect();
+    quoted.join(" ")
 }
 
 /// The CORS headers of every answer: any page may POST here (the arena runs wherever its files are served).
@@ -133,7 +154,7 @@ async fn handle(
         let answered = tokio::task::spawn_blocking(move || bridge.answer(&body)).await;
         match answered {
             Ok(a) => {
-                eprintln!("{}", a.log);
+                eprintln!("{}", gridarena_cli::terminal::printable_line(&a.log));
                 let status = StatusCode::from_u16(a.status).unwrap_or(StatusCode::BAD_GATEWAY);
                 (status, [(header::CONTENT_TYPE, "application/json")], a.body).into_response()
             }
@@ -162,4 +183,23 @@ async fn handle(
         );
     }
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_word_after_the_dashes_stays_one_word() {
+        let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            shell_line(&words(&["python3", "agent.py", "--depth=3"])),
+            "python3 agent.py --depth=3"
+        );
+        assert_eq!(shell_line(&words(&["A=1", "B=2"])), "'A=1' B=2");
+        assert_eq!(
+            shell_line(&words(&["./agent", "--name", "a;b", "", "it's", "$HOME"])),
+            r#"./agent --name 'a;b' '' 'it'\''s' '$HOME'"#
+        );
+    }
 }

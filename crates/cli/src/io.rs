@@ -46,7 +46,12 @@ impl Failure {
             Failure::Output(_) | Failure::Internal(_) => EXIT_INTERNAL,
         };
         // Nothing is left to tell anyone if stderr is gone too, so a failed write is ignored.
-        let _ = writeln!(io::stderr(), "gridarena: {self}");
+        let message = self.to_string();
+        let _ = writeln!(
+            io::stderr(),
+            "gridarena: {}",
+            gridarena_cli::terminal::printable(&message)
+        );
         ExitCode::from(code)
     }
 }

@@ -4,6 +4,7 @@
 //! - [`runner`]: players (`builtin:NAME` or a URL), the game loop with the browser page's timing and
 //!   seeding rules, per-team statistics.
 //! - [`probe`]: the endpoint doctor's requests (`gridarena halma probe`), judged by the engine's battery.
+//! - [`terminal`]: outside text made safe to print.
 //! - [`web`]: the HTTP client for web AIs: the page's request, cut at the tick's deadline, every failure a
 //!   clear reason.
 
@@ -11,5 +12,6 @@ pub mod bridge;
 pub mod probe;
 pub mod program;
 pub mod runner;
+pub mod terminal;
 pub mod tournament;
 pub mod web;

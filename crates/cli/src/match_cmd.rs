@@ -11,6 +11,7 @@ use gridarena_cli::runner::{
     check_players, describe_report, parse_player, play_game, GameReport, Player, PlayerOptions,
     RunError, TeamStats, Watcher,
 };
+use gridarena_cli::terminal::printable;
 use gridarena_engine::halma::record::Recorder;
 use gridarena_engine::halma::{
     AiPlayer, ContentType, Exchange, Game, GameResult, Preset, Team, Teams, TickOutcome,
@@ -141,6 +142,7 @@ pub struct MatchArgs {
 
 /// Plays the match and prints its results on `out`.
 pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
+    gridarena_cli::program::supervise().map_err(Failure::Internal)?;
     let clock = args.clock.clock(args.out_of_time);
     let options = |content_type| PlayerOptions {
         content_type,
@@ -356,7 +358,8 @@ fn write_summary(
         let mut causes: Vec<_> = stats.causes.iter().collect();
         causes.sort_by(|a, b| b.1.count.cmp(&a.1.count).then(a.0.cmp(b.0)));
         for (code, cause) in causes.iter().take(CAUSES_SHOWN) {
-            writeln!(out, "  {} x {code}, latest: {}", cause.count, cause.example)?;
+            let example = printable(&cause.example);
+            writeln!(out, "  {} x {code}, latest: {example}", cause.count)?;
         }
         if causes.len() > CAUSES_SHOWN {
             writeln!(out, "  ... and {} more kinds", causes.len() - CAUSES_SHOWN)?;
@@ -396,7 +399,14 @@ impl Watcher for CliWatcher<'_> {
             let mut err = io::stderr().lock();
             for e in &outcome.errors {
                 // Nothing is left to tell anyone if stderr is gone, so a failed write is ignored.
-                let _ = writeln!(err, "game {} turn {}: {e}", self.game, outcome.turn);
+                let e = e.to_string();
+                let _ = writeln!(
+                    err,
+                    "game {} turn {}: {}",
+                    self.game,
+                    outcome.turn,
+                    printable(&e)
+                );
             }
         }
         match &mut self.record {

@@ -82,7 +82,7 @@ pub fn run(args: &ProbeArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
         json.push('\n');
         json
     } else {
-        report.to_text()
+        gridarena_cli::terminal::printable(&report.to_text()).into_owned()
     };
     out.write_all(text.as_bytes()).map_err(Failure::Output)?;
     Ok(if report.passed() {

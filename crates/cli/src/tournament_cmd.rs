@@ -9,6 +9,7 @@ use crate::io::Failure;
 use crate::progress::Progress;
 use gridarena_cli::program::{self, OutOfTime, ProgramPlayer};
 use gridarena_cli::runner::{parse_player, PlayerOptions};
+use gridarena_cli::terminal::printable;
 use gridarena_cli::tournament::{play, Finished};
 use gridarena_engine::halma::{AiPlayer, Answer, Game, Preset, Team, Teams};
 use gridarena_engine::tournament::event::Tournament;
@@ -240,17 +241,16 @@ fn roll_call(tournament: &Tournament, options: PlayerOptions) -> Result<(), Fail
         let took = reply
             .latency
             .map_or(String::new(), |l| format!(" in {} ms", l.as_millis()));
-        match reply.answer {
+        let said = match reply.answer {
             Answer::Move(path) => match game.position().check(team, &path) {
-                Ok(_) => eprintln!("roll call: {name} ({program}) answered {path}{took}: ready"),
-                Err(e) => eprintln!(
+                Ok(_) => format!("roll call: {name} ({program}) answered {path}{took}: ready"),
+                Err(e) => format!(
                     "roll call: {name} ({program}) answered {path}{took}, an illegal move: {e}"
                 ),
             },
-            Answer::NoMove(why) => {
-                eprintln!("roll call: {name} ({program}): {} ({})", why, why.code())
-            }
-        }
+            Answer::NoMove(why) => format!("roll call: {name} ({program}): {why} ({})", why.code()),
+        };
+        eprintln!("{}", printable(&said));
     }
     Ok(())
 }
@@ -264,6 +264,7 @@ fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
 
 /// Plays the tournament and prints its table on `out`.
 pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
+    gridarena_cli::program::supervise().map_err(Failure::Internal)?;
     let roster = read_roster(&args.roster)?;
     let mut tournament = open(args, roster)?;
     let options = PlayerOptions {
@@ -296,7 +297,7 @@ pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<ExitCode, Fail
         let total = t.total_games() as u64;
         if verbose {
             progress.clear();
-            eprintln!(
+            let line = format!(
                 "game {} (round {}): {} (red) vs {} (blue): {}, {} ticks",
                 r.fixture.number + 1,
                 r.fixture.round + 1,
@@ -305,10 +306,12 @@ pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<ExitCode, Fail
                 r.ending,
                 r.ticks
             );
+            eprintln!("{}", printable(&line));
         }
         for w in done.withdrawals {
             progress.clear();
-            eprintln!("withdrawn: {}: {}", names[w.entry], w.cause);
+            let line = format!("withdrawn: {}: {}", names[w.entry], w.cause);
+            eprintln!("{}", printable(&line));
         }
         let running = t.running().len();
         progress.draw(
@@ -329,10 +332,11 @@ pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<ExitCode, Fail
     let table = Table::of(&tournament).map_err(|e| Failure::Internal(e.to_string()))?;
     let csv = args.out.join("standings.csv");
     write_atomically(&csv, &table.to_csv()).map_err(|e| named(&csv, e))?;
-    out.write_all(table.to_text().as_bytes())
+    out.write_all(printable(&table.to_text()).as_bytes())
         .map_err(Failure::Output)?;
     for w in tournament.withdrawals() {
-        writeln!(out, "withdrawn: {}: {}", names[w.entry], w.cause).map_err(Failure::Output)?;
+        let line = format!("withdrawn: {}: {}", names[w.entry], w.cause);
+        writeln!(out, "{}", printable(&line)).map_err(Failure::Output)?;
     }
     writeln!(
         out,

@@ -210,3 +210,24 @@ fn a_move_cut_by_the_requests_limit_does_not_spend_the_clock() {
     let (status, answer, _) = bridge.post(&classic_request(Team::Red, "g3"), "text/plain");
     assert_eq!(status, 200, "the clock still has time: {answer}");
 }
+
+#[test]
+fn the_programs_arguments_reach_it_as_they_were_given() {
+    // Each argument after -- is one word of the command, whatever it holds: no `;` in one starts
+    // another command.
+    let bridge = Bridge::fixture(
+        "course",
+        &[
+            "sh",
+            "-c",
+            "echo \"[$1] [$2]\" >&2; exit 1",
+            "-",
+            "a;b c",
+            "it's",
+        ],
+    );
+    let (status, answer, _) = bridge.post(&classic_request(Team::Red, "q"), "text/plain");
+    assert_eq!(status, 502, "{answer}");
+    let stderr = answer["stderr"].as_str().unwrap_or_default();
+    assert!(stderr.contains("[a;b c] [it's]"), "{answer}");
+}

@@ -1,6 +1,7 @@
 //! One move in the course's format: write `input.txt`, run the agent, read `output.txt`.
 
 use super::process::{Running, Wiring};
+use super::workdir::{open_regular, write_new};
 use super::{exit_failure, millis, Ask, Moved};
 use gridarena_engine::halma::course::{input_txt, parse_output, Occasion};
 use gridarena_engine::halma::program::stderr_tail;
@@ -35,7 +36,7 @@ pub(super) fn play(
             return moved.failed(ProgramFailure::NotStarted { why });
         }
     }
-    if let Err(e) = fs::write(dir.join("input.txt"), &input) {
+    if let Err(e) = write_new(&dir.join("input.txt"), &input) {
         let why = format!("input.txt could not be written: {e}");
         return moved.failed(ProgramFailure::NotStarted { why });
     }
@@ -59,8 +60,8 @@ pub(super) fn play(
         let failure = exit_failure(&exit, moved.stderr.clone());
         return moved.failed(failure);
     }
-    let bytes = match read_capped(&output_path) {
-        Ok(bytes) => bytes,
+    let (bytes, size) = match read_capped(&output_path) {
+        Ok(read) => read,
         Err(e) if e.kind() == ErrorKind::NotFound => {
             let stderr = moved.stderr.clone();
             return moved.failed(ProgramFailure::NoOutput { stderr });
@@ -72,7 +73,6 @@ pub(super) fn play(
         }
     };
     if bytes.len() > MAX_RESPONSE_BYTES {
-        let size = fs::metadata(&output_path).map_or(bytes.len() as u64, |m| m.len());
         let bytes = usize::try_from(size).unwrap_or(usize::MAX);
         return moved.failed(ProgramFailure::TooLarge { bytes });
     }
@@ -90,11 +90,13 @@ pub(super) fn play(
     moved
 }
 
-/// Reads at most one byte more than [`MAX_RESPONSE_BYTES`] of `path`: enough to know it is too large.
-fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
-    let file = fs::File::open(path)?;
+/// Reads at most one byte more than [`MAX_RESPONSE_BYTES`] of the regular file `path` (enough to know
+/// it is too large), with its size.
+fn read_capped(path: &Path) -> std::io::Result<(Vec<u8>, u64)> {
+    let file = open_regular(path)?;
+    let size = file.metadata()?.len();
     let mut bytes = Vec::new();
     let limit = u64::try_from(MAX_RESPONSE_BYTES).map_or(u64::MAX, |n| n + 1);
     file.take(limit).read_to_end(&mut bytes)?;
-    Ok(bytes)
+    Ok((bytes, size))
 }

@@ -1,12 +1,14 @@
 //! Program players: an AI that is a program on this machine, asked in the course's file format or by
 //! lines on stdin and stdout (docs/programs.md).
 //!
-//! - Each game gets its own working folder, a copy of the agent's folder ([`workdir`]), and, for the
-//!   line format, its own process, started at the first move and killed with its process group when the
-//!   game ends. Several games at once never share either.
+//! - Each game gets its own working folder, a private copy of the agent's folder ([`workdir`]), and, for
+//!   the line format, its own process, started at the first move and killed with its process group when
+//!   the game ends. Several games at once never share either.
+//! - However gridarena ends, its programs and their folders end with it ([`supervise`]).
 //! - Each player has a clock: the total play time of a game, charged after each move with the CPU time of
 //!   the program's processes where the system reports it, else the wall time ([`Measured`]). A move still
-//!   running at its time left plus the grace is killed. Once the clock is spent the player answers
+//!   running at its time left plus the grace is killed. The wall time of a game's moves is capped too, at
+//!   [`WALL_FACTOR`] times the clock. Once the clock is spent the player answers
 //!   [`ProgramFailure::OutOfTime`]; what that costs is the caller's policy (the course's: the game is
 //!   lost; the arena's: no move).
 //! - Every way a move fails is a [`ProgramFailure`], with the tail of the program's stderr where it
@@ -14,10 +16,12 @@
 
 mod course;
 mod lines;
+mod live;
 mod process;
+mod signals;
 mod workdir;
 
-pub use workdir::{GameDir, MAX_BYTES, MAX_FILES};
+pub use workdir::{GameDir, MAX_BYTES, MAX_FILES, PREFIX};
 
 use gridarena_engine::halma::course::Occasion;
 use gridarena_engine::halma::game_loop::game_request_body;
@@ -27,8 +31,22 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+/// Readies this process to run programs: removes the game folders a gridarena killed outright left
+/// behind, and, from now on, a SIGINT, SIGTERM or SIGHUP ends every program this process started and
+/// removes their folders before it exits (with status 130, 143 or 129).
+pub fn supervise() -> Result<(), String> {
+    workdir::remove_stale();
+    signals::end_programs_on_signals()
+}
+
 /// The default play time of one game, as in the course.
 pub const DEFAULT_CLOCK: Duration = Duration::from_secs(300);
+/// A game's moves may take this many times the clock in wall time. CPU time misses the work of a process
+/// the program detached (nobody waits for it) and a program that waits rather than computes spends
+/// none, so without a cap on wall time such a program would never run out; three times leaves a fair
+/// program room on a busy machine.
+pub const WALL_FACTOR: u32 = 3;
+
 /// The default grace after the time left before a move is killed.
 pub const DEFAULT_GRACE: Duration = Duration::from_secs(10);
 
@@ -126,6 +144,8 @@ struct GameState {
     dir: Option<GameDir>,
     lines: Option<lines::Bot>,
     used: Duration,
+    /// The wall time of the game's moves so far.
+    wall: Duration,
     measured: Measured,
     moves: u32,
 }
@@ -198,7 +218,13 @@ impl ProgramPlayer {
     /// Asks for one move, blocking until the program answers, fails or is killed.
     pub fn ask(&self, ask: &Ask<'_>) -> Reply {
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        let time_left = self.clock.total.saturating_sub(state.used);
+        let wall_total = self
+            .clock
+            .total
+            .checked_mul(WALL_FACTOR)
+            .unwrap_or(Duration::MAX);
+        let time_left = (self.clock.total.saturating_sub(state.used))
+            .min(wall_total.saturating_sub(state.wall));
         let time_left_ms = u64::try_from(time_left.as_millis()).unwrap_or(u64::MAX);
         let failed = |failure: ProgramFailure, request: String| Reply {
             answer: Answer::NoMove(NoMove::Program(failure)),
@@ -258,7 +284,13 @@ impl ProgramPlayer {
         };
         state.moves += 1;
         state.used += charged;
+        state.wall += wall;
         state.measured = measured;
+        if state.wall >= wall_total {
+            // Its wall time is spent, and with it its clock.
+            state.used = state.used.max(self.clock.total);
+            state.measured = Measured::Wall;
+        }
         let mut reply = Reply {
             answer: moved.answer,
             latency: moved.answered.then_some(wall),

@@ -3,8 +3,10 @@
 //!
 //! The command runs under `sh -c` so a student's `python3 homework.py` works as typed. Every process it
 //! starts shares its process group, so killing the group ends a child it left behind too (a program that
-//! leaves the group on purpose, with `setsid`, escapes: there is no sandbox, see docs/programs.md).
+//! leaves the group on purpose, with `setsid`, escapes: there is no sandbox, see docs/programs.md). The
+//! group is killed as soon as its leader exits, and the leader reaped only then ([`super::live`]).
 
+use super::live;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
@@ -133,9 +135,7 @@ impl Running {
             Wiring::Files => cmd.stdin(Stdio::null()).stdout(Stdio::null()),
             Wiring::Lines => cmd.stdin(Stdio::piped()).stdout(Stdio::piped()),
         };
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| format!("sh could not be started: {e}"))?;
+        let mut child = live::spawn(cmd).map_err(|e| format!("sh could not be started: {e}"))?;
         let pid = i32::try_from(child.id()).unwrap_or(i32::MAX);
         let stderr = Arc::new(Mutex::new(Tail::default()));
         let (closed, stderr_closed) = mpsc::channel();
@@ -158,7 +158,7 @@ impl Running {
         });
         let (sender, exited) = mpsc::channel();
         spawn_reader("program wait", move || {
-            if let Some(exit) = wait(pid) {
+            if let Some(Some(exit)) = live::wait_and_reap(pid, || reap(pid)) {
                 let _ = sender.send(exit);
             }
         });
@@ -238,10 +238,7 @@ impl Running {
 
     /// Kills the whole process group and reaps the program.
     pub fn kill(&mut self) {
-        // SAFETY: kill has no memory preconditions; a negative pid names the process group.
-        unsafe {
-            libc::kill(-self.pgid, libc::SIGKILL);
-        }
+        live::kill_group(self.pgid);
         self.wait_for(Duration::from_secs(5));
     }
 }
@@ -249,10 +246,7 @@ impl Running {
 impl Drop for Running {
     /// A program never outlives its player: whatever is left of its group is killed.
     fn drop(&mut self) {
-        // SAFETY: as in `kill`. The group may be gone already, which is harmless.
-        unsafe {
-            libc::kill(-self.pgid, libc::SIGKILL);
-        }
+        live::kill_group(self.pgid);
     }
 }
 
@@ -292,14 +286,16 @@ fn children(pid: i32) -> Vec<i32> {
 
 /// The script `sh -c` runs: a simple command is run with `exec`, so the program itself is the process
 /// the referee started (its own stdin, its own exit status: a crash is "killed by signal 11", not the
-/// shell's 139); a command with shell syntax in it runs as written.
+/// shell's 139); a command with shell syntax in it runs as written. What quotes hold is text (the
+/// bridge quotes its arguments so), not syntax.
 fn script(command: &str) -> String {
     let first = command.split_whitespace().next().unwrap_or_default();
     let keyword = matches!(
         first,
         "if" | "while" | "until" | "for" | "case" | "{" | "!" | "exec" | "cd" | "export" | "set"
     );
-    let syntax = command.contains([';', '&', '|', '(', ')', '\n', '`']) || first.contains('=');
+    let bare = outside_quotes(command);
+    let syntax = bare.contains([';', '&', '|', '(', ')', '\n', '`']) || first.contains('=');
     if keyword || syntax {
         command.to_string()
     } else {
@@ -307,8 +303,44 @@ fn script(command: &str) -> String {
     }
 }
 
-/// Waits for `pid` and returns its status with its CPU time.
-fn wait(pid: i32) -> Option<Exit> {
+/// `command` without the text its quotes hold and the characters escaped with a backslash, keeping
+/// what is still syntax inside double quotes (a `` ` `` or `$(` substitution).
+fn outside_quotes(command: &str) -> String {
+    let mut bare = String::with_capacity(command.len());
+    let mut chars = command.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                // Up to the closing quote; an unclosed one is the shell's error to report.
+                for q in chars.by_ref() {
+                    if q == '\'' {
+                        break;
+                    }
+                }
+            }
+            '"' => {
+                while let Some(q) = chars.next() {
+                    match q {
+                        '"' => break,
+                        '\\' => {
+                            chars.next();
+                        }
+                        '`' | '(' => bare.push(q),
+                        _ => {}
+                    }
+                }
+            }
+            '\\' => {
+                chars.next();
+            }
+            _ => bare.push(c),
+        }
+    }
+    bare
+}
+
+/// Reaps `pid`, which has exited, and returns its status with its CPU time.
+fn reap(pid: i32) -> Option<Exit> {
     loop {
         let mut status = 0;
         // SAFETY: a zeroed rusage is a valid value of the plain C struct.
@@ -413,9 +445,60 @@ mod tests {
             "./a | tee x",
             "if true; then ./a; fi",
             "exec ./agent",
+            "./agent 'a;b' ;",
+            "./agent 'a' | tee x",
+            "echo \"it's\" ; ./b",
+            "./agent \"$(cat args)\"",
         ] {
             assert_eq!(script(kept), kept);
         }
+        // What the bridge quotes is text: the program is still exec'd.
+        assert_eq!(
+            script(r"./agent --name 'a;b|c' 'it'\''s'"),
+            r"exec ./agent --name 'a;b|c' 'it'\''s'"
+        );
+        assert_eq!(
+            script(r#"python3 "my agent;1.py" a\;b"#),
+            r#"exec python3 "my agent;1.py" a\;b"#
+        );
+    }
+
+    /// Whether `pid` is a live process (a zombie is not).
+    fn alive(pid: i32) -> bool {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            stat.rsplit_once(')')
+                .is_some_and(|(_, rest)| !rest.trim_start().starts_with(['Z', 'X']))
+        })
+    }
+
+    #[test]
+    fn a_programs_group_is_killed_before_its_leader_is_reaped() {
+        // Once the leader is reaped its pid may be reused, by another group too: the rest of its group
+        // must be gone by the time its exit is known, so no later kill of the group is ever needed.
+        let dir = std::env::temp_dir().join(format!("gridarena-reap-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let started = Running::start("sleep 300 & echo $! > child.pid", &dir, Wiring::Files)
+            .expect("sh starts");
+        let mut running = started.running;
+        running
+            .wait_for(Duration::from_secs(10))
+            .expect("the leader exits");
+        let child: i32 = std::fs::read_to_string(dir.join("child.pid"))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        let deadline = std::time::Instant::now() + Duration::from_secs(2);
+        while alive(child) && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let left = alive(child);
+        // SAFETY: kill has no memory preconditions; this is the test's own child.
+        unsafe {
+            libc::kill(child, libc::SIGKILL);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(!left, "the leader was reaped with its group still running");
     }
 
     #[test]
