@@ -24,28 +24,30 @@ use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::settings::Settings;
 use leptos::prelude::*;
 
-/// The roster the page opens with: the link's, else the stored one; and what was wrong with the link.
-fn initial_roster() -> (RosterList, Option<String>) {
-    let mut list = RosterList::default();
-    if let Some(text) = store::linked_roster() {
-        match list.import("the link", text.as_bytes()) {
-            Ok(_) => return (list, None),
-            Err(why) => {
-                let mut stored = RosterList::default();
-                if let Some(t) = store::stored_roster() {
-                    let _ = stored.import("storage", t.as_bytes());
-                }
-                return (
-                    stored,
-                    Some(format!("The roster in the link was not loaded: {why}")),
-                );
-            }
-        }
+/// The roster the page opens with: the link's, else the stored one; and what to say of the link (what
+/// was wrong with it, or the program entries it may not bring). A link that is the stored roster without
+/// its programs is the page's own (written by [`store::save_roster`]): the stored roster, programs and
+/// all, is then kept.
+fn initial_roster() -> (RosterList, Option<Line>) {
+    let mut stored = RosterList::default();
+    if let Some(t) = store::stored_roster() {
+        let _ = stored.import("storage", t.as_bytes());
     }
-    if let Some(text) = store::stored_roster() {
-        let _ = list.import("storage", text.as_bytes());
+    let Some(text) = store::linked_roster() else {
+        return (stored, None);
+    };
+    let mut linked = RosterList::default();
+    match linked.import_link(text.as_bytes()) {
+        Ok(_) if linked.link() == stored.link() => (stored, None),
+        Ok(note) => (linked, note.map(|n| Line::new(Tone::Error, n))),
+        Err(why) => (
+            stored,
+            Some(Line::new(
+                Tone::Error,
+                format!("The roster in the link was not loaded: {why}"),
+            )),
+        ),
     }
-    (list, None)
 }
 
 /// The settings a classroom starts from: the small board and a short tick, so a round fits a lesson.
@@ -60,12 +62,14 @@ fn classroom_settings() -> SettingsForm {
 #[component]
 pub fn TournamentPage() -> impl IntoView {
     let notice = RwSignal::new(None::<Line>);
-    let (list, link_error) = initial_roster();
-    if let Some(why) = link_error {
-        notice.set(Some(Line::new(Tone::Error, why)));
+    let (list, said) = initial_roster();
+    if said.is_some() {
+        notice.set(said);
     }
     let roster = RwSignal::new(list);
-    Effect::new(move |_| store::save_roster(&roster.with(RosterList::compact)));
+    Effect::new(move |_| {
+        roster.with(|r| store::save_roster(&r.compact(), &r.link()));
+    });
     let form = RwSignal::new(classroom_settings());
     let checks = RwSignal::new(Vec::<Check>::new());
     let ctl = Control::new(notice);

@@ -1,6 +1,6 @@
 //! The roster: add one entry, paste many, remove, import and export the roster file.
 
-use super::roster_list::{RosterList, MAX_ROSTER_FILE};
+use super::roster_list::{is_program, RosterList, MAX_ROSTER_FILE};
 use crate::files;
 use crate::notice::{self, Line};
 use crate::widgets::{Chosen, FileInput, SubmitForm};
@@ -33,9 +33,15 @@ pub fn RosterPanel(roster: RwSignal<RosterList>, notice: RwSignal<Option<Line>>)
         say(bytes.and_then(|b| notice::run(roster, |r| r.import(&name, &b))));
     });
     let export = move |_| {
-        let json = roster.with_untracked(RosterList::to_json);
-        if let Err(e) = files::download("roster.json", &json, "application/json") {
-            say(Err(e));
+        let (json, note) = roster.with_untracked(|r| (r.to_json(), r.export_note()));
+        match files::download("roster.json", &json, "application/json") {
+            Err(e) => say(Err(e)),
+            // Never silently: a roster that leaves with commands in it says which.
+            Ok(()) => {
+                if let Some(note) = note {
+                    say(Ok(note));
+                }
+            }
         }
     };
     let rows = move || {
@@ -48,6 +54,15 @@ pub fn RosterPanel(roster: RwSignal<RosterList>, notice: RwSignal<Option<Line>>)
                         <li>
                             <span class="t-name">{e.name.clone()}</span>
                             <code>{e.player.clone()}</code>
+                            {is_program(e).then(|| view! {
+                                <span
+                                    class="t-program"
+                                    data-testid="program-mark"
+                                    title="A command a computer would run: the page cannot; gridarena halma tournament runs it only with --allow-programs"
+                                >
+                                    "program"
+                                </span>
+                            })}
                             <button
                                 data-testid="remove-entry"
                                 on:click=move |_| say(notice::run(roster, |r| r.remove(i)))

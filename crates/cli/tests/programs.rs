@@ -366,6 +366,52 @@ fn the_course_starter_keeps_the_course_rules_against_the_search_ai() {
 }
 
 #[test]
+fn a_rosters_programs_run_only_with_the_teachers_consent() {
+    let dir = tempdir("consent");
+    let marker = dir.join("ran");
+    // What a hostile roster would run: it leaves a mark if it ever runs.
+    let command = format!("touch '{}' ; exit 1", marker.display());
+    let roster = serde_json::json!({"entries": [
+        {"name": "Mallory", "program": {"command": command, "dir": dir.display().to_string(), "format": "course"}},
+        {"name": "Greedy", "player": "builtin:greedy"},
+    ]});
+    let roster_path = dir.join("roster.json");
+    std::fs::write(&roster_path, roster.to_string()).expect("the roster is written");
+    let (roster_arg, out_arg) = (
+        roster_path.display().to_string(),
+        dir.join("out").display().to_string(),
+    );
+    let args = [
+        "halma",
+        "tournament",
+        &roster_arg,
+        "--preset",
+        "classic",
+        "--out",
+        &out_arg,
+    ];
+    let refused = run(&args, "", None);
+    assert_eq!(refused.code, 2, "{refused:?}");
+    assert!(
+        refused.stderr.contains("--allow-programs")
+            && refused.stderr.contains("entry 1 (Mallory)")
+            && refused.stderr.contains(&command),
+        "the refusal lists the exact command: {}",
+        refused.stderr
+    );
+    assert!(!marker.exists(), "nothing ran without consent");
+    assert!(!dir.join("out").exists(), "nothing was written");
+    // With the flag, the same roster's program runs (here, only to fail its roll call).
+    let mut allowed: Vec<&str> = args.to_vec();
+    allowed.push("--allow-programs");
+    allowed.extend(["--max-turns", "4"]);
+    let out = run(&allowed, "", None);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(marker.exists(), "the program ran once consented to");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_tournament_of_four_with_two_program_entries() {
     if !has_python() {
         eprintln!("python3 is not installed: skipped");
@@ -390,6 +436,7 @@ fn a_tournament_of_four_with_two_program_entries() {
             "halma",
             "tournament",
             &roster_arg,
+            "--allow-programs",
             "--preset",
             "classic",
             "--max-turns",
