@@ -23,6 +23,9 @@ const BUILT_IN_OPPONENTS: [(&str, &str); 2] = [
 ];
 
 /// The page.
+/// How long after the last key typed the AIs are kept, in milliseconds.
+const KEEP_TYPING_MS: u32 = 400;
+
 #[component]
 pub fn CodePage() -> impl IntoView {
     let notice = RwSignal::new(None::<Line>);
@@ -42,13 +45,35 @@ pub fn CodePage() -> impl IntoView {
     let editor: StoredValue<Option<Editor>, LocalStorage> = StoredValue::new_local(None);
     let host = NodeRef::<Div>::new();
 
+    // Typing is kept a moment after the last key, not at every key: the whole list is one stored text
+    // (a pickled table makes it megabytes), and writing it per keystroke would make typing lag. Leaving
+    // the page keeps what is pending at once.
+    let typed: StoredValue<Option<gloo_timers::callback::Timeout>, LocalStorage> =
+        StoredValue::new_local(None);
     let keep = move || {
+        typed.set_value(None);
         if writable {
             if let Err(why) = ais.with_untracked(|a| store::save(a)) {
                 notice.set(Some(Line::new(Tone::Error, why)));
             }
         }
     };
+    let keep_soon = move || {
+        let timer = gloo_timers::callback::Timeout::new(KEEP_TYPING_MS, move || {
+            // This very timer: not dropped while it runs.
+            if let Some(Some(running)) = typed.try_update_value(Option::take) {
+                running.forget();
+            }
+            keep();
+        });
+        typed.set_value(Some(timer));
+    };
+    let pending = window_event_listener(leptos::ev::pagehide, move |_| {
+        if typed.with_value(Option::is_some) {
+            keep();
+        }
+    });
+    on_cleanup(move || pending.remove());
     let current = move || {
         selected
             .get()
@@ -99,7 +124,7 @@ pub fn CodePage() -> impl IntoView {
             }
         });
         if changed {
-            keep();
+            keep_soon();
         }
     };
     Effect::new(move |_| {
