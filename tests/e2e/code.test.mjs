@@ -189,6 +189,13 @@ test('the editor page: a new AI is tested, saved, kept over a reload, shared by 
   await page.waitForSelector('[data-testid=editor] .cm-content');
   assert.match(await page.textContent('[data-testid=editor] .cm-content'), /# my change/);
   assert.match(await page.textContent('[data-testid=code-versions] summary'), /\(1\)/);
+  // Typing is kept a moment after the last key, or when the page is left: a reload at once loses nothing.
+  await page.click('[data-testid=editor] .cm-content');
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('# typed, then reloaded at once\n');
+  await page.reload();
+  await page.waitForSelector('[data-testid=editor] .cm-content');
+  assert.match(await page.textContent('[data-testid=editor] .cm-content'), /# typed, then reloaded at once/);
 
   // Test: the doctor's four positions, each legal.
   await page.click('[data-testid=code-test]');
