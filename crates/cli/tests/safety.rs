@@ -3,6 +3,8 @@
 //! the referee or the terminal.
 #![cfg(unix)]
 
+#[path = "support/canned.rs"]
+mod canned;
 #[path = "support/timed.rs"]
 mod timed;
 
@@ -205,45 +207,10 @@ fn control_characters_from_a_program_never_reach_the_terminal() {
 
 /// A web AI that answers every request with HTTP 502 and an `error` full of escape codes.
 fn hostile_web_ai() -> u16 {
-    use std::io::{BufRead, BufReader, Read, Write};
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
-    let port = listener.local_addr().expect("an address").port();
-    std::thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            std::thread::spawn(move || {
-                let mut reader = BufReader::new(stream);
-                loop {
-                    let mut length = 0usize;
-                    let mut line = String::new();
-                    loop {
-                        line.clear();
-                        if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                            return;
-                        }
-                        if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                            length = v.trim().parse().unwrap_or(0);
-                        }
-                        if line == "\r\n" {
-                            break;
-                        }
-                    }
-                    let mut body = vec![0; length];
-                    if reader.read_exact(&mut body).is_err() {
-                        return;
-                    }
-                    let error = r#"{"error": "boom\u001b[2J\u001b]0;pwned\u0007"}"#;
-                    let reply = format!(
-                        "HTTP/1.1 502 Bad Gateway\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{error}",
-                        error.len()
-                    );
-                    if reader.get_mut().write_all(reply.as_bytes()).is_err() {
-                        return;
-                    }
-                }
-            });
-        }
-    });
-    port
+    canned::canned(concat!(
+        "HTTP/1.1 502 Bad Gateway\r\nContent-Type: application/json\r\nContent-Length: 46\r\n\r\n",
+        r#"{"error": "boom\u001b[2J\u001b]0;pwned\u0007"}"#
+    ))
 }
 
 #[test]

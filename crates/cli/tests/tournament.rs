@@ -1,6 +1,8 @@
 //! `gridarena halma tournament` end to end: real web AIs (the Python and PHP starters), built-ins, an
 //! endpoint that answers HTTP 500 and one that never answers; and a run killed half-way and resumed.
 
+#[path = "support/canned.rs"]
+mod canned;
 #[path = "support/run.rs"]
 mod run;
 #[path = "support/starter.rs"]
@@ -10,7 +12,6 @@ use gridarena_engine::halma::record::Record;
 use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::game::Ending;
 use run::run;
-use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -30,40 +31,7 @@ fn temp_dir(name: &str) -> PathBuf {
 
 /// An endpoint that reads each request and answers HTTP 500, with CORS, as a crashing AI server does.
 fn http_500() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    thread::spawn(move || {
-        for stream in listener.incoming().flatten() {
-            thread::spawn(move || {
-                let mut reader = BufReader::new(stream);
-                loop {
-                    let mut length = 0usize;
-                    let mut line = String::new();
-                    loop {
-                        line.clear();
-                        if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                            return;
-                        }
-                        if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                            length = v.trim().parse().unwrap_or(0);
-                        }
-                        if line == "\r\n" {
-                            break;
-                        }
-                    }
-                    let mut body = vec![0; length];
-                    if std::io::Read::read_exact(&mut reader, &mut body).is_err() {
-                        return;
-                    }
-                    let reply = "HTTP/1.1 500 Internal Server Error\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: 21\r\n\r\nTraceback: KeyError!";
-                    if reader.get_mut().write_all(reply.as_bytes()).is_err() {
-                        return;
-                    }
-                }
-            });
-        }
-    });
-    port
+    canned::canned("HTTP/1.1 500 Internal Server Error\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: 21\r\n\r\nTraceback: KeyError!")
 }
 
 /// An endpoint that accepts connections and never says a word.
