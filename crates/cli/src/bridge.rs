@@ -3,8 +3,11 @@
 //!
 //! Each request names its game (`gameId`) and its team: each (game, team) gets its own program player,
 //! so its own working folder and, in the line format, its own process. A request for a game at a lower
-//! `turn` than the last one seen is a new game from the same seed (the page's "New game"): the old one is
-//! ended first. A game not asked for [`IDLE`] is ended, and at most [`MAX_GAMES`] are kept at once.
+//! `turn` than the last one seen is a new game from the same seed (the page's "New game"): it gets a new
+//! player at once, and a move of the old game still running is cancelled (its program killed by its own
+//! thread) and answered HTTP 409. No request ever waits for another game's move: the games' table is
+//! locked only to look a player up. A game not asked for [`IDLE`] is ended, and at most [`MAX_GAMES`]
+//! are kept at once.
 //!
 //! A move is answered with the web protocol's JSON; a program's failure with HTTP 502 and
 //! `{"error": ..., "code": ..., "stderr": ...}`, so the page's inspector shows what went wrong.
@@ -105,6 +108,17 @@ impl Bridge {
             .latency
             .map_or_else(|| "killed".to_string(), |l| format!("{} ms", l.as_millis()));
         let game_name = if id.is_empty() { "-".to_string() } else { id };
+        if reply.cancelled {
+            return Answered {
+                status: 409,
+                body: json!({
+                    "error": format!("game {game_name} was started again while this move ran: the move was cancelled"),
+                    "code": "cancelled",
+                })
+                .to_string(),
+                log: format!("game {game_name} {team} turn {turn}: cancelled, the game was started again ({took})"),
+            };
+        }
         match reply.answer {
             Answer::Move(path) => Answered {
                 status: 200,
@@ -130,36 +144,61 @@ impl Bridge {
         }
     }
 
-    /// The player of `team` in game `id`, started again when `turn` went back; `None` when full.
+    /// The player of `team` in game `id`, a new one when `turn` went back; `None` when full.
+    ///
+    /// The table is locked only while the player is looked up: an old game's player is cancelled
+    /// (which never waits) and dropped here, and its last request's thread, which holds it too, kills
+    /// its program and removes its folder. Idle games are dropped after the lock is let go.
     fn player_for(&self, id: &str, team: Team, turn: u32) -> Option<Arc<ProgramPlayer>> {
-        let mut games = self.games.lock().unwrap_or_else(|p| p.into_inner());
         let now = Instant::now();
-        // Idle games end here; a player still thinking is held by its request too, so it finishes.
-        games.retain(|_, slot| now.duration_since(slot.asked) < IDLE);
-        let key = (id.to_string(), team);
-        if !games.contains_key(&key) && games.len() >= MAX_GAMES {
-            return None;
+        let mut gone = Vec::new();
+        let player = {
+            let mut games = self.games.lock().unwrap_or_else(|p| p.into_inner());
+            let idle: Vec<_> = games
+                .iter()
+                .filter(|(_, slot)| now.duration_since(slot.asked) >= IDLE)
+                .map(|(key, _)| key.clone())
+                .collect();
+            gone.extend(idle.iter().filter_map(|key| games.remove(key)));
+            let key = (id.to_string(), team);
+            if !games.contains_key(&key) && games.len() >= MAX_GAMES {
+                return None;
+            }
+            let slot = games.entry(key).or_insert_with(|| Slot {
+                player: self.new_player(),
+                last_turn: turn,
+                asked: now,
+            });
+            if turn < slot.last_turn {
+                let old = std::mem::replace(&mut slot.player, self.new_player());
+                gone.push(Slot {
+                    player: old,
+                    last_turn: slot.last_turn,
+                    asked: slot.asked,
+                });
+            }
+            slot.last_turn = turn;
+            slot.asked = now;
+            Arc::clone(&slot.player)
+        };
+        for slot in gone {
+            // A player no request holds ends here (its process, then its folder); one still asked is
+            // cancelled and ends with its request.
+            slot.player.cancel();
         }
-        let slot = games.entry(key).or_insert_with(|| Slot {
-            player: Arc::new(ProgramPlayer::new(self.program.clone(), self.clock)),
-            last_turn: turn,
-            asked: now,
-        });
-        if turn < slot.last_turn {
-            slot.player.end_game();
-        }
-        slot.last_turn = turn;
-        slot.asked = now;
-        Some(Arc::clone(&slot.player))
+        Some(player)
+    }
+
+    fn new_player(&self) -> Arc<ProgramPlayer> {
+        Arc::new(ProgramPlayer::new(self.program.clone(), self.clock))
     }
 
     /// Ends every game: processes killed, folders removed.
     pub fn end_all(&self) {
-        let mut games = self.games.lock().unwrap_or_else(|p| p.into_inner());
+        let games = std::mem::take(&mut *self.games.lock().unwrap_or_else(|p| p.into_inner()));
         for slot in games.values() {
             slot.player.end_game();
         }
-        games.clear();
     }
 }
 
@@ -198,6 +237,11 @@ mod tests {
         assert!(Arc::ptr_eq(&p1, &p2), "one game, one player");
         let other = b.player_for("g", Team::Blue, 6).expect("room");
         assert!(!Arc::ptr_eq(&p1, &other), "each team its own");
+        // A turn that went back is a new game: a new player, never the old one's lock.
+        let again = b.player_for("g", Team::Red, 2).expect("room");
+        assert!(!Arc::ptr_eq(&p1, &again), "a new game, a new player");
+        let next = b.player_for("g", Team::Red, 3).expect("room");
+        assert!(Arc::ptr_eq(&again, &next), "the new game goes on");
         for i in 0..MAX_GAMES - 2 {
             assert!(b.player_for(&i.to_string(), Team::Red, 0).is_some());
         }

@@ -4,22 +4,31 @@
 use gridarena_engine::halma::protocol::parse_response;
 use gridarena_engine::halma::{Game, Preset, Team};
 use serde_json::Value;
-use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
 
 /// A running bridge, stopped (as Ctrl-C stops it) when dropped.
 struct Bridge {
     child: Child,
     url: String,
+    port: u16,
 }
 
 impl Bridge {
     fn start(args: &[&str]) -> Bridge {
+        Bridge::start_with(args, &[])
+    }
+
+    fn start_with(args: &[&str], env: &[(&str, &Path)]) -> Bridge {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let mut child = Command::new(env!("CARGO_BIN_EXE_gridarena"))
             .args(["halma", "bridge", "--port", "0"])
             .args(args)
+            .envs(env.iter().copied())
             .current_dir(root)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -36,7 +45,12 @@ impl Bridge {
             .filter(|u| u.starts_with("http://127.0.0.1:"))
             .unwrap_or_else(|| panic!("no address in {line:?}"))
             .to_string();
-        Bridge { child, url }
+        let port = url
+            .trim_start_matches("http://127.0.0.1:")
+            .trim_end_matches('/')
+            .parse()
+            .expect("a port");
+        Bridge { child, url, port }
     }
 
     /// A bridge in `format` for `command`, run in the hostile-program fixtures' folder.
@@ -67,6 +81,63 @@ impl Bridge {
     }
 }
 
+/// An HTTP answer as it came.
+#[derive(Debug)]
+struct Raw {
+    status: u16,
+    body: String,
+}
+
+impl Raw {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or(Value::String(self.body.clone()))
+    }
+}
+
+/// Sends one HTTP/1.1 request by hand to 127.0.0.1:`port`, so that any `Host` can be sent, and reads
+/// the answer within `limit`.
+fn send_to(
+    port: u16,
+    method: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+    limit: Duration,
+) -> Result<Raw, String> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).map_err(|e| e.to_string())?;
+    stream
+        .set_read_timeout(Some(limit))
+        .map_err(|e| e.to_string())?;
+    let mut request = format!("{method} / HTTP/1.1\r\n");
+    if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("host")) {
+        request.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
+    }
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str(&format!(
+        "Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    ));
+    stream
+        .write_all(request.as_bytes())
+        .map_err(|e| e.to_string())?;
+    let mut text = String::new();
+    stream
+        .read_to_string(&mut text)
+        .map_err(|e| format!("no answer within {limit:?}: {e}"))?;
+    let (head, body) = text.split_once("\r\n\r\n").ok_or("no header end")?;
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|s| s.parse().ok())
+        .ok_or("no status")?;
+    Ok(Raw {
+        status,
+        body: body.to_string(),
+    })
+}
+
 impl Drop for Bridge {
     fn drop(&mut self) {
         // SIGTERM: the bridge ends its games (their processes and folders) before it exits.
@@ -77,6 +148,13 @@ impl Drop for Bridge {
         }
         let _ = self.child.wait();
     }
+}
+
+/// A scratch file for a program's notes, fresh for the test `name`.
+fn notes(name: &str) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("gridarena-bridge-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    path
 }
 
 fn has_python() -> bool {
@@ -230,4 +308,96 @@ fn the_programs_arguments_reach_it_as_they_were_given() {
     assert_eq!(status, 502, "{answer}");
     let stderr = answer["stderr"].as_str().unwrap_or_default();
     assert!(stderr.contains("[a;b c] [it's]"), "{answer}");
+}
+
+/// The page's origin as `scripts/serve.sh` serves it.
+const PAGE: &str = "http://127.0.0.1:8080";
+
+fn runs(notes: &Path) -> usize {
+    std::fs::read_to_string(notes).map_or(0, |t| t.lines().count())
+}
+
+/// A request of `game_id` at `turn`, with a time limit of a minute.
+fn request_at(game_id: &str, turn: u32) -> String {
+    let game = Game::new(&Preset::Arena.rules(), 1).expect("arena");
+    let mut request = game.request(Team::Red);
+    request.time_limit_ms = Some(60_000);
+    request.turn = Some(turn);
+    request.game_id = Some(game_id.to_string());
+    serde_json::to_string(&request).expect("JSON")
+}
+
+/// Whether `pid` is a live process (a zombie is not).
+fn alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit_once(')')
+            .is_some_and(|(_, rest)| !rest.trim_start().starts_with(['Z', 'X']))
+    })
+}
+
+#[test]
+fn restarting_a_game_mid_move_cancels_that_move_and_holds_up_no_other_game() {
+    let notes = notes("restart");
+    let bridge = Bridge::start_with(
+        &[
+            "--format",
+            "lines",
+            "--dir",
+            "tests/fixtures/programs",
+            "--",
+            "sh",
+            "lines_slow_turn4.sh",
+        ],
+        &[("GRIDARENA_TEST_NOTES", &notes)],
+    );
+    let port = bridge.port;
+    let ask = move |game: &str, turn: u32| {
+        let body = request_at(game, turn);
+        let headers = [("Origin", PAGE), ("Content-Type", "text/plain")];
+        let start = Instant::now();
+        let answer = send_to(port, "POST", &headers, &body, Duration::from_secs(20));
+        (answer, start.elapsed())
+    };
+    // Game A's move at turn 4 sleeps a minute.
+    let slow = thread::spawn(move || ask("a", 4));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while runs(&notes) == 0 && Instant::now() < deadline {
+        thread::sleep(Duration::from_millis(20));
+    }
+    let pid: i32 = std::fs::read_to_string(&notes)
+        .unwrap_or_default()
+        .trim()
+        .trim_start_matches("pid ")
+        .parse()
+        .expect("game A's program noted its pid");
+    // The page starts game A again: the bridge answers the new game's first move at once.
+    let restart = thread::spawn(move || ask("a", 0));
+    thread::sleep(Duration::from_millis(200));
+    // Game B is not held up by game A's move, nor by its restart.
+    let (other, took) = ask("b", 0);
+    let other = other.expect("game B is answered");
+    assert_eq!(other.status, 200, "{other:?}");
+    assert!(took < Duration::from_secs(3), "game B waited {took:?}");
+    let (restarted, took) = restart.join().expect("the restart's thread");
+    let restarted = restarted.expect("the restart is answered");
+    assert_eq!(restarted.status, 200, "{restarted:?}");
+    assert!(took < Duration::from_secs(3), "the restart waited {took:?}");
+    // Game A's old move was cancelled: its request is answered, its program killed.
+    let (old, took) = slow.join().expect("the slow move's thread");
+    let old = old.expect("the cancelled move is answered");
+    assert_eq!(old.status, 409, "{old:?}");
+    assert!(
+        old.json()["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("started again"),
+        "{old:?}"
+    );
+    assert!(took < Duration::from_secs(5), "the old move took {took:?}");
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while alive(pid) && Instant::now() < deadline {
+        thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!alive(pid), "game A's old program still runs");
+    let _ = std::fs::remove_file(notes);
 }
