@@ -10,10 +10,16 @@
 //! are kept at once.
 //!
 //! A move is answered with the web protocol's JSON; a program's failure with HTTP 502 and
-//! `{"error": ..., "code": ..., "stderr": ...}`, so the page's inspector shows what went wrong.
+//! `{"error": ..., "code": ...}`, so the page's inspector shows what went wrong. The program's stderr
+//! stays in the bridge's log unless the bridge was told to share it ([`Bridge::share_stderr`]): it can
+//! hold anything the program read, and the answer goes to a web page.
+//!
+//! Who may ask at all is [`access`]'s question, answered before a request reaches [`Bridge::answer`].
+
+pub mod access;
 
 use crate::program::{self, Clock, ProgramPlayer};
-use gridarena_engine::halma::{AiRequest, Answer, NoMove, Program, Team};
+use gridarena_engine::halma::{AiRequest, Answer, NoMove, Program, ProgramFailure, Team};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -25,6 +31,8 @@ pub const MAX_GAMES: usize = 64;
 pub const IDLE: Duration = Duration::from_secs(600);
 /// The largest request read.
 pub const MAX_REQUEST_BYTES: usize = 256 * 1024;
+/// The longest `gameId`: the page's are 16 hex digits.
+pub const MAX_GAME_ID: usize = 64;
 
 /// One (game, team) the bridge is playing.
 struct Slot {
@@ -37,6 +45,7 @@ struct Slot {
 pub struct Bridge {
     program: Program,
     clock: Clock,
+    share_stderr: bool,
     games: Mutex<HashMap<(String, Team), Slot>>,
 }
 
@@ -53,8 +62,16 @@ impl Bridge {
         Bridge {
             program,
             clock,
+            share_stderr: false,
             games: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Sends the program's stderr with a failure's answer (`--share-stderr`), as well as to the log.
+    #[must_use]
+    pub fn share_stderr(mut self, share: bool) -> Bridge {
+        self.share_stderr = share;
+        self
     }
 
     pub fn program(&self) -> &Program {
@@ -89,6 +106,9 @@ impl Bridge {
         let team = request.team.unwrap_or(Team::Red);
         let turn = request.turn.unwrap_or(0);
         let id = request.game_id.clone().unwrap_or_default();
+        if let Err(why) = check_game_id(&id) {
+            return refuse(400, why);
+        }
         let Some(player) = self.player_for(&id, team, turn) else {
             return refuse(
                 503,
@@ -126,14 +146,18 @@ impl Bridge {
                 log: format!("game {game_name} {team} turn {turn}: {path} ({took})"),
             },
             Answer::NoMove(why) => {
-                let stderr = match &why {
-                    NoMove::Program(f) => f.stderr().map(str::to_string),
-                    _ => None,
+                let body = if self.share_stderr {
+                    let stderr = match &why {
+                        NoMove::Program(f) => f.stderr().map(str::to_string),
+                        _ => None,
+                    };
+                    json!({ "error": why.to_string(), "code": why.code(), "stderr": stderr })
+                } else {
+                    json!({ "error": without_stderr(&why), "code": why.code() })
                 };
                 Answered {
                     status: 502,
-                    body: json!({ "error": why.to_string(), "code": why.code(), "stderr": stderr })
-                        .to_string(),
+                    body: body.to_string(),
                     // One line per move, whatever the program wrote on stderr.
                     log: format!(
                         "game {game_name} {team} turn {turn}: {} ({took})",
@@ -202,6 +226,47 @@ impl Bridge {
     }
 }
 
+/// A `gameId` is a plain name: it is printed in the log and names a game the page may start again.
+fn check_game_id(id: &str) -> Result<(), String> {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_.:".contains(c);
+    if id.len() <= MAX_GAME_ID && id.chars().all(plain) {
+        return Ok(());
+    }
+    let shown: String = id.chars().take(MAX_GAME_ID).collect();
+    let more = if id.chars().count() > MAX_GAME_ID {
+        "…"
+    } else {
+        ""
+    };
+    Err(format!(
+        "the request's gameId must be at most {MAX_GAME_ID} letters, digits, '-', '_', '.' or ':' \
+         (the page sends the game's seed in hex), not {shown:?}{more}"
+    ))
+}
+
+/// A failure's message without the program's stderr, which stays in the bridge's log.
+fn without_stderr(why: &NoMove) -> String {
+    let NoMove::Program(failure) = why else {
+        return why.to_string();
+    };
+    let mut failure = failure.clone();
+    let had = failure.stderr().is_some();
+    match &mut failure {
+        ProgramFailure::Crashed { stderr, .. }
+        | ProgramFailure::NoOutput { stderr }
+        | ProgramFailure::Malformed { stderr, .. } => stderr.clear(),
+        _ => {}
+    }
+    if had {
+        format!(
+            "{failure}; its stderr is in the bridge's log (start the bridge with --share-stderr to send \
+             it with its answers)"
+        )
+    } else {
+        failure.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -248,5 +313,42 @@ mod tests {
         assert!(b.player_for("one too many", Team::Red, 0).is_none());
         b.end_all();
         assert!(b.player_for("one too many", Team::Red, 0).is_some());
+    }
+
+    #[test]
+    fn a_game_id_is_a_plain_name() {
+        for ok in [
+            "",
+            "00000000000004d2",
+            "game-1.red_2:b",
+            &"x".repeat(MAX_GAME_ID),
+        ] {
+            assert_eq!(check_game_id(ok), Ok(()), "{ok}");
+        }
+        for bad in [
+            "a b",
+            "a\u{1b}[2J",
+            "é",
+            "a\nb",
+            "a/b",
+            &"x".repeat(MAX_GAME_ID + 1),
+        ] {
+            let why = check_game_id(bad).unwrap_err();
+            assert!(why.contains("gameId"), "{why}");
+        }
+    }
+
+    #[test]
+    fn a_failures_message_keeps_the_programs_stderr_out_unless_shared() {
+        let failure = NoMove::Program(ProgramFailure::Crashed {
+            status: "exit status 1".into(),
+            stderr: "secret".into(),
+        });
+        let message = without_stderr(&failure);
+        assert!(!message.contains("secret"), "{message}");
+        assert!(message.contains("crashed (exit status 1)"), "{message}");
+        assert!(message.contains("--share-stderr"), "{message}");
+        let timed_out = NoMove::Program(ProgramFailure::TimedOut { after_ms: 5 });
+        assert_eq!(without_stderr(&timed_out), timed_out.to_string());
     }
 }
