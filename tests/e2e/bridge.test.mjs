@@ -1,15 +1,19 @@
 // Programs served as web AIs by `gridarena halma bridge` (the debug build), played through the page: the
-// course-format Python starter plays red in a classic game, and a crashing program's error reaches the page.
+// course-format Python starter plays red in a classic game, a crashing program's error reaches the page,
+// the endpoint doctor passes the bridge, and a page from anywhere else gets nothing from it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { serveDist, launch, openApp, startAi, root } from './harness.mjs';
 import { closedPort } from './hostile.mjs';
 
-const bin = path.join(root, 'target', 'debug', 'gridarena');
+// Cargo's target folder, as cargo itself finds it.
+const bin = path.join(process.env.CARGO_TARGET_DIR || path.join(root, 'target'), 'debug', 'gridarena');
 let server, browser;
 const children = [];
+const closers = [];
 
 before(async () => {
   if (!fs.existsSync(bin)) throw new Error(`${bin} is missing: run \`cargo build -p gridarena-cli\` first`);
@@ -18,17 +22,19 @@ before(async () => {
 });
 after(async () => {
   for (const c of children) c.kill();
+  for (const c of closers) await c();
   await browser?.close();
   server?.close();
 });
 
-/** Starts `gridarena halma bridge --format course --dir DIR -- COMMAND` on a free port; returns its URL and
- *  its stderr so far (one line per move). The child is killed in `after`. */
-async function bridge(dir, command) {
+/** Starts `gridarena halma bridge --dir DIR FLAGS -- COMMAND` (course format unless FLAGS say) on a free
+ *  port; returns its URL and its stderr so far (one line per move). The child is killed in `after`. */
+async function bridge(dir, command, flags = []) {
   const port = await closedPort();
   const url = `http://127.0.0.1:${port}/`;
-  const child = await startAi(bin, ['halma', 'bridge', '--port', String(port), '--format', 'course',
-    '--dir', dir, '--', ...command], url);
+  const format = flags.includes('--format') ? [] : ['--format', 'course'];
+  const child = await startAi(bin, ['halma', 'bridge', '--port', String(port), ...format,
+    '--dir', dir, ...flags, '--', ...command], url);
   children.push(child);
   const log = { text: '' };
   child.stderr.on('data', (d) => { log.text += d; });
@@ -112,8 +118,8 @@ test('the course-format Python starter, bridged, plays red in a classic game thr
   await page.close();
 });
 
-test('a bridged program that crashes: HTTP 502 for red in the messages, its stderr in the inspector', async () => {
-  const crash = await bridge('tests/fixtures/programs', ['sh', 'crash.sh']);
+test('a bridged program that crashes: HTTP 502 for red in the messages, its stderr in the inspector when shared', async () => {
+  const crash = await bridge('tests/fixtures/programs', ['sh', 'crash.sh'], ['--share-stderr']);
   const { page, errors } = await classicGame(crash.url, 2);
   const text = await messages(page);
   // The message names the status and its reason phrase only (not the bridge's JSON body).
@@ -139,4 +145,108 @@ test('a bridged program that crashes: HTTP 502 for red in the messages, its stde
   // Only the browser's own network log may mention the failure.
   assert.deepEqual(errors.filter((e) => !/Failed to load resource|502/.test(e)), []);
   await page.close();
+});
+
+test('the endpoint doctor passes a bridge: CORS, preflight and both content types', async () => {
+  const lines = await bridge('ai', ['python3', 'lines/halma_lines.py'], ['--format', 'lines']);
+  const link = `${server.url}#/doctor?url=${encodeURIComponent(lines.url)}&type=json&tick=1000`;
+  const { page } = await openApp(browser, link, undefined, '[data-testid=doctor-url]');
+  await page.waitForSelector('[data-testid=doctor-summary]', { timeout: 120_000 });
+  const checks = await page.$$eval('[data-testid^=check-]', (rows) => Object.fromEntries(rows.map((r) => [
+    r.dataset.testid.slice('check-'.length), `${r.dataset.status}: ${r.textContent}`])));
+  for (const id of ['reachable', 'cors', 'text-plain', 'json', 'preflight', 'legal-start']) {
+    assert.match(checks[id] || '', /^passed/, `${id}: ${JSON.stringify(checks)}`);
+  }
+  await page.close();
+});
+
+test("the page's tournament plays a bridged program: green in the roll call, its games to their end", async () => {
+  const lines = await bridge('ai', ['python3', 'lines/halma_lines.py'], ['--format', 'lines']);
+  const { page, errors } = await openApp(browser, `${server.url}#/tournament`, undefined, '[data-testid=entry-name]');
+  await page.fill('[data-testid=paste]', `Bridged ${lines.url}\nGreedy builtin:greedy\n`);
+  await page.click('[data-testid=paste-add]');
+  await page.selectOption('[data-testid=preset]', 'mini');
+  await page.fill('[data-testid=tick]', '1500');
+  await page.fill('[data-testid=turns]', '6');
+  await page.click('[data-testid=roll-call-run]');
+  await page.waitForFunction(() => ![...document.querySelectorAll('[data-testid=roll-entry]')]
+    .some((e) => /asking/.test(e.textContent)), null, { timeout: 15_000 });
+  const entries = page.locator('[data-testid=roll-entry]');
+  for (const i of [0, 1]) {
+    assert.match(await entries.nth(i).getAttribute('class'), /green/, await entries.nth(i).textContent());
+  }
+  await page.click('[data-testid=start]');
+  await page.waitForFunction(() => /is over/.test(document.querySelector('[data-testid=t-status]')?.textContent),
+    null, { timeout: 60_000 });
+  assert.match(await page.textContent('[data-testid=t-status]'), /(\d+) of \1 games? finished/);
+  assert.match(lines.log.text, /^game \S+ (red|blue) turn \d+: /m, lines.log.text);
+  assert.doesNotMatch(lines.log.text, /refused|no move/, lines.log.text);
+  assert.deepEqual(errors.filter((e) => !/Failed to load resource|CORS|ERR_|net::/.test(e)), []);
+  await page.close();
+});
+
+/** A server of one blank page on a free loopback port; returns its port. */
+async function blankPage() {
+  const s = http.createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<!doctype html><title>somewhere else</title>');
+  });
+  await new Promise((ok) => s.listen(0, '127.0.0.1', ok));
+  closers.push(() => s.close());
+  return s.address().port;
+}
+
+test('a page from another site gets nothing from the bridge, nor one that reaches it under a name of its own', async () => {
+  // `head -n 1` echoes the request: a move the bridge would log, had the program been run.
+  const echo = await bridge('tests/fixtures/programs', ['head', '-n', '1'], ['--format', 'lines']);
+  const bridgePort = new URL(echo.url).port;
+  const pagePort = await blankPage();
+  // Two names of this computer's loopback that are not its own: a site a student visits, and a site
+  // whose name its owner points at 127.0.0.1 (DNS rebinding).
+  const named = await launch(['--host-resolver-rules=MAP elsewhere.test 127.0.0.1, MAP rebound.test 127.0.0.1']);
+  closers.push(() => named.close());
+  const page = await named.newPage();
+  const body = JSON.stringify({ boardSize: 16, pieces: [{ x: 0, y: 0 }], destinations: [{ x: 15, y: 15 }],
+    enemy: [{ x: 15, y: 15 }], enemydestinations: [{ x: 0, y: 0 }], gameId: 'e2e', turn: 0 });
+  const ask = (url, type) => page.evaluate(async ([url, body, type]) => {
+    try {
+      const r = await fetch(url, { method: 'POST', headers: { 'Content-Type': type }, body });
+      return { status: r.status, text: await r.text() };
+    } catch (e) {
+      return { failed: `${e.name}: ${e.message}` };
+    }
+  }, [url, body, type]);
+
+  await page.goto(`http://elsewhere.test:${pagePort}/`);
+  for (const type of ['text/plain', 'application/json']) {
+    const answer = await ask(echo.url, type);
+    assert.match(answer.failed || '', /TypeError/, `${type}: the page read ${JSON.stringify(answer)}`);
+  }
+  // Even a request it may not read (no-cors) never reaches the program.
+  await page.evaluate(([url, body]) => fetch(url, { method: 'POST', mode: 'no-cors', body }).catch(() => {}),
+    [echo.url, body]);
+
+  // The same bridge under another name: the page's own origin, so it may read the refusal.
+  const rebound = `http://rebound.test:${bridgePort}/`;
+  const first = await page.goto(rebound);
+  assert.equal(first.status(), 421);
+  const answer = await ask(rebound, 'text/plain');
+  assert.equal(answer.status, 421, JSON.stringify(answer));
+  assert.match(JSON.parse(answer.text).error, /Host "rebound\.test:\d+"/);
+
+  await new Promise((ok) => setTimeout(ok, 300));
+  assert.doesNotMatch(echo.log.text, /^game /m, `the program was run:\n${echo.log.text}`);
+  assert.match(echo.log.text, /^refused: .*elsewhere\.test/m, echo.log.text);
+  await page.close();
+
+  // GridArena's page on this computer still gets its answers from the same bridge.
+  const own = await openApp(browser, server.url);
+  const mine = await own.page.evaluate(async ([url, body]) => {
+    const r = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body });
+    return { status: r.status, json: await r.json() };
+  }, [echo.url, body]);
+  assert.equal(mine.status, 502, JSON.stringify(mine));
+  assert.equal(mine.json.code, 'missing_field', JSON.stringify(mine));
+  assert.match(echo.log.text, /^game e2e red turn 0: /m, echo.log.text);
+  await own.page.close();
 });

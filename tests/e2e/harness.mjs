@@ -40,13 +40,14 @@ export async function serveDist(prefix = '/', { isolated = false } = {}) {
   return { url: `http://127.0.0.1:${server.address().port}${prefix}`, close: () => server.close() };
 }
 
-/** Debian's Chromium, with the flags this closed network needs. */
-export async function launch() {
+/** Debian's Chromium, with the flags this closed network needs, and `extra` ones (such as
+ *  `--host-resolver-rules`, to give a local server a name of its own). */
+export async function launch(extra = []) {
   // Playwright gives every launch a fresh temporary profile of its own.
   return chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      '--disable-background-networking', '--disable-component-update', '--disable-sync', ...extra],
   });
 }
 

@@ -1,15 +1,18 @@
 //! `gridarena halma bridge`: the command line around [`gridarena_cli::bridge`], served with axum on
-//! loopback.
+//! loopback. Every request's `Host` and `Origin` are checked ([`gridarena_cli::bridge::access`]) before
+//! it reaches the program, and only an allowed page gets CORS headers.
 
 use crate::io::Failure;
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use clap::Args;
+use gridarena_cli::bridge::access::{self, Access, Refusal};
 use gridarena_cli::bridge::{Bridge, MAX_REQUEST_BYTES};
 use gridarena_cli::program::OutOfTime;
+use gridarena_cli::terminal::printable_line;
 use gridarena_engine::halma::{Program, ProgramFormat};
 use std::io::Write;
 use std::process::ExitCode;
@@ -29,16 +32,23 @@ Each request's \"gameId\" and \"team\" pick the game: every game and side gets i
 its own process. A request at a lower \"turn\" than the last one of its game starts that game again; a
 game not asked for 10 minutes is ended. Each game's program has a clock (--clock seconds, charged in CPU
 time where the system reports it); a move is also cut at the request's \"timeLimitMs\". A move is answered
-with the protocol's JSON; a failure with HTTP 502 and {\"error\", \"code\", \"stderr\"}, which the page's
-inspector shows. Each move is logged on stderr.
+with the protocol's JSON; a failure with HTTP 502 and {\"error\", \"code\"}, which the page's inspector
+shows. Each move is logged on stderr, with the program's stderr; --share-stderr sends that in the answer
+too. A move still running when its game is started again is cancelled (HTTP 409).
 
-The bridge answers CORS preflights and accepts text/plain and application/json bodies. It listens on
-127.0.0.1 unless --host says otherwise: the program runs with your rights, and nothing is sandboxed.";
+The bridge answers GridArena's page only: pages served from this computer (http://127.0.0.1:PORT,
+http://localhost:PORT) and the origins given with --allow-origin. A request from any other page is
+refused (HTTP 403, no CORS headers) before the program sees it, and so is a request for a Host other than
+127.0.0.1, localhost or [::1] with the bridge's port (HTTP 421: a page reaching it under a name of its
+own, DNS rebinding). The bridge answers CORS preflights and accepts text/plain and application/json
+bodies. It listens on 127.0.0.1 unless --host says otherwise: the program runs with your rights, and
+nothing is sandboxed.";
 
 pub const AFTER: &str = "\
 Examples:
   gridarena halma bridge --format course --dir ai/course -- python3 halma_course.py
-  gridarena halma bridge --port 8002 --format lines --dir ai/lines -- python3 halma_lines.py
+  gridarena halma bridge --port 8002 --format lines --dir ai -- python3 lines/halma_lines.py
+  gridarena halma bridge --allow-origin https://class.example.org --format course --dir ai/course -- python3 halma_course.py
 Then give the page the printed address (http://127.0.0.1:8001/) as a web AI.";
 
 #[derive(Debug, Args)]
@@ -49,6 +59,15 @@ pub struct BridgeArgs {
     /// The address to listen on; anything but loopback lets other machines run your program
     #[arg(long, default_value = "127.0.0.1")]
     host: String,
+    /// A page allowed to call the bridge besides this computer's own (http://127.0.0.1:*,
+    /// http://localhost:*): the origin or the address of your GridArena page, such as
+    /// https://class.example.org; may be given more than once
+    #[arg(long, value_name = "ORIGIN", value_parser = access::page_origin)]
+    allow_origin: Vec<String>,
+    /// Send the program's stderr with a failure's answer, so the page's inspector shows it (it always
+    /// goes to the bridge's log); only allowed pages ever get an answer
+    #[arg(long)]
+    share_stderr: bool,
     /// How the program is asked: course (input.txt/output.txt) or lines (stdin/stdout)
     #[arg(long, default_value = "course", value_parser = clap::value_parser!(ProgramFormat))]
     format: ProgramFormat,
@@ -76,7 +95,9 @@ pub fn run(args: &BridgeArgs, out: &mut impl Write) -> Result<ExitCode, Failure>
             program.dir
         )));
     }
-    let bridge = Arc::new(Bridge::new(program, args.clock.clock(args.out_of_time)));
+    let bridge = Arc::new(
+        Bridge::new(program, args.clock.clock(args.out_of_time)).share_stderr(args.share_stderr),
+    );
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -97,11 +118,19 @@ pub fn run(args: &BridgeArgs, out: &mut impl Write) -> Result<ExitCode, Failure>
             bridge.program().format,
             bridge.program().dir
         )
+        .and_then(|()| writeln!(out, "{}", allowed_pages(&args.allow_origin)))
         .and_then(|()| out.flush())
         .map_err(Failure::Output)?;
+        if let Some(warning) = exposure_warning(&args.host, addr.port()) {
+            eprintln!("{warning}");
+        }
+        let served = Served {
+            bridge: Arc::clone(&bridge),
+            access: Access::new(args.allow_origin.clone(), &args.host, addr.port()),
+        };
         let app = Router::new()
             .fallback(handle)
-            .with_state(Arc::clone(&bridge))
+            .with_state(Arc::new(served))
             .layer(axum::extract::DefaultBodyLimit::max(MAX_REQUEST_BYTES + 1));
         // A signal ends the process, with its programs, from the watcher `supervise` started.
         axum::serve(listener, app)
@@ -133,28 +162,73 @@ fn shell_line(words: &[String]) -> String {
     quoted.join(" ")
 }
 
-/// The CORS headers of every answer: any page may POST here (the arena runs wherever its files are served).
+/// The line that says which pages may call the bridge.
+fn allowed_pages(origins: &[String]) -> String {
+    let mine = "pages served from this computer (http://127.0.0.1:*, http://localhost:*)";
+    if origins.is_empty() {
+        format!("It answers {mine} only; --allow-origin adds another page.")
+    } else {
+        format!("It answers {mine} and {}.", origins.join(", "))
+    }
+}
+
+/// What a bridge listening on `host` must say out loud, unless `host` is this computer's loopback.
+fn exposure_warning(host: &str, port: u16) -> Option<String> {
+    if access::is_loopback(host) {
+        return None;
+    }
+    let host = printable_line(host);
+    Some(format!(
+        "WARNING: --host {host} is not loopback. Anyone who can reach this computer on port {port} can run \
+         your program, with your rights, and read its answers: pages are held to their origins, but any \
+         other program can send a request. Stop the bridge and leave --host out unless that is what you \
+         mean."
+    ))
+}
+
+/// What every request is answered by: the bridge, and who may ask it.
+struct Served {
+    bridge: Arc<Bridge>,
+    access: Access,
+}
+
+/// The CORS headers of an allowed page's answers, besides `Access-Control-Allow-Origin`.
 const CORS: [(header::HeaderName, &str); 4] = [
-    (header::ACCESS_CONTROL_ALLOW_ORIGIN, "*"),
     (header::ACCESS_CONTROL_ALLOW_METHODS, "POST, OPTIONS"),
     (header::ACCESS_CONTROL_ALLOW_HEADERS, "Content-Type"),
     (header::ACCESS_CONTROL_MAX_AGE, "600"),
+    // The answer depends on the page that asks: no cache may give one page's to another.
+    (header::VARY, "Origin"),
 ];
 
 /// Every path answers: POST asks for a move, OPTIONS is a CORS preflight, anything else says what to do.
+/// A request for a foreign `Host` or from a foreign page is refused first, without CORS headers.
 async fn handle(
-    State(bridge): State<Arc<Bridge>>,
+    State(served): State<Arc<Served>>,
     method: Method,
+    uri: Uri,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
+    // A header that is not text is as foreign as a wrong one.
+    let text = |name: header::HeaderName| headers.get(name).map(|v| v.to_str().unwrap_or(""));
+    // HTTP/2 names the host in the request's authority instead.
+    let host = text(header::HOST).or_else(|| uri.authority().map(|a| a.as_str()));
+    if let Err(refusal) = served.access.check_host(host) {
+        return refused(refusal);
+    }
+    let origin = match served.access.check_origin(text(header::ORIGIN)) {
+        Ok(origin) => origin.and_then(|o| HeaderValue::from_str(o).ok()),
+        Err(refusal) => return refused(refusal),
+    };
     let mut response = if method == Method::OPTIONS {
         StatusCode::NO_CONTENT.into_response()
     } else if method == Method::POST {
+        let bridge = Arc::clone(&served.bridge);
         let answered = tokio::task::spawn_blocking(move || bridge.answer(&body)).await;
         match answered {
             Ok(a) => {
-                eprintln!("{}", gridarena_cli::terminal::printable_line(&a.log));
+                eprintln!("{}", printable_line(&a.log));
                 let status = StatusCode::from_u16(a.status).unwrap_or(StatusCode::BAD_GATEWAY);
                 (status, [(header::CONTENT_TYPE, "application/json")], a.body).into_response()
             }
@@ -171,18 +245,29 @@ async fn handle(
         )
             .into_response()
     };
-    let h = response.headers_mut();
-    for (name, value) in CORS {
-        h.insert(name, HeaderValue::from_static(value));
-    }
-    // Chrome asks before a public page may call a loopback address.
-    if headers.contains_key("access-control-request-private-network") {
-        h.insert(
-            "access-control-allow-private-network",
-            HeaderValue::from_static("true"),
-        );
+    if let Some(origin) = origin {
+        let h = response.headers_mut();
+        h.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
+        for (name, value) in CORS {
+            h.insert(name, HeaderValue::from_static(value));
+        }
+        // Chrome asks before a public page may call a loopback address: granted to allowed pages only.
+        if headers.contains_key("access-control-request-private-network") {
+            h.insert(
+                "access-control-allow-private-network",
+                HeaderValue::from_static("true"),
+            );
+        }
     }
     response
+}
+
+/// A refused request's answer, JSON with the reason, and its line in the log.
+fn refused(refusal: Refusal) -> Response {
+    eprintln!("{}", printable_line(&format!("refused: {}", refusal.why)));
+    let status = StatusCode::from_u16(refusal.status).unwrap_or(StatusCode::FORBIDDEN);
+    let body = serde_json::json!({ "error": refusal.why }).to_string();
+    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
 #[cfg(test)]
@@ -201,5 +286,15 @@ mod tests {
             shell_line(&words(&["./agent", "--name", "a;b", "", "it's", "$HOME"])),
             r#"./agent --name 'a;b' '' 'it'\''s' '$HOME'"#
         );
+    }
+
+    #[test]
+    fn a_bridge_off_loopback_says_so_out_loud() {
+        assert_eq!(exposure_warning("127.0.0.1", 8001), None);
+        assert_eq!(exposure_warning("localhost", 8001), None);
+        let warning = exposure_warning("0.0.0.0", 8001).expect("a warning");
+        assert!(warning.starts_with("WARNING: --host 0.0.0.0"), "{warning}");
+        assert!(warning.contains("port 8001"), "{warning}");
+        assert!(exposure_warning("evil\u{1b}[2J", 1).is_some_and(|w| !w.contains('\u{1b}')));
     }
 }

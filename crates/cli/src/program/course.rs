@@ -1,5 +1,6 @@
 //! One move in the course's format: write `input.txt`, run the agent, read `output.txt`.
 
+use super::cancel::Ticket;
 use super::process::{Running, Wiring};
 use super::workdir::{open_regular, write_new};
 use super::{exit_failure, millis, Ask, Moved};
@@ -11,7 +12,8 @@ use std::io::{ErrorKind, Read};
 use std::path::Path;
 use std::time::Duration;
 
-/// Runs `command` once in `dir` for the move `ask`, killing it after `deadline`.
+/// Runs `command` once in `dir` for the move `ask`, killing it after `deadline` or once `ticket` is
+/// cancelled.
 pub(super) fn play(
     command: &str,
     dir: &Path,
@@ -19,6 +21,7 @@ pub(super) fn play(
     time_left: Duration,
     occasion: Occasion,
     deadline: Duration,
+    ticket: Ticket<'_>,
 ) -> Moved {
     let mut moved = Moved::asked(String::new());
     let input = match input_txt(ask.game, ask.team, time_left.as_secs_f64(), occasion) {
@@ -44,7 +47,7 @@ pub(super) fn play(
         Ok(started) => started.running,
         Err(why) => return moved.failed(ProgramFailure::NotStarted { why }),
     };
-    let Some(exit) = running.wait_for(deadline) else {
+    let Some(exit) = running.wait_unless(deadline, ticket) else {
         running.kill();
         moved.stderr = stderr_tail(&running.stderr_since(0));
         return moved.failed(ProgramFailure::TimedOut {

@@ -1,5 +1,6 @@
 //! The line format: one process per game, a request per line on stdin, an answer per line on stdout.
 
+use super::cancel::Ticket;
 use super::process::{Line, Running, Started, Wiring};
 use super::{exit_failure, millis, Moved};
 use gridarena_engine::halma::program::stderr_tail;
@@ -21,13 +22,14 @@ pub(super) struct Bot {
 const MAX_STALE_LINES: usize = 1024;
 
 /// Asks the game's bot (starting it when there is none, or the last one died) for the move `body`,
-/// killing it after `deadline`.
+/// killing it after `deadline` or once `ticket` is cancelled.
 pub(super) fn play(
     bot: &mut Option<Bot>,
     command: &str,
     dir: &Path,
     body: String,
     deadline: Duration,
+    ticket: Ticket<'_>,
 ) -> Moved {
     let mut moved = Moved::asked(body);
     if bot.as_mut().is_some_and(|b| b.running.exited().is_some()) {
@@ -66,7 +68,7 @@ pub(super) fn play(
     let mut line = moved.request.clone().into_bytes();
     line.push(b'\n');
     let line = match b.stdin.send(line) {
-        Ok(()) => answer(b, start + deadline),
+        Ok(()) => answer(b, start + deadline, ticket),
         // The writer ended: its stdin is closed.
         Err(_) => Err(RecvTimeoutError::Disconnected),
     };
@@ -117,13 +119,17 @@ pub(super) fn play(
     }
 }
 
-/// How often a wait for an answer checks that the request could be written at all.
-const WRITE_CHECK: Duration = Duration::from_millis(50);
+/// How often a wait for an answer checks that the request could be written at all, and its ticket.
+const WRITE_CHECK: Duration = super::cancel::POLL;
 
 /// The bot's next line, by `deadline`. A request that could not be written (the bot closed its stdin)
-/// ends the wait at once, as its exit does, rather than at the deadline.
-fn answer(b: &Bot, deadline: Instant) -> Result<Line, RecvTimeoutError> {
+/// ends the wait at once, as its exit does, rather than at the deadline; a cancelled `ticket` ends it
+/// as the deadline does (the bot is then killed).
+fn answer(b: &Bot, deadline: Instant, ticket: Ticket<'_>) -> Result<Line, RecvTimeoutError> {
     loop {
+        if ticket.cancelled() {
+            return Err(RecvTimeoutError::Timeout);
+        }
         let left = deadline.saturating_duration_since(Instant::now());
         match b.lines.recv_timeout(left.min(WRITE_CHECK)) {
             Err(RecvTimeoutError::Timeout) if !left.is_zero() => {

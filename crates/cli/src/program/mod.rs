@@ -13,7 +13,10 @@
 //!   lost; the arena's: no move).
 //! - Every way a move fails is a [`ProgramFailure`], with the tail of the program's stderr where it
 //!   helps: that is where a student's bug shows.
+//! - A move can be cancelled from another thread ([`ProgramPlayer::cancel`]): a bridged page that starts
+//!   a game again must not wait for the old game's move, nor hold up any other game.
 
+mod cancel;
 mod course;
 mod lines;
 mod live;
@@ -127,6 +130,9 @@ pub struct Reply {
     pub stderr: Option<String>,
     /// The time left on its clock before the move, in milliseconds.
     pub time_left_ms: u64,
+    /// Whether the move was cancelled ([`ProgramPlayer::cancel`]) while it was asked or running: its
+    /// answer (most often a kill, read as `timed_out`) is then no verdict on the program.
+    pub cancelled: bool,
 }
 
 /// How much of its clock a player has used in the current (or last) game.
@@ -150,11 +156,20 @@ struct GameState {
     moves: u32,
 }
 
+impl Drop for GameState {
+    /// The process goes before its folder (the fields would drop the other way round).
+    fn drop(&mut self) {
+        self.lines = None;
+    }
+}
+
 /// A program playing one side: its settings, and the state of the game it is playing.
 pub struct ProgramPlayer {
     program: Program,
     clock: Clock,
     state: Mutex<GameState>,
+    /// Read without the state's lock, which a running move holds.
+    cancels: cancel::Cancels,
 }
 
 impl fmt::Debug for ProgramPlayer {
@@ -184,6 +199,7 @@ impl ProgramPlayer {
             program,
             clock,
             state: Mutex::new(GameState::default()),
+            cancels: cancel::Cancels::default(),
         }
     }
 
@@ -206,17 +222,25 @@ impl ProgramPlayer {
         }
     }
 
-    /// Ends the game: its process group is killed and its folder removed; the next move starts a new
-    /// game with a full clock.
+    /// Cancels the moves asked so far, without waiting: one still running is killed by its own thread
+    /// within [`cancel::POLL`] or so, and answers with [`Reply::cancelled`] set; one still waiting for
+    /// the player is not run. Moves asked later run as usual.
+    pub fn cancel(&self) {
+        self.cancels.cancel();
+    }
+
+    /// Ends the game: a move still running is cancelled, then its process group is killed and its
+    /// folder removed; the next move starts a new game with a full clock.
     pub fn end_game(&self) {
+        self.cancel();
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        // The process goes before its folder.
-        state.lines = None;
         *state = GameState::default();
     }
 
-    /// Asks for one move, blocking until the program answers, fails or is killed.
+    /// Asks for one move, blocking until the program answers, fails, is killed or is cancelled.
     pub fn ask(&self, ask: &Ask<'_>) -> Reply {
+        // Taken before the lock, so a cancel reaches a move that waits for the one running too.
+        let ticket = self.cancels.ticket();
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         let wall_total = self
             .clock
@@ -233,7 +257,15 @@ impl ProgramPlayer {
             output: None,
             stderr: None,
             time_left_ms,
+            cancelled: false,
         };
+        if ticket.cancelled() {
+            let failure = ProgramFailure::TimedOut { after_ms: 0 };
+            return Reply {
+                cancelled: true,
+                ..failed(failure, String::new())
+            };
+        }
         if time_left.is_zero() {
             return failed(ProgramFailure::OutOfTime, String::new());
         }
@@ -265,6 +297,7 @@ impl ProgramPlayer {
                 time_left,
                 occasion,
                 deadline,
+                ticket,
             ),
             ProgramFormat::Lines => {
                 let body = match ask.request {
@@ -274,7 +307,7 @@ impl ProgramPlayer {
                         game_request_body(ask.game, ask.team, millis(limit), ask.seed)
                     }
                 };
-                lines::play(lines, &self.program.command, dir, body, deadline)
+                lines::play(lines, &self.program.command, dir, body, deadline, ticket)
             }
         };
         let wall = start.elapsed();
@@ -298,14 +331,16 @@ impl ProgramPlayer {
             output: moved.output,
             stderr: Some(moved.stderr).filter(|s| !s.is_empty()),
             time_left_ms,
+            cancelled: ticket.cancelled(),
         };
         let killed = matches!(
             reply.answer,
             Answer::NoMove(NoMove::Program(ProgramFailure::TimedOut { .. }))
         );
-        if killed && deadline == clock_deadline {
+        if killed && deadline == clock_deadline && !reply.cancelled {
             // Killed at the clock's own deadline: it ran past all of it. A move cut sooner by the
-            // request's limit (a page's tick, the doctor's 1 ms check) is charged what it used.
+            // request's limit (a page's tick, the doctor's 1 ms check) or by a cancel is charged what
+            // it used.
             state.used = state.used.max(self.clock.total);
         } else if !killed && state.used >= self.clock.total {
             reply.answer = Answer::NoMove(NoMove::Program(ProgramFailure::OutOfTime));

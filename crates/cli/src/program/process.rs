@@ -6,15 +6,16 @@
 //! leaves the group on purpose, with `setsid`, escapes: there is no sandbox, see docs/programs.md). The
 //! group is killed as soon as its leader exits, and the leader reaped only then ([`super::live`]).
 
+use super::cancel::{Ticket, POLL};
 use super::live;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How much stderr is kept: the tail, where a traceback ends.
 const STDERR_KEEP: usize = 16 * 1024;
@@ -181,6 +182,25 @@ impl Running {
     pub fn wait_for(&mut self, limit: Duration) -> Option<Exit> {
         if self.exit.is_none() {
             self.exit = self.exited.recv_timeout(limit).ok();
+        }
+        self.exit
+    }
+
+    /// Waits at most `limit` for the program to exit, as [`Running::wait_for`], giving up early once
+    /// `ticket` is cancelled.
+    pub fn wait_unless(&mut self, limit: Duration, ticket: Ticket<'_>) -> Option<Exit> {
+        let deadline = Instant::now().checked_add(limit);
+        while self.exit.is_none() && !ticket.cancelled() {
+            let left = deadline.map_or(POLL, |d| d.saturating_duration_since(Instant::now()));
+            if left.is_zero() {
+                break;
+            }
+            match self.exited.recv_timeout(left.min(POLL)) {
+                Ok(exit) => self.exit = Some(exit),
+                Err(RecvTimeoutError::Timeout) => {}
+                // It cannot be waited for: as a move that never ends.
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
         }
         self.exit
     }
