@@ -446,7 +446,10 @@ impl Doctor {
                    self.send_header('Access-Control-Allow-Origin', '*'); Flask: \
                    response.headers['Access-Control-Allow-Origin'] = '*'; PHP: \
                    header('Access-Control-Allow-Origin: *'); before any output). Without it the browser \
-                   hides the answer from the page, which can only say \"blocked by CORS\".";
+                   hides the answer from the page, which can only say \"blocked by CORS\". A program \
+                   behind gridarena halma bridge answers only GridArena pages on 127.0.0.1 or \
+                   localhost: for a page served from anywhere else, start the bridge with \
+                   --allow-origin and this page's address.";
         let Some(plain) = self.seen(Step::Plain) else {
             return Check::skipped(id, title, "not run yet".into());
         };
