@@ -798,16 +798,21 @@ impl Hub {
             .winner()
             .map(|w| (cell.seat(w).id, cell.seat(w.other()).id));
         let moves = st.moves();
-        let rated_today = self
-            .store
-            .rated_between(cell.black.id, cell.white.id, now_ms() - policy::DAY_MS)
-            .await?;
+        // The farming check reads the store, so only for a game long enough to be rated.
+        let rated = moves >= policy::MIN_RATED_MOVES
+            && policy::is_rated(
+                moves,
+                self.store
+                    .rated_between(cell.black.id, cell.white.id, now_ms() - policy::DAY_MS)
+                    .await?,
+            );
         let finish = Finish {
             result: result.to_string(),
             winner_loser,
             score,
             reason,
-            rated: policy::is_rated(moves, rated_today),
+            counted: policy::is_counted(moves),
+            rated,
             moves,
             late_at,
         };

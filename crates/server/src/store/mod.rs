@@ -196,7 +196,11 @@ pub struct Finish {
     pub score: Option<(u16, u16)>,
     /// How the game ended, kept in the game's row so a restart knows it (never replayed as a move).
     pub reason: EndReason,
-    /// Whether the result counts in the players' records and the leaderboard.
+    /// Whether the result counts in the players' records (total and per size): every decided game
+    /// once both players moved ([`crate::policy::is_counted`]).
+    pub counted: bool,
+    /// Whether the result is also ranked on the leaderboard ([`crate::policy::is_rated`]); a rated
+    /// game is counted whatever `counted` says.
     pub rated: bool,
     /// The number of moves the caller's copy holds: the finish is refused (false) if the database holds
     /// another number, i.e. a move arrived meanwhile.
@@ -340,7 +344,8 @@ impl Store {
         both!(self.record(key))
     }
 
-    /// The top `n` players with a rated game: most wins, then fewest losses, then name key.
+    /// The top `n` players with a rated game, by their rated games: most wins, then fewest losses,
+    /// then name key.
     pub async fn leaderboard(&self, n: u32) -> Result<Vec<(String, u32, u32)>, StoreError> {
         both!(self.leaderboard(n))
     }
@@ -431,8 +436,9 @@ impl Store {
     }
 
     /// Ends `game` as `finish` says, in one transaction, if it is unfinished and `finish.moves` and
-    /// `finish.late_at` hold; counts it in both players' records (total and per size) when rated.
-    /// Returns whether this call ended it. Other instances hear [`Event::Ended`].
+    /// `finish.late_at` hold; counts it in both players' records (total and per size) when counted, and
+    /// in their leaderboard standing when rated. Returns whether this call ended it. Other instances
+    /// hear [`Event::Ended`].
     pub async fn finish(&self, game: GameId, finish: &Finish) -> Result<bool, StoreError> {
         let Ok(id) = i64::try_from(game) else {
             return Ok(false);

@@ -16,6 +16,7 @@ impl PgStore {
         let moves = i64::from(f.moves);
         let reason = f.reason.as_str();
         let now = now_ms();
+        let counted = f.counted || f.rated;
         let ended = notifying!(self, client => {
             let stmt = client
                 .prepare_cached(
@@ -29,15 +30,17 @@ impl PgStore {
                      totals AS (
                        UPDATE players
                        SET wins = wins + CASE WHEN id = $10 THEN 1 ELSE 0 END,
-                           losses = losses + CASE WHEN id = $11 THEN 1 ELSE 0 END
-                       WHERE id IN ($10, $11) AND $7 AND EXISTS (SELECT 1 FROM g)),
+                           losses = losses + CASE WHEN id = $11 THEN 1 ELSE 0 END,
+                           rated_wins = rated_wins + CASE WHEN $7 AND id = $10 THEN 1 ELSE 0 END,
+                           rated_losses = rated_losses + CASE WHEN $7 AND id = $11 THEN 1 ELSE 0 END
+                       WHERE id IN ($10, $11) AND $12 AND EXISTS (SELECT 1 FROM g)),
                      sizes AS (
                        INSERT INTO records (player_id, size, wins, losses)
                        SELECT v.player, g.size, v.wins, v.losses
                        FROM g CROSS JOIN (VALUES ($10::bigint, 1::bigint, 0::bigint),
                                                  ($11::bigint, 0::bigint, 1::bigint))
                                          AS v (player, wins, losses)
-                       WHERE $7 AND v.player IS NOT NULL
+                       WHERE $12 AND v.player IS NOT NULL
                        ORDER BY v.player
                        ON CONFLICT (player_id, size) DO UPDATE
                        SET wins = records.wins + excluded.wins,
@@ -61,6 +64,7 @@ impl PgStore {
                         &f.late_at,
                         &winner,
                         &loser,
+                        &counted,
                     ],
                 )
                 .await

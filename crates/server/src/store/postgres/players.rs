@@ -138,8 +138,9 @@ impl PgStore {
         let client = self.client().await?;
         let stmt = client
             .prepare_cached(
-                "SELECT name, wins, losses FROM players WHERE wins + losses > 0
-                 ORDER BY wins DESC, losses ASC, name_key ASC LIMIT $1",
+                "SELECT name, rated_wins, rated_losses FROM players
+                 WHERE rated_wins + rated_losses > 0
+                 ORDER BY rated_wins DESC, rated_losses ASC, name_key ASC LIMIT $1",
             )
             .await?;
         let rows = client.query(&stmt, &[&i64::from(n)]).await?;
