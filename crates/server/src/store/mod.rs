@@ -437,8 +437,9 @@ impl Store {
 
     /// Ends `game` as `finish` says, in one transaction, if it is unfinished and `finish.moves` and
     /// `finish.late_at` hold; counts it in both players' records (total and per size) when counted, and
-    /// in their leaderboard standing when rated. Returns whether this call ended it. Other instances
-    /// hear [`Event::Ended`].
+    /// in their leaderboard standing when rated. Returns whether this call ended it, once the commit
+    /// is on disk (a power cut cannot take a finished game back). Other instances hear
+    /// [`Event::Ended`].
     pub async fn finish(&self, game: GameId, finish: &Finish) -> Result<bool, StoreError> {
         let Ok(id) = i64::try_from(game) else {
             return Ok(false);

@@ -18,7 +18,11 @@ impl PgStore {
         let now = now_ms();
         let counted = f.counted || f.rated;
         let ended = notifying!(self, client => {
-            let stmt = client
+            // A synchronous commit, unlike a move's: a finished game's record must survive a crash
+            // of the database's machine (see "Durability" in the module's notes).
+            let tx = client.transaction().await?;
+            tx.batch_execute(SYNCHRONOUS).await?;
+            let stmt = tx
                 .prepare_cached(
                     "WITH g AS (
                        UPDATE games SET finished = true, result = $2, black_area = $3,
@@ -49,7 +53,7 @@ impl PgStore {
                      SELECT count(*) FROM note",
                 )
                 .await?;
-            client
+            let row = tx
                 .query_one(
                     &stmt,
                     &[
@@ -67,7 +71,9 @@ impl PgStore {
                         &counted,
                     ],
                 )
-                .await
+                .await?;
+            tx.commit().await?;
+            Ok(row)
         })?;
         Ok(col::<i64>(&ended, 0)? == 1)
     }

@@ -21,16 +21,20 @@
 //! The methods by topic: [`players`], [`queue`] (instances and matchmaking), [`games`]; the schema and
 //! its migrations in [`schema`].
 //!
-//! **Durability: asynchronous commit.** The pool's connections run with `synchronous_commit = off`
-//! unless the URL's `options` set it (`?options=-c%20synchronous_commit%3Don`). A commit is then in
-//! PostgreSQL's memory, not yet on its disk: it survives a gridarena server being killed (like SQLite's
-//! `synchronous = NORMAL`), and only a crash of PostgreSQL itself or of its machine may lose the last
-//! fraction of a second (at most three `wal_writer_delay`s, 600 ms by default), never leaving the data
-//! inconsistent. The reason is NOTIFY: PostgreSQL serialises the commits of transactions that notify
-//! (one lock on the notification queue, held until the commit is written), so with a synchronous
-//! commit every move waits for every earlier move's disk flush. Measured on the 2-core development
-//! machine with `fsync` on: 270 moves a second with synchronous commits, whatever the concurrency,
-//! against about 2,000 with asynchronous ones (CPU-bound, as with `fsync` off).
+//! **Durability: asynchronous commits for moves, synchronous ones for records.** The pool's
+//! connections run with `synchronous_commit = off` unless the URL's `options` set it
+//! (`?options=-c%20synchronous_commit%3Don`). A commit is then in PostgreSQL's memory, not yet on its
+//! disk: it survives a gridarena server being killed, and only a crash of PostgreSQL itself or of its
+//! machine may lose the last fraction of a second (at most three `wal_writer_delay`s, 600 ms by
+//! default), never leaving the data inconsistent. The reason is NOTIFY: PostgreSQL serialises the
+//! commits of transactions that notify (one lock on the notification queue, held until the commit is
+//! written), so with a synchronous commit every move waits for every earlier move's disk flush.
+//! Measured on the 2-core development machine with `fsync` on: 270 moves a second with synchronous
+//! commits, whatever the concurrency, against about 2,000 with asynchronous ones (CPU-bound, as with
+//! `fsync` off). So moves are asynchronous, and a power cut of the database's machine may take back
+//! the last moves; but the end of a game (its result and the records it counts in) and a
+//! registration (the token the page keeps) commit with [`SYNCHRONOUS`]: they are answered only once
+//! on disk, and, the WAL being written in order, everything committed before them is too.
 //!
 //! **No TLS**: the connection is plain (`NoTls`). Reach a database on another machine over a trusted
 //! network or through a TLS-terminating tunnel.
@@ -75,6 +79,10 @@ const SEEK_LOCK: i64 = 0x4752_4944_1000;
 /// under one lock, and a crowd of them waiting for it gets slower, not faster: `add_move` from pgbench
 /// on the 2-core development machine, 2 to 4 connections 5,000 a second, 16 or 32 connections 2,800.
 const NOTIFIERS: usize = 4;
+
+/// Said first in a transaction that must be on disk before it is answered (a game's end, a
+/// registration), whatever the connection's default.
+const SYNCHRONOUS: &str = "SET LOCAL synchronous_commit = on";
 
 /// How often a write that hit a deadlock or a serialisation failure is tried again.
 const RETRIES: u32 = 3;

@@ -12,17 +12,23 @@ impl PgStore {
         key: &str,
         token_hash: &[u8],
     ) -> Result<i64, CreatePlayerError> {
-        let client = self.client().await.map_err(CreatePlayerError::Store)?;
+        let mut client = self.client().await.map_err(CreatePlayerError::Store)?;
         let inserted = async {
-            let stmt = client
+            // A synchronous commit: the page keeps the token from the answer, so a crash of the
+            // database's machine must not forget it (see "Durability" in the module's notes).
+            let tx = client.transaction().await?;
+            tx.batch_execute(SYNCHRONOUS).await?;
+            let stmt = tx
                 .prepare_cached(
                     "INSERT INTO players (name, name_key, token_hash, created_at)
                      VALUES ($1, $2, $3, $4) RETURNING id",
                 )
                 .await?;
-            client
+            let row = tx
                 .query_one(&stmt, &[&name, &key, &token_hash, &(now_ms() / 1000)])
-                .await
+                .await?;
+            tx.commit().await?;
+            Ok::<_, tokio_postgres::Error>(row)
         }
         .await;
         match inserted {

@@ -59,8 +59,9 @@ impl SqliteStore {
         finish: &Finish,
     ) -> Result<bool, StoreError> {
         let f = finish.clone();
+        // Durable: a finished game's record survives a power cut (see `worker`).
         self.workers
-            .write(move |c| {
+            .write_durable(move |c| {
                 let now = now_ms();
                 let changed = c
                     .prepare_cached(

@@ -10,8 +10,9 @@ impl SqliteStore {
         token_hash: &[u8],
     ) -> Result<i64, CreatePlayerError> {
         let (name, key, hash) = (name.to_owned(), key.to_owned(), token_hash.to_vec());
+        // Durable: the page keeps the token from the answer, so a power cut must not forget it.
         self.workers
-            .write(move |c| {
+            .write_durable(move |c| {
                 let inserted = c
                     .prepare_cached(
                         "INSERT INTO players (name, name_key, token_hash, created_at)
