@@ -110,6 +110,8 @@ impl PgStore {
     ) -> Result<usize, StoreError> {
         let mut client = self.client().await?;
         let tx = client.transaction().await?;
+        // Every player, once, at start-up: it may take longer than a statement may.
+        tx.batch_execute(NO_TIMEOUTS).await?;
         // Instances starting together re-key one after the other.
         tx.execute("SELECT pg_advisory_xact_lock($1)", &[&REKEY_LOCK])
             .await?;

@@ -105,6 +105,8 @@ pub(in crate::store) const VERSION: i64 = MIGRATIONS.len() as i64;
 pub(in crate::store) async fn migrate(client: &mut Client, target: i64) -> Result<(), OpenError> {
     let other = |e: tokio_postgres::Error| OpenError::Other(StoreError::from(e));
     let tx = client.transaction().await.map_err(other)?;
+    // A migration of a big database may take long, and waits for another instance's migration.
+    tx.batch_execute(super::NO_TIMEOUTS).await.map_err(other)?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
         .await
         .map_err(other)?;
