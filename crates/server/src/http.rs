@@ -92,6 +92,7 @@ pub fn router(hub: Arc<Hub>, config: &crate::Config) -> Router {
         ws: ws::Settings {
             heartbeat: config.heartbeat,
             hello_timeout: config.hello_timeout,
+            idle_timeout: config.idle_timeout,
         },
         allowed_origins: config.allowed_origins.clone(),
     });

@@ -447,6 +447,11 @@ impl Store {
         both!(self.leave(instance, conn))
     }
 
+    /// Whether a request made on `instance`'s connection `conn` waits in the queue.
+    pub async fn is_waiting(&self, instance: &InstanceId, conn: u64) -> Result<bool, StoreError> {
+        both!(self.is_waiting(instance, conn))
+    }
+
     /// Stores move `number` (from 1) of `game`, played by `color` (`'B'`/`'W'`), if the game is
     /// unfinished, holds `number - 1` moves, and its deadline is not before `now`; the next deadline
     /// becomes `next_deadline`. Other instances hear [`Event::Moved`].

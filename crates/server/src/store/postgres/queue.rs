@@ -236,4 +236,19 @@ impl PgStore {
         })?;
         Ok(())
     }
+
+    pub(in crate::store) async fn is_waiting(
+        &self,
+        instance: &InstanceId,
+        conn: u64,
+    ) -> Result<bool, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM seeks WHERE instance = $1 AND conn = $2)")
+            .await?;
+        let row = client
+            .query_one(&stmt, &[&instance.0, &conn_to_db(conn)])
+            .await?;
+        col(&row, 0)
+    }
 }

@@ -194,4 +194,20 @@ impl SqliteStore {
             })
             .await
     }
+
+    pub(in crate::store) async fn is_waiting(
+        &self,
+        instance: &InstanceId,
+        conn: u64,
+    ) -> Result<bool, StoreError> {
+        let me = instance.0.clone();
+        self.workers
+            .read(move |c| {
+                Ok(c.prepare_cached(
+                    "SELECT EXISTS (SELECT 1 FROM seeks WHERE instance = ?1 AND conn = ?2)",
+                )?
+                .query_row(params![me, conn_to_db(conn)], |r| r.get(0))?)
+            })
+            .await
+    }
 }

@@ -63,6 +63,10 @@ async fn the_oldest_compatible_request_is_taken(b: Backend) {
         }
     );
     assert_eq!(paired(out.clone()), (game, p[0], true));
+    // A request taken waits no more; the one behind it still does.
+    assert!(!s.is_waiting(&instance("A"), 10).await.unwrap());
+    assert!(s.is_waiting(&instance("A"), 12).await.unwrap());
+    assert!(!s.is_waiting(&instance("B"), 12).await.unwrap());
     let g = s.game(game).await.unwrap().unwrap();
     assert_eq!((g.size, g.black.0, g.white.0), (9, p[0], p[3]));
     assert_eq!((g.black.1.as_str(), g.white.1.as_str()), ("P0", "P3"));
