@@ -30,6 +30,7 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{Sink, SinkExt, StreamExt};
 use gridarena_engine::go::online::{ClientMsg, GameId, ServerMsg};
 use std::collections::HashSet;
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
@@ -141,12 +142,15 @@ where
     }
 }
 
-/// Runs one connection to its end.
-pub async fn run(socket: WebSocket, hub: Arc<Hub>, settings: Settings) {
+/// Runs one connection, from the client at `address`, to its end.
+pub async fn run(socket: WebSocket, hub: Arc<Hub>, address: Option<IpAddr>, settings: Settings) {
     let heartbeat = settings.heartbeat.max(Duration::from_millis(10));
     let (sink, mut stream) = socket.split();
     let (tx, rx) = mpsc::channel::<Out>(OUTBOX);
-    let conn = Conn::new(hub.next_conn_id(), tx);
+    let mut conn = Conn::new(hub.next_conn_id(), tx);
+    if let Some(ip) = address {
+        conn = conn.from(ip);
+    }
     let closing = conn.closing();
     let writer = {
         let closing = conn.closing();

@@ -1,17 +1,19 @@
-//! What one player, one address or a few addresses may hold of a server (issue 35, item 7): sockets
-//! per account, the connections kept for new addresses when the server is nearly full, and idle
-//! sockets. Real servers on 127.0.0.1:0; 127.0.0.2 and 127.0.0.3 are other client addresses on the
-//! same machine.
+//! What one player, one address or a few addresses may hold of a server (issue 35, items 7 and 8):
+//! sockets per account, the connections kept for new addresses when the server is nearly full, idle
+//! sockets, and house games per address. Real servers on 127.0.0.1:0; 127.0.0.2 and 127.0.0.3 are
+//! other client addresses on the same machine.
 
 mod support;
 
 use futures_util::StreamExt;
+use gridarena_server::hub::HouseConfig;
 use serde_json::json;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use support::*;
 use tokio::net::{TcpSocket, TcpStream};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
 
 /// A server with a fresh database and the defaults, but for what `change` sets.
@@ -190,4 +192,48 @@ async fn a_socket_that_follows_nothing_is_closed_after_the_idle_time() {
     for c in [&mut seeker, &mut black, &mut white, &mut fan] {
         told_and_closed(c, "idle", Duration::from_secs(3)).await;
     }
+}
+
+/// A WebSocket from the loopback address `from` that said hello as a new player `name`.
+async fn hello_from(from: &str, addr: SocketAddr, name: &str) -> Client {
+    let token = register(addr, name).await;
+    let stream = tokio_tungstenite::MaybeTlsStream::Plain(connect_from(from, addr).await);
+    let request = format!("ws://{addr}/api/ws").into_client_request().unwrap();
+    let (ws, _) = tokio_tungstenite::client_async(request, stream)
+        .await
+        .unwrap();
+    let mut c = Client { ws };
+    c.send(json!({"type": "hello", "token": token})).await;
+    c.expect("welcome").await;
+    c
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn free_accounts_from_one_address_cannot_take_every_house_game() {
+    // Four house games at once: at most a quarter of them, one, for one address.
+    let addr = start_changed(|c| {
+        c.house = HouseConfig {
+            games: 4,
+            think: Duration::from_millis(20),
+            searches: 1,
+        }
+    })
+    .await;
+    let mut first = hello_from("127.0.0.1", addr, "First").await;
+    first
+        .send(json!({"type": "house", "size": 9, "color": "black"}))
+        .await;
+    first.expect("matched").await;
+    // A second free account from the same address is refused...
+    let mut second = hello_from("127.0.0.1", addr, "Second").await;
+    second
+        .send(json!({"type": "house", "size": 9, "color": "black"}))
+        .await;
+    second.expect_error("from your address").await;
+    // ...while another address still gets a game.
+    let mut other = hello_from("127.0.0.2", addr, "Elsewhere").await;
+    other
+        .send(json!({"type": "house", "size": 9, "color": "black"}))
+        .await;
+    other.expect("matched").await;
 }
