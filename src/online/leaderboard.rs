@@ -1,4 +1,5 @@
-//! The leaderboard: the server's top players, best first.
+//! The leaderboard: the server's top players, best first, by rated games (docs/online.md, "Records"):
+//! the note under it says which games those are, since a player's own record counts more of them.
 
 use gridarena_engine::go::online::PlayerRecord;
 use leptos::prelude::*;
@@ -15,5 +16,9 @@ pub fn Leaderboard(#[prop(into)] rows: Signal<Vec<PlayerRecord>>) -> impl IntoVi
                 }).collect_view()}
             </tbody>
         </table>
+        <p class="leaderboard-note">
+            "Ranked by rated games: 10 moves or more, at most 3 a day between the same two players. \
+             Your own record counts every game in which both players moved."
+        </p>
     }
 }

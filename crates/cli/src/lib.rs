@@ -5,10 +5,12 @@
 //!   seeding rules, per-team statistics.
 //! - [`probe`]: the endpoint doctor's requests (`gridarena halma probe`), judged by the engine's battery.
 //! - [`terminal`]: outside text made safe to print.
+//! - [`durable`]: files written whole and synced, so that neither a kill nor a power cut loses them.
 //! - [`web`]: the HTTP client for web AIs: the page's request, cut at the tick's deadline, every failure a
 //!   clear reason.
 
 pub mod bridge;
+pub mod durable;
 pub mod probe;
 pub mod program;
 pub mod runner;

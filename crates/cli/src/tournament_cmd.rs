@@ -7,6 +7,7 @@
 use crate::args::preset_parser;
 use crate::io::Failure;
 use crate::progress::Progress;
+use gridarena_cli::durable;
 use gridarena_cli::program::{self, OutOfTime, ProgramPlayer};
 use gridarena_cli::runner::{parse_player, PlayerOptions};
 use gridarena_cli::terminal::printable;
@@ -301,11 +302,10 @@ fn roll_call(tournament: &Tournament, options: PlayerOptions) -> Result<(), Fail
     Ok(())
 }
 
-/// Writes `text` to `path` through a temporary file, so an interruption never leaves half a file.
+/// Writes `text` to `path` through a temporary file, so an interruption never leaves half a file, and
+/// syncs it and its folder, so a power cut does not lose it either ([`durable`]).
 fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
-    let tmp = path.with_extension("tmp");
-    fs::write(&tmp, text)?;
-    fs::rename(&tmp, path)
+    durable::write_atomically(path, text.as_bytes())
 }
 
 /// Plays the tournament and prints its table on `out`.
@@ -339,7 +339,7 @@ pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<ExitCode, Fail
         let labels = Teams::from_fn(|team: Team| names[r.fixture.entry(team)].clone());
         if let Ok(record) = r.log.record(&r.fixture, t.settings(), labels) {
             let path = games_dir.join(format!("game-{}.jsonl", r.fixture.number + 1));
-            fs::write(&path, record)?;
+            durable::write_atomically(&path, record.as_bytes())?;
         }
         let total = t.total_games() as u64;
         if verbose {

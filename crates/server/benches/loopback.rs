@@ -233,8 +233,9 @@ async fn run(games: usize, think: Duration) {
         dist: dir.join("dist"),
         move_time: Duration::from_secs(300),
         // Every client is on 127.0.0.1: one address with all the connections, and more of them than a
-        // server takes by default.
-        max_connections: 2 * games + 64,
+        // server takes by default; one address may fill three quarters of the total (the rest is kept
+        // for addresses with few connections).
+        max_connections: (2 * games + 64) * 4 / 3 + 4,
         max_connections_per_address: 2 * games + 64,
         ..gridarena_server::Config::default()
     };

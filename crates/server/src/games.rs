@@ -8,11 +8,13 @@
 //! **Locks.** A cell's `state` is an async lock, held while a move is checked, stored and announced, so
 //! this instance stores and sends each game's moves in order; games never wait on each other.
 
+use crate::listen::address_key;
 use crate::store::{now_ms, GameRow, Millis};
 use axum::extract::ws::Utf8Bytes;
 use gridarena_engine::go::online::{GameId, PerColor, ServerMsg, Snapshot};
 use gridarena_engine::go::{BoardSize, Color, Game, Move, ReplayError};
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::Arc;
 use tokio::sync::{mpsc, Mutex, MutexGuard, Notify};
 
@@ -28,24 +30,35 @@ pub enum Out {
     Ping(u64),
 }
 
-/// One WebSocket connection as the hub sees it: an id and a way to send to it. Its queue is bounded
-/// ([`crate::ws::OUTBOX`]): a send to a full queue fails and asks the connection to close, since a
-/// client that lets that many messages pile up does not read.
+/// One WebSocket connection as the hub sees it: an id, the client's address, and a way to send to it.
+/// Its queue is bounded ([`crate::ws::OUTBOX`]): a send to a full queue fails and asks the connection
+/// to close, since a client that lets that many messages pile up does not read.
 #[derive(Clone, Debug)]
 pub struct Conn {
     pub id: u64,
+    /// The client's address as the caps count it ([`address_key`]: an IPv6 address by its /64), for
+    /// the limits per address beyond the connection caps (house games); `None` for the house's own
+    /// connection.
+    pub address: Option<IpAddr>,
     tx: mpsc::Sender<Out>,
     closing: Arc<Notify>,
 }
 
 impl Conn {
-    /// A connection that sends through `tx`.
+    /// A connection that sends through `tx`, from no address.
     pub fn new(id: u64, tx: mpsc::Sender<Out>) -> Conn {
         Conn {
             id,
+            address: None,
             tx,
             closing: Arc::new(Notify::new()),
         }
+    }
+
+    /// The connection, from the client at `ip`.
+    pub fn from(mut self, ip: IpAddr) -> Conn {
+        self.address = Some(address_key(ip));
+        self
     }
 
     /// Notified when the connection must end: its queue overflowed, or its writer gave up.

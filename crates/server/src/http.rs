@@ -17,7 +17,7 @@ use axum::http::{header, HeaderMap, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use gridarena_engine::go::online::{ApiError, NewPlayer, PlayerRecord, Registered, WinLoss};
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -92,6 +92,7 @@ pub fn router(hub: Arc<Hub>, config: &crate::Config) -> Router {
         ws: ws::Settings {
             heartbeat: config.heartbeat,
             hello_timeout: config.hello_timeout,
+            idle_timeout: config.idle_timeout,
         },
         allowed_origins: config.allowed_origins.clone(),
     });
@@ -106,7 +107,9 @@ pub fn router(hub: Arc<Hub>, config: &crate::Config) -> Router {
         .merge(api)
         .route(
             "/api/ws",
-            get(move |hub, headers, upgrade| websocket(hub, headers, upgrade, Arc::clone(&setup))),
+            get(move |hub, client, headers, upgrade| {
+                websocket(hub, client, headers, upgrade, Arc::clone(&setup))
+            }),
         )
         .route("/api/{*rest}", axum::routing::any(api_not_found))
         .layer(DefaultBodyLimit::max(MAX_BODY))
@@ -315,6 +318,7 @@ async fn game_sgf(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Respon
 
 async fn websocket(
     State(hub): State<Arc<Hub>>,
+    client: Option<Extension<ConnectInfo<SocketAddr>>>,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
     setup: Arc<Setup>,
@@ -328,8 +332,10 @@ async fn websocket(
         return error(StatusCode::FORBIDDEN, why);
     }
     let settings = setup.ws;
+    // Every connection comes through the accept loop, which names its client ([`crate::listen`]).
+    let address = client.map(|Extension(ConnectInfo(addr))| addr.ip());
     upgrade
         .max_message_size(ws::HARD_MAX_MESSAGE)
         .max_frame_size(ws::HARD_MAX_MESSAGE)
-        .on_upgrade(move |socket| ws::run(socket, hub, settings))
+        .on_upgrade(move |socket| ws::run(socket, hub, address, settings))
 }

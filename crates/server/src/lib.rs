@@ -82,6 +82,17 @@ pub const MAX_CONNECTIONS: usize = 4096;
 /// (280); 512 leaves room for a second tab each and for reconnections.
 pub const MAX_CONNECTIONS_PER_ADDRESS: usize = 512;
 
+/// WebSockets one player (one account) may hold at once on an instance: a phone, a laptop and a tab or
+/// two. Accounts are free, so this does not stop a determined hoarder (the caps per address do); it
+/// keeps one token, leaked or scripted, from holding hundreds of authenticated sockets.
+pub const MAX_SOCKETS_PER_PLAYER: usize = 4;
+
+/// How long a WebSocket may go on following nothing (no game of its player in play here, none watched,
+/// no seek waiting) and handling no message, before it is closed: a page left open in the lobby, or a
+/// client that only holds a slot. The page reconnects when it is used again; 10 minutes is longer than
+/// any pause between games.
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(10 * 60);
+
 /// Requests a second to the JSON API from one address, sustained. A page asks for the leaderboard when
 /// it opens and after each game, and a record now and then; 20 a second is a class of 40 all reloading
 /// every two seconds.
@@ -112,8 +123,14 @@ pub struct Config {
     pub write_timeout: Duration,
     /// Connections open at once ([`MAX_CONNECTIONS`]).
     pub max_connections: usize,
-    /// Connections open at once from one address ([`MAX_CONNECTIONS_PER_ADDRESS`]).
+    /// Connections open at once from one address ([`MAX_CONNECTIONS_PER_ADDRESS`]). The last quarter
+    /// of `max_connections` is kept for addresses with few connections ([`listen`]), so one address
+    /// gets at most three quarters of the total whatever this says.
     pub max_connections_per_address: usize,
+    /// WebSockets one player may hold at once ([`MAX_SOCKETS_PER_PLAYER`]).
+    pub max_sockets_per_player: usize,
+    /// How long a WebSocket that follows nothing may stay ([`IDLE_TIMEOUT`]).
+    pub idle_timeout: Duration,
     /// JSON API requests a second from one address ([`API_RATE`]).
     pub api_rate: f64,
     /// JSON API requests one address may send at once ([`API_BURST`]).
@@ -138,6 +155,8 @@ impl Default for Config {
             write_timeout: WRITE_TIMEOUT,
             max_connections: MAX_CONNECTIONS,
             max_connections_per_address: MAX_CONNECTIONS_PER_ADDRESS,
+            max_sockets_per_player: MAX_SOCKETS_PER_PLAYER,
+            idle_timeout: IDLE_TIMEOUT,
             api_rate: API_RATE,
             api_burst: API_BURST,
             allowed_origins: Vec::new(),
@@ -167,6 +186,7 @@ pub async fn app(config: &Config) -> std::io::Result<(axum::Router, Arc<Hub>)> {
             move_time: config.move_time,
             lease: config.lease,
             house: config.house.clone(),
+            sockets_per_player: config.max_sockets_per_player,
         },
     )
     .await

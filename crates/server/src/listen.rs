@@ -10,6 +10,10 @@
 //!   /64 network of an IPv6 one (the block one subscriber gets), so that rotating addresses inside one's
 //!   own block gains nothing. A WebSocket counts until it closes: the slot travels with the socket
 //!   through the HTTP upgrade.
+//! - **Headroom.** The per-address cap alone lets a few addresses take everything (eight at 512 fill
+//!   4,096). So the last quarter of the connections ([`Limits::reserve`]) is kept for addresses that
+//!   hold fewer than [`FEW`]: once the server is three quarters full, an address with [`FEW`] or more
+//!   is refused, and a newcomer still gets in until the total is reached.
 //! - **Timeouts.** hyper's `header_read_timeout` ([`Limits::header_timeout`]) starts whenever it waits
 //!   for a request's head: at the connection's opening and after each answer, so it ends slow senders
 //!   and idle kept-alive connections alike (`408` is not sent: the connection just closes). A write
@@ -46,6 +50,8 @@ pub struct Limits {
     pub write_timeout: Duration,
     pub max_connections: usize,
     pub max_per_address: usize,
+    /// The last connections, kept for addresses with fewer than [`FEW`] ([`reserve_of`]).
+    pub reserve: usize,
 }
 
 impl Limits {
@@ -56,19 +62,68 @@ impl Limits {
             write_timeout: config.write_timeout,
             max_connections: config.max_connections,
             max_per_address: config.max_connections_per_address,
+            reserve: reserve_of(config.max_connections),
         }
     }
+}
+
+/// The connections an address may hold and still be let into the reserve: a household, or a few
+/// people behind one address, with a page each (a page loads with up to 6 HTTP connections and holds a
+/// WebSocket).
+pub const FEW: usize = 16;
+
+/// The connections kept for addresses with few: a quarter of the total. It takes `reserve / FEW`
+/// addresses (64 at the default total) to fill them, and the three quarters before are open to all.
+pub fn reserve_of(max_connections: usize) -> usize {
+    max_connections / 4
 }
 
 /// How long the loop pauses after a failed accept (out of file descriptors, say) before the next; the
 /// failure repeats at once otherwise, and the loop would spin.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
 
-/// The answer to a connection over a cap, written without reading the request.
-const REFUSAL: &[u8] =
-    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n\
-Retry-After: 5\r\nConnection: close\r\nContent-Length: 58\r\n\r\n\
-too many connections from your address; try again shortly\n";
+/// Which cap a connection hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Refusal {
+    /// The total.
+    Full,
+    /// Its address's cap.
+    Address,
+    /// The reserve, which its address holds too many to enter.
+    Reserve,
+}
+
+impl Refusal {
+    /// What the client is told.
+    fn text(self, limits: &Limits) -> String {
+        match self {
+            Refusal::Full => format!(
+                "too many connections to this server ({} at once); try again shortly",
+                limits.max_connections
+            ),
+            Refusal::Address => format!(
+                "too many connections from your address ({} at once); try again shortly",
+                limits.max_per_address
+            ),
+            Refusal::Reserve => format!(
+                "too many connections from your address while this server is nearly full (its \
+                 last {} are kept for addresses with fewer than {FEW}); try again shortly",
+                limits.reserve
+            ),
+        }
+    }
+
+    /// The answer, written without reading the request.
+    fn answer(self, limits: &Limits) -> Vec<u8> {
+        let body = format!("{}\n", self.text(limits));
+        format!(
+            "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n\
+             Retry-After: 5\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .into_bytes()
+    }
+}
 
 /// The address a connection counts against: IPv4 addresses (also written as IPv6) as they are, IPv6
 /// ones by their /64.
@@ -112,17 +167,23 @@ impl Drop for Slot {
     }
 }
 
-/// Takes a slot for a connection from `ip`, or None when a cap is reached.
-fn admit(counts: &Arc<Mutex<Counts>>, limits: &Limits, ip: IpAddr) -> Option<Slot> {
+/// Takes a slot for a connection from `ip`, or says which cap refuses it.
+fn admit(counts: &Arc<Mutex<Counts>>, limits: &Limits, ip: IpAddr) -> Result<Slot, Refusal> {
     let key = address_key(ip);
     let mut c = counts.lock().unwrap_or_else(|e| e.into_inner());
     let mine = c.per_address.get(&key).copied().unwrap_or(0);
-    if c.total >= limits.max_connections || mine >= limits.max_per_address {
-        return None;
+    if c.total >= limits.max_connections {
+        return Err(Refusal::Full);
+    }
+    if mine >= limits.max_per_address {
+        return Err(Refusal::Address);
+    }
+    if c.total >= limits.max_connections.saturating_sub(limits.reserve) && mine >= FEW {
+        return Err(Refusal::Reserve);
     }
     c.total += 1;
     *c.per_address.entry(key).or_insert(0) += 1;
-    Some(Slot {
+    Ok(Slot {
         counts: Arc::clone(counts),
         key,
     })
@@ -236,10 +297,13 @@ pub async fn serve(listener: TcpListener, router: axum::Router, limits: Limits) 
                 continue;
             }
         };
-        let Some(slot) = admit(&counts, &limits, peer.ip()) else {
-            // At most one small write that never waits: a refused client costs no task and no memory.
-            let _ = stream.try_write(REFUSAL);
-            continue;
+        let slot = match admit(&counts, &limits, peer.ip()) {
+            Ok(slot) => slot,
+            Err(refusal) => {
+                // At most one small write that never waits: a refused client costs no task.
+                let _ = stream.try_write(&refusal.answer(&limits));
+                continue;
+            }
         };
         let _ = stream.set_nodelay(true);
         let io = TokioIo::new(Counted::new(stream, slot, limits.write_timeout));
@@ -268,18 +332,19 @@ mod tests {
             write_timeout: Duration::from_secs(1),
             max_connections: 3,
             max_per_address: 2,
+            reserve: reserve_of(3),
         };
         let counts = Arc::new(Mutex::new(Counts::default()));
         let a: IpAddr = "10.0.0.1".parse().unwrap();
         let b: IpAddr = "10.0.0.2".parse().unwrap();
         let a1 = admit(&counts, &limits, a).unwrap();
         let _a2 = admit(&counts, &limits, a).unwrap();
-        assert!(admit(&counts, &limits, a).is_none(), "per address");
+        assert_eq!(admit(&counts, &limits, a).err(), Some(Refusal::Address));
         let _b1 = admit(&counts, &limits, b).unwrap();
         let c: IpAddr = "10.0.0.3".parse().unwrap();
-        assert!(admit(&counts, &limits, c).is_none(), "in total");
+        assert_eq!(admit(&counts, &limits, c).err(), Some(Refusal::Full));
         drop(a1);
-        assert!(admit(&counts, &limits, a).is_some());
+        assert!(admit(&counts, &limits, a).is_ok());
         assert_eq!(
             counts.lock().unwrap().per_address.len(),
             2,
@@ -299,9 +364,52 @@ mod tests {
     }
 
     #[test]
-    fn the_refusal_is_a_whole_http_answer() {
-        let text = std::str::from_utf8(REFUSAL).unwrap();
-        let (head, body) = text.split_once("\r\n\r\n").unwrap();
-        assert!(head.contains(&format!("Content-Length: {}", body.len())));
+    fn the_last_quarter_is_kept_for_addresses_with_few_connections() {
+        let limits = Limits {
+            header_timeout: Duration::from_secs(1),
+            write_timeout: Duration::from_secs(1),
+            max_connections: 100,
+            max_per_address: 100,
+            reserve: reserve_of(100),
+        };
+        let counts = Arc::new(Mutex::new(Counts::default()));
+        let big: IpAddr = "10.0.0.1".parse().unwrap();
+        let mut held: Vec<Slot> = (0..75)
+            .map(|_| admit(&counts, &limits, big).unwrap())
+            .collect();
+        assert_eq!(admit(&counts, &limits, big).err(), Some(Refusal::Reserve));
+        let small: IpAddr = "10.0.0.2".parse().unwrap();
+        for _ in 0..FEW {
+            held.push(admit(&counts, &limits, small).unwrap());
+        }
+        assert_eq!(admit(&counts, &limits, small).err(), Some(Refusal::Reserve));
+        let new: IpAddr = "10.0.0.3".parse().unwrap();
+        while held.len() < 100 {
+            held.push(admit(&counts, &limits, new).unwrap());
+        }
+        assert_eq!(admit(&counts, &limits, new).err(), Some(Refusal::Full));
+        // Below three quarters again, the big address is let in.
+        held.truncate(74);
+        assert!(admit(&counts, &limits, big).is_ok());
+    }
+
+    #[test]
+    fn each_refusal_is_a_whole_http_answer_that_says_why() {
+        let limits = Limits {
+            header_timeout: Duration::from_secs(1),
+            write_timeout: Duration::from_secs(1),
+            max_connections: 4096,
+            max_per_address: 512,
+            reserve: reserve_of(4096),
+        };
+        for refusal in [Refusal::Full, Refusal::Address, Refusal::Reserve] {
+            let answer = String::from_utf8(refusal.answer(&limits)).unwrap();
+            let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+            assert!(head.starts_with("HTTP/1.1 503"), "{head}");
+            assert!(head.contains(&format!("Content-Length: {}", body.len())));
+            assert!(body.starts_with("too many connections"), "{body}");
+        }
+        let reserve = String::from_utf8(Refusal::Reserve.answer(&limits)).unwrap();
+        assert!(reserve.contains("last 1024"), "{reserve}");
     }
 }

@@ -16,6 +16,12 @@
 //!
 //! **Hello.** A connection must say `hello` within `hello_timeout` ([`crate::HELLO_TIMEOUT`]) or it is
 //! told why and closed; everything but `hello` needs it first.
+//!
+//! **Idle.** A connection that said hello, follows nothing ([`Hub::follows_something`]: no game of its
+//! player in play, no game watched, no seek waiting) and has had no message handled for
+//! `idle_timeout` ([`crate::IDLE_TIMEOUT`]) is told why and closed: it holds a slot for nothing. It
+//! is looked at once that long has passed; one found following something gets another
+//! `idle_timeout`.
 
 use crate::bucket::TokenBucket;
 use crate::games::{Conn, Out, Seat};
@@ -24,6 +30,7 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{Sink, SinkExt, StreamExt};
 use gridarena_engine::go::online::{ClientMsg, GameId, ServerMsg};
 use std::collections::HashSet;
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
@@ -56,11 +63,16 @@ const POLICY: u16 = 1008;
 /// What a connection is told before it is closed for not saying hello.
 const NO_HELLO: &str = "no hello: say hello with your token first";
 
-/// How each connection is run: the ping interval and the deadline for `hello`.
+/// What a connection closed for idleness is told (and the close frame's reason).
+const IDLE: &str = "idle";
+
+/// How each connection is run: the ping interval, the deadline for `hello`, and how long it may
+/// follow nothing.
 #[derive(Clone, Copy, Debug)]
 pub struct Settings {
     pub heartbeat: Duration,
     pub hello_timeout: Duration,
+    pub idle_timeout: Duration,
 }
 
 /// The per-connection rate limit: a [`TokenBucket`] ([`BURST`], refilled at [`RATE_PER_SECOND`]), plus
@@ -130,12 +142,15 @@ where
     }
 }
 
-/// Runs one connection to its end.
-pub async fn run(socket: WebSocket, hub: Arc<Hub>, settings: Settings) {
+/// Runs one connection, from the client at `address`, to its end.
+pub async fn run(socket: WebSocket, hub: Arc<Hub>, address: Option<IpAddr>, settings: Settings) {
     let heartbeat = settings.heartbeat.max(Duration::from_millis(10));
     let (sink, mut stream) = socket.split();
     let (tx, rx) = mpsc::channel::<Out>(OUTBOX);
-    let conn = Conn::new(hub.next_conn_id(), tx);
+    let mut conn = Conn::new(hub.next_conn_id(), tx);
+    if let Some(ip) = address {
+        conn = conn.from(ip);
+    }
     let closing = conn.closing();
     let writer = {
         let closing = conn.closing();
@@ -151,6 +166,8 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>, settings: Settings) {
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let hello_by = tokio::time::Instant::now() + settings.hello_timeout;
     let mut last_heard = Instant::now();
+    // The last handled message, or the last time the connection was found following something.
+    let mut last_useful = tokio::time::Instant::now();
     let mut pings: u64 = 0;
     loop {
         let msg = tokio::select! {
@@ -166,6 +183,24 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>, settings: Settings) {
                 pings += 1;
                 conn.push(Out::Ping(pings));
                 continue;
+            }
+            _ = tokio::time::sleep_until(idle_at(last_useful, settings.idle_timeout)),
+                if me.is_some() => {
+                let follows = match me.as_ref() {
+                    Some(seat) => hub.follows_something(&conn, seat, &watched).await,
+                    None => true,
+                };
+                if follows {
+                    last_useful = tokio::time::Instant::now();
+                    continue;
+                }
+                conn.send(&ServerMsg::error(format!(
+                    "{IDLE} for {} s: no game of yours in play, none watched, no seek waiting; \
+                     closing (connect again to play or watch)",
+                    settings.idle_timeout.as_secs_f64()
+                )));
+                conn.push(Out::Close(IDLE.into()));
+                break;
             }
             _ = tokio::time::sleep_until(hello_by), if me.is_none() => {
                 conn.send(&ServerMsg::error(format!(
@@ -214,6 +249,7 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>, settings: Settings) {
             }
         };
         last_heard = Instant::now();
+        last_useful = tokio::time::Instant::now();
         handle(&hub, &conn, &mut me, &mut watched, msg).await;
     }
     hub.leave(conn.id).await;
@@ -228,6 +264,13 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>, settings: Settings) {
     {
         abort.abort();
     }
+}
+
+/// When a connection useful at `since` becomes idle (a timeout too long to add is never).
+fn idle_at(since: tokio::time::Instant, idle: Duration) -> tokio::time::Instant {
+    since
+        .checked_add(idle)
+        .unwrap_or_else(|| since + Duration::from_secs(100 * 365 * 24 * 3600))
 }
 
 /// Applies the rate limit to one message and tells the client about a refusal (and closes on a flood);

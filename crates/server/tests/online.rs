@@ -614,7 +614,61 @@ async fn resign(black: &mut Client, white: &mut Client, game: i64) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn instant_games_do_not_count_nor_a_fourth_game_a_day_between_two_players() {
+async fn a_short_decided_game_counts_in_both_records_and_an_abort_in_none() {
+    let addr = start().await;
+    let (mut black, mut white, game, tb, tw) = pair_with_tokens(addr, "Quick", "Short").await;
+    // Four stones and two passes, decided by the komi: a real game, too short to be rated.
+    let moves = ["C3", "G7", "C7", "G3", "pass", "pass"];
+    play_moves(&mut black, &mut white, game, &moves).await;
+    assert_eq!(black.expect("ended").await["result"], "W+0.5");
+    white.expect("ended").await;
+    let winner = record(addr, "Short").await;
+    assert_eq!(
+        (winner["wins"].as_i64(), winner["losses"].as_i64()),
+        (Some(1), Some(0))
+    );
+    assert_eq!(winner["by_size"]["9"], json!({"wins": 1, "losses": 0}));
+    let loser = record(addr, "Quick").await;
+    assert_eq!(
+        (loser["wins"].as_i64(), loser["losses"].as_i64()),
+        (Some(0), Some(1))
+    );
+    assert_eq!(loser["by_size"]["9"], json!({"wins": 0, "losses": 1}));
+    // `welcome` says so too.
+    for (token, wins, losses) in [(&tw, 1, 0), (&tb, 0, 1)] {
+        let mut c = Client::connect(addr).await;
+        c.send(json!({"type": "hello", "token": token})).await;
+        let welcome = c.expect("welcome").await;
+        assert_eq!(
+            (welcome["wins"].as_i64(), welcome["losses"].as_i64()),
+            (Some(wins), Some(losses))
+        );
+    }
+    // The leaderboard ranks rated games only (10 moves or more).
+    let (_, board) = get_json(addr, "/api/leaderboard").await;
+    assert_eq!(board, json!([]));
+    // A game the second player never moved in is an abort: it counts for nobody.
+    black
+        .send(json!({"type": "seek", "size": 9, "color": "black"}))
+        .await;
+    black.expect("waiting").await;
+    white
+        .send(json!({"type": "seek", "size": 9, "color": "white"}))
+        .await;
+    let game = black.expect("matched").await["game"].as_i64().unwrap();
+    black.expect("snapshot").await;
+    white.expect("matched").await;
+    white.expect("snapshot").await;
+    play_moves(&mut black, &mut white, game, &["E5"]).await;
+    white.send(json!({"type": "resign", "game": game})).await;
+    assert_eq!(white.expect("ended").await["result"], "B+R");
+    black.expect("ended").await;
+    assert_eq!(record(addr, "Short").await["losses"], 0);
+    assert_eq!(record(addr, "Quick").await["wins"], 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn instant_games_do_not_count_and_the_leaderboard_ranks_three_games_a_day_between_two() {
     let addr = start().await;
     let (mut black, mut white, game) = pair(addr, "Farmer", "Sheep").await;
     // An instant resignation ends the game but counts for nobody.
@@ -623,7 +677,7 @@ async fn instant_games_do_not_count_nor_a_fourth_game_a_day_between_two_players(
     assert_eq!(record(addr, "Farmer").await["losses"], 0);
     let (_, board) = get_json(addr, "/api/leaderboard").await;
     assert_eq!(board, json!([]));
-    // Three real games a day count; the fourth does not.
+    // Every game counts in the records; the leaderboard ranks three a day between two players.
     for n in 1..=4 {
         black
             .send(json!({"type": "seek", "size": 9, "color": "black"}))
@@ -639,7 +693,10 @@ async fn instant_games_do_not_count_nor_a_fourth_game_a_day_between_two_players(
         play_moves(&mut black, &mut white, game, &OPENING).await;
         resign(&mut black, &mut white, game).await;
         let wins = record(addr, "Sheep").await["wins"].as_i64().unwrap();
-        assert_eq!(wins, n.min(3), "after game {n}");
+        assert_eq!(wins, n, "after game {n}");
+        let (_, board) = get_json(addr, "/api/leaderboard").await;
+        assert_eq!(board[0]["name"], "Sheep");
+        assert_eq!(board[0]["wins"], n.min(3), "after game {n}");
     }
 }
 

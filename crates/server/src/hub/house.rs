@@ -11,8 +11,13 @@
 //! the instance that took its clock within a second, and only one instance searches for it.
 //!
 //! **CPU.** A person's requests could otherwise fill a server's cores: this instance plays at most
-//! [`HouseConfig::games`] house games at once, one per person, and runs one search per core at a time.
-//! A search waiting for a core waits on the game's own clock, which it then reads.
+//! [`HouseConfig::games`] house games at once, one per person and a quarter of them per address
+//! ([`HouseConfig::per_address`]: accounts are free, so one person with many could take them all),
+//! and runs at most [`HouseConfig::searches`] searches at once, one core fewer than the machine has
+//! ([`search_threads`]): one core is always left to the server itself (moves, clocks, the database),
+//! however many house games are asked for. A search waiting for a core waits on the game's own clock,
+//! which it then reads. Each search runs on a thread of its own at a lower priority ([`SEARCH_NICE`]),
+//! so that on a machine shared with other work the server's own threads come first.
 
 use super::{lock, ms, preset_size, Found, Hub};
 use crate::games::{Conn, Out, Seat};
@@ -24,6 +29,7 @@ use gridarena_engine::go::online::{ColorPref, GameId, ServerMsg};
 use gridarena_engine::go::{Clock, Color, Game, Mcts, Memory, TimeControl};
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, Semaphore};
@@ -38,6 +44,10 @@ pub const HOUSE_THINK: Duration = Duration::from_secs(1);
 /// How often the house looks over its games for a turn it has not taken (a message it missed, a move
 /// the store refused), besides answering each move as it comes.
 const SWEEP: Duration = Duration::from_secs(1);
+
+/// The niceness of a search thread (Linux: 0 is normal, 19 the lowest): below the server's own
+/// threads, which answer people, so a busy house slows its own moves first.
+pub const SEARCH_NICE: i32 = 10;
 
 /// Messages the house's connection may hold unread; it reads them at once.
 const HOUSE_OUTBOX: usize = 1024;
@@ -63,15 +73,34 @@ impl HouseConfig {
         }
     }
 
-    /// A house on every core: two games per core, one search per core.
+    /// A house on every core but one: two games per core, a search per core but one
+    /// ([`search_threads`]).
     pub fn on_every_core() -> HouseConfig {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let cores = cores();
         HouseConfig {
             games: 2 * cores,
             think: HOUSE_THINK,
-            searches: cores,
+            searches: search_threads(cores, cores),
         }
     }
+
+    /// House games one address may have in play at once: a quarter of [`HouseConfig::games`], at
+    /// least one. A class behind one school address shares that quarter; raise `--house-games` for it.
+    pub fn per_address(&self) -> usize {
+        (self.games / 4).max(1)
+    }
+}
+
+/// The cores this machine offers the process.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// How many searches may run at once when `asked` are asked for on `cores` cores: at most one core
+/// fewer than there are, so the server keeps one, and at least one (on one core the lower priority of
+/// the search is all that is left).
+pub fn search_threads(asked: usize, cores: usize) -> usize {
+    asked.min(cores.saturating_sub(1)).max(1)
 }
 
 /// The house player of one instance.
@@ -90,6 +119,9 @@ pub(super) struct House {
 /// Where the house stands in one game.
 #[derive(Default)]
 struct Turn {
+    /// The address of the person who asked for the game here (none for a game taken up from the
+    /// store: after a restart or from another instance, which no longer counts against it).
+    address: Option<IpAddr>,
     /// A search for this game is running (or waits for a core).
     thinking: bool,
     /// What the last search learnt; out while a search runs.
@@ -129,7 +161,7 @@ impl House {
                 name: HOUSE_NAME.to_string(),
             },
             conn: Conn::new(conn_id, tx),
-            searches: Semaphore::new(config.searches.max(1)),
+            searches: Semaphore::new(search_threads(config.searches, cores())),
             config,
             games: Mutex::new(HashMap::new()),
             asking: tokio::sync::Mutex::new(()),
@@ -137,8 +169,16 @@ impl House {
         Ok((house, rx))
     }
 
-    fn follow(&self, id: GameId) {
-        lock(&self.games).entry(id).or_default();
+    fn follow(&self, id: GameId, address: Option<IpAddr>) {
+        lock(&self.games).entry(id).or_default().address = address;
+    }
+
+    /// The games the house plays here for people at `address`.
+    fn playing_for(&self, address: IpAddr) -> usize {
+        lock(&self.games)
+            .values()
+            .filter(|t| t.address == Some(address))
+            .count()
     }
 
     fn forget(&self, id: GameId) {
@@ -227,6 +267,17 @@ impl Hub {
             )));
             return;
         }
+        if let Some(address) = conn.address {
+            let mine = house.playing_for(address);
+            if mine >= house.config.per_address() {
+                conn.send(&ServerMsg::error(format!(
+                    "{HOUSE_NAME} is playing {mine} games for people from your address already, the \
+                     most one address may: try again when one is over, or find a game against a \
+                     person"
+                )));
+                return;
+            }
+        }
         let (black, white) = if person_plays_black(color) {
             (me.id, house.seat.id)
         } else {
@@ -251,7 +302,7 @@ impl Hub {
                 return;
             }
         };
-        house.follow(game);
+        house.follow(game, conn.address);
         drop(asking);
         self.tell_matched(game, &house.conn, house.seat.id).await;
         self.tell_matched(game, conn, me.id).await;
@@ -393,7 +444,7 @@ impl Hub {
         let deadline = cell.lock().await.deadline;
         let left = Duration::from_millis(u64::try_from(deadline - now_ms()).unwrap_or(0));
         let (move_time, think) = (self.config.move_time, house.config.think);
-        let searched = tokio::task::spawn_blocking(move || {
+        let searched = on_a_low_thread(move || {
             think_for_the_house(&game, color, id, memory, move_time, left, think)
         })
         .await;
@@ -407,6 +458,43 @@ impl Hub {
         drop(_core);
         self.play(&house.conn, &house.seat, id, &mv).await;
         (Some(memory), true)
+    }
+}
+
+/// Runs `work` on a thread of its own at [`SEARCH_NICE`] and waits for its answer without holding an
+/// async thread. A thread per search (not tokio's blocking pool): a lowered priority stays with its
+/// thread, and the pool's threads also read the app's files for people. Starting a thread costs tens
+/// of microseconds, against a search of a second.
+async fn on_a_low_thread<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, String> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    std::thread::Builder::new()
+        .name("house-search".into())
+        .spawn(move || {
+            lower_priority();
+            let _ = tx.send(work());
+        })
+        .map_err(|e| format!("cannot start a search thread: {e}"))?;
+    rx.await
+        .map_err(|_| "the search thread ended without an answer (it panicked)".to_string())
+}
+
+/// Lowers the calling thread's priority to [`SEARCH_NICE`] (a server started lower stays lower). On
+/// Linux a thread has a nice value of its own (`setpriority` on its thread id), so the server's other
+/// threads keep theirs; elsewhere `setpriority` would lower the whole process, so nothing is done
+/// there. A failure is harmless (the search runs at the server's priority) and is not reported.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: gettid, getpriority and setpriority have no preconditions; they only read and set
+        // this thread's scheduling attributes.
+        unsafe {
+            let tid = libc::gettid() as libc::id_t;
+            if libc::getpriority(libc::PRIO_PROCESS, tid) < SEARCH_NICE {
+                libc::setpriority(libc::PRIO_PROCESS, tid, SEARCH_NICE);
+            }
+        }
     }
 }
 
@@ -438,4 +526,50 @@ fn think_for_the_house(
             || started.elapsed(),
         );
     (decision.mv.to_gtp(), memory)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn searches_leave_a_core_to_the_server() {
+        assert_eq!(search_threads(16, 16), 15);
+        assert_eq!(search_threads(4, 16), 4);
+        assert_eq!(search_threads(8, 2), 1);
+        assert_eq!(
+            search_threads(8, 1),
+            1,
+            "one core: one search, at a lower priority"
+        );
+        assert_eq!(search_threads(0, 8), 1);
+        let cores = cores();
+        assert_eq!(
+            HouseConfig::on_every_core().searches,
+            cores.saturating_sub(1).max(1)
+        );
+    }
+
+    #[test]
+    fn a_quarter_of_the_house_games_per_address() {
+        let games = |games| HouseConfig {
+            games,
+            ..HouseConfig::none()
+        };
+        assert_eq!(games(32).per_address(), 8);
+        assert_eq!(games(4).per_address(), 1);
+        assert_eq!(games(1).per_address(), 1);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn a_search_runs_at_a_lower_priority_and_the_caller_keeps_its_own() {
+        // SAFETY: getpriority and gettid have no preconditions.
+        let nice =
+            || unsafe { libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t) };
+        let before = nice();
+        let searched = on_a_low_thread(nice).await.unwrap();
+        assert_eq!(searched, before.max(SEARCH_NICE));
+        assert_eq!(nice(), before, "the async thread's priority is untouched");
+    }
 }

@@ -17,6 +17,7 @@ async fn hub_with_house(games: usize) -> Arc<Hub> {
             think: Duration::from_millis(20),
             searches: 1,
         },
+        sockets_per_player: crate::MAX_SOCKETS_PER_PLAYER,
     };
     Hub::start(store, config).await.unwrap()
 }

@@ -8,7 +8,7 @@
 //! Its in-memory games ([`GameCell`]) are copies that catch up from the store whenever they are behind.
 
 use crate::games::{
-    move_message, rebuild, snapshot_of, Conn, Ended, GameCell, LiveState, Seat, MAX_WATCHED,
+    move_message, rebuild, snapshot_of, Conn, Ended, GameCell, LiveState, Out, Seat, MAX_WATCHED,
 };
 use crate::incident;
 use crate::names::{self, NameError};
@@ -143,6 +143,8 @@ pub struct HubConfig {
     pub lease: Duration,
     /// The house player ([`HouseConfig::none`]: none).
     pub house: HouseConfig,
+    /// WebSockets one player may hold here at once ([`crate::MAX_SOCKETS_PER_PLAYER`]).
+    pub sockets_per_player: usize,
 }
 
 /// One instance's shared state.
@@ -317,7 +319,9 @@ impl Hub {
                 return None;
             }
         };
-        lock(&self.conns).insert(conn.id, (conn.clone(), player.id));
+        if !self.seat_connection(conn, player.id) {
+            return None;
+        }
         conn.send(&ServerMsg::Welcome {
             name: player.name.clone(),
             wins: player.wins,
@@ -336,6 +340,49 @@ impl Hub {
             id: player.id,
             name: player.name,
         })
+    }
+
+    /// Counts `conn` among `player`'s connections here, unless they hold as many as one player may: then
+    /// the connection is told why and closed (a refusal the page shows, and retries later).
+    fn seat_connection(&self, conn: &Conn, player: i64) -> bool {
+        let mut conns = lock(&self.conns);
+        let open = conns.values().filter(|(_, p)| *p == player).count();
+        if open >= self.config.sockets_per_player {
+            drop(conns);
+            conn.send(&ServerMsg::error(format!(
+                "you have {open} connections open already, the most one player may: close another \
+                 tab or window of GridArena, then reload"
+            )));
+            conn.push(Out::Close(
+                "too many connections for one player: close another tab".into(),
+            ));
+            return false;
+        }
+        conns.insert(conn.id, (conn.clone(), player));
+        true
+    }
+
+    /// Whether connection `conn` of `me` follows anything here: a game of theirs in play, a game in
+    /// play it watches (`watched`), or a seek waiting in the queue. One that follows nothing for long is
+    /// closed ([`crate::IDLE_TIMEOUT`]). A database that cannot say counts as a seek (keep it).
+    pub async fn follows_something(
+        &self,
+        conn: &Conn,
+        me: &Seat,
+        watched: &HashSet<GameId>,
+    ) -> bool {
+        {
+            let games = lock(&self.games);
+            if watched.iter().any(|id| games.contains_key(id))
+                || games.values().any(|cell| cell.seat_color(me.id).is_some())
+            {
+                return true;
+            }
+        }
+        self.store
+            .is_waiting(&self.instance, conn.id)
+            .await
+            .unwrap_or(true)
     }
 
     /// `seek`: pairs the player through the store's queue, or queues them.
@@ -798,16 +845,21 @@ impl Hub {
             .winner()
             .map(|w| (cell.seat(w).id, cell.seat(w.other()).id));
         let moves = st.moves();
-        let rated_today = self
-            .store
-            .rated_between(cell.black.id, cell.white.id, now_ms() - policy::DAY_MS)
-            .await?;
+        // The farming check reads the store, so only for a game long enough to be rated.
+        let rated = moves >= policy::MIN_RATED_MOVES
+            && policy::is_rated(
+                moves,
+                self.store
+                    .rated_between(cell.black.id, cell.white.id, now_ms() - policy::DAY_MS)
+                    .await?,
+            );
         let finish = Finish {
             result: result.to_string(),
             winner_loser,
             score,
             reason,
-            rated: policy::is_rated(moves, rated_today),
+            counted: policy::is_counted(moves),
+            rated,
             moves,
             late_at,
         };

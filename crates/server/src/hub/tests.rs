@@ -14,6 +14,7 @@ pub(super) async fn hub() -> Arc<Hub> {
         move_time: Duration::from_secs(300),
         lease: Duration::from_secs(5),
         house: HouseConfig::none(),
+        sockets_per_player: crate::MAX_SOCKETS_PER_PLAYER,
     };
     Hub::start(store, config).await.unwrap()
 }
@@ -177,6 +178,7 @@ async fn a_finished_game_is_served_from_memory_not_replayed_from_the_database() 
         move_time: Duration::from_secs(300),
         lease: Duration::from_secs(5),
         house: HouseConfig::none(),
+        sockets_per_player: crate::MAX_SOCKETS_PER_PLAYER,
     };
     let hub = Hub::start(store, config).await.unwrap();
     let (game, black, white) = paired(&hub).await;

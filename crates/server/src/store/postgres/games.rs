@@ -16,8 +16,13 @@ impl PgStore {
         let moves = i64::from(f.moves);
         let reason = f.reason.as_str();
         let now = now_ms();
+        let counted = f.counted || f.rated;
         let ended = notifying!(self, client => {
-            let stmt = client
+            // A synchronous commit, unlike a move's: a finished game's record must survive a crash
+            // of the database's machine (see "Durability" in the module's notes).
+            let tx = client.transaction().await?;
+            tx.batch_execute(SYNCHRONOUS).await?;
+            let stmt = tx
                 .prepare_cached(
                     "WITH g AS (
                        UPDATE games SET finished = true, result = $2, black_area = $3,
@@ -29,15 +34,17 @@ impl PgStore {
                      totals AS (
                        UPDATE players
                        SET wins = wins + CASE WHEN id = $10 THEN 1 ELSE 0 END,
-                           losses = losses + CASE WHEN id = $11 THEN 1 ELSE 0 END
-                       WHERE id IN ($10, $11) AND $7 AND EXISTS (SELECT 1 FROM g)),
+                           losses = losses + CASE WHEN id = $11 THEN 1 ELSE 0 END,
+                           rated_wins = rated_wins + CASE WHEN $7 AND id = $10 THEN 1 ELSE 0 END,
+                           rated_losses = rated_losses + CASE WHEN $7 AND id = $11 THEN 1 ELSE 0 END
+                       WHERE id IN ($10, $11) AND $12 AND EXISTS (SELECT 1 FROM g)),
                      sizes AS (
                        INSERT INTO records (player_id, size, wins, losses)
                        SELECT v.player, g.size, v.wins, v.losses
                        FROM g CROSS JOIN (VALUES ($10::bigint, 1::bigint, 0::bigint),
                                                  ($11::bigint, 0::bigint, 1::bigint))
                                          AS v (player, wins, losses)
-                       WHERE $7 AND v.player IS NOT NULL
+                       WHERE $12 AND v.player IS NOT NULL
                        ORDER BY v.player
                        ON CONFLICT (player_id, size) DO UPDATE
                        SET wins = records.wins + excluded.wins,
@@ -46,7 +53,7 @@ impl PgStore {
                      SELECT count(*) FROM note",
                 )
                 .await?;
-            client
+            let row = tx
                 .query_one(
                     &stmt,
                     &[
@@ -61,9 +68,12 @@ impl PgStore {
                         &f.late_at,
                         &winner,
                         &loser,
+                        &counted,
                     ],
                 )
-                .await
+                .await?;
+            tx.commit().await?;
+            Ok(row)
         })?;
         Ok(col::<i64>(&ended, 0)? == 1)
     }

@@ -13,12 +13,26 @@
 //! broadcast channel. PostgreSQL also delivers an instance's own notifications back to it (the hub
 //! ignores what it already has). If that connection drops, it is opened again with backoff (100 ms
 //! doubling to 5 s), and [`Event::Resync`] says that events may have been missed meanwhile.
+//!
+//! A connection that only listens sends nothing, so a silent network partition (no reset) would leave
+//! it deaf for as long as TCP takes to notice, hours without keepalives. So it is probed: a `SELECT 1`
+//! every [`PROBE_EVERY`] that must be answered within [`PROBE_TIMEOUT`], or the connection is dropped
+//! and opened again; and opening one must succeed within [`OPEN_TIMEOUT`].
 
-use crate::store::{Event, InstanceId};
+use crate::store::{Event, InstanceId, StoreError};
 use std::time::Duration;
 use tokio::sync::broadcast;
 use tokio::task::JoinHandle;
 use tokio_postgres::{AsyncMessage, Client, Config, NoTls};
+
+/// How often the listening connection is asked whether it still hears.
+pub(super) const PROBE_EVERY: Duration = Duration::from_secs(5);
+
+/// How long a probe may take before the listening connection is taken for lost.
+pub(super) const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How long opening a listening connection (TCP, start-up, LISTEN) may take.
+pub(super) const OPEN_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// The one channel every instance listens on.
 pub(super) const CHANNEL: &str = "gridarena";
@@ -56,15 +70,24 @@ pub(in crate::store) fn parse(payload: &str) -> Option<Event> {
     }
 }
 
-/// Opens the listening connection and says LISTEN; the returned task turns its notifications into
-/// events until the connection ends (it ends when the [`Client`] is dropped, or when the server goes).
+/// Opens the listening connection and says LISTEN, each within [`OPEN_TIMEOUT`]; the returned task
+/// turns its notifications into events until the connection ends (it ends when the [`Client`] is
+/// dropped, or when the server goes; aborting the task closes it at once).
 pub(super) async fn listen(
     config: &Config,
     events: &broadcast::Sender<Event>,
-) -> Result<(Client, JoinHandle<()>), tokio_postgres::Error> {
+) -> Result<(Client, JoinHandle<()>), StoreError> {
     let mut config = config.clone();
     config.application_name(APPLICATION_NAME);
-    let (client, mut connection) = config.connect(NoTls).await?;
+    let timed_out = |what: &str| {
+        StoreError(format!(
+            "PostgreSQL: {what} took over {} s",
+            OPEN_TIMEOUT.as_secs()
+        ))
+    };
+    let (client, mut connection) = tokio::time::timeout(OPEN_TIMEOUT, config.connect(NoTls))
+        .await
+        .map_err(|_| timed_out("connecting to listen"))??;
     let events = events.clone();
     let driver = tokio::spawn(async move {
         while let Some(message) = std::future::poll_fn(|cx| connection.poll_message(cx)).await {
@@ -80,15 +103,40 @@ pub(super) async fn listen(
             }
         }
     });
-    if let Err(e) = client.batch_execute(&format!("LISTEN {CHANNEL}")).await {
-        driver.abort();
-        return Err(e);
+    let listen = format!("LISTEN {CHANNEL}");
+    match tokio::time::timeout(OPEN_TIMEOUT, client.batch_execute(&listen)).await {
+        Ok(Ok(())) => Ok((client, driver)),
+        Ok(Err(e)) => {
+            driver.abort();
+            Err(e.into())
+        }
+        Err(_) => {
+            driver.abort();
+            Err(timed_out("LISTEN"))
+        }
     }
-    Ok((client, driver))
 }
 
-/// Keeps a listening connection open for good: waits for `driver` to end, then opens a new one with
-/// backoff and sends [`Event::Resync`]. Runs until aborted (the store is dropped).
+/// Waits until the listening connection ends (its `driver` returns) or stops answering probes.
+async fn until_lost(client: &Client, driver: &mut JoinHandle<()>) {
+    let mut probes = tokio::time::interval(PROBE_EVERY);
+    probes.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = &mut *driver => return,
+            _ = probes.tick() => {
+                let probe = client.simple_query("SELECT 1");
+                if !matches!(tokio::time::timeout(PROBE_TIMEOUT, probe).await, Ok(Ok(_))) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Keeps a listening connection open for good: waits until it is lost (it ended, or stopped answering
+/// probes), then opens a new one with backoff and sends [`Event::Resync`]. Runs until aborted (the
+/// store is dropped).
 pub(super) async fn keep_listening(
     config: Config,
     events: broadcast::Sender<Event>,
@@ -96,7 +144,9 @@ pub(super) async fn keep_listening(
     mut driver: JoinHandle<()>,
 ) {
     loop {
-        let _ = (&mut driver).await;
+        until_lost(&client, &mut driver).await;
+        // Dropping the connection's task closes its socket, however silent the other end.
+        driver.abort();
         drop(client);
         let mut delay = Duration::from_millis(100);
         loop {

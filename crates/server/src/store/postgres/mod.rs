@@ -21,16 +21,29 @@
 //! The methods by topic: [`players`], [`queue`] (instances and matchmaking), [`games`]; the schema and
 //! its migrations in [`schema`].
 //!
-//! **Durability: asynchronous commit.** The pool's connections run with `synchronous_commit = off`
-//! unless the URL's `options` set it (`?options=-c%20synchronous_commit%3Don`). A commit is then in
-//! PostgreSQL's memory, not yet on its disk: it survives a gridarena server being killed (like SQLite's
-//! `synchronous = NORMAL`), and only a crash of PostgreSQL itself or of its machine may lose the last
-//! fraction of a second (at most three `wal_writer_delay`s, 600 ms by default), never leaving the data
-//! inconsistent. The reason is NOTIFY: PostgreSQL serialises the commits of transactions that notify
-//! (one lock on the notification queue, held until the commit is written), so with a synchronous
-//! commit every move waits for every earlier move's disk flush. Measured on the 2-core development
-//! machine with `fsync` on: 270 moves a second with synchronous commits, whatever the concurrency,
-//! against about 2,000 with asynchronous ones (CPU-bound, as with `fsync` off).
+//! **Durability: asynchronous commits for moves, synchronous ones for records.** The pool's
+//! connections run with `synchronous_commit = off` unless the URL's `options` set it
+//! (`?options=-c%20synchronous_commit%3Don`). A commit is then in PostgreSQL's memory, not yet on its
+//! disk: it survives a gridarena server being killed, and only a crash of PostgreSQL itself or of its
+//! machine may lose the last fraction of a second (at most three `wal_writer_delay`s, 600 ms by
+//! default), never leaving the data inconsistent. The reason is NOTIFY: PostgreSQL serialises the
+//! commits of transactions that notify (one lock on the notification queue, held until the commit is
+//! written), so with a synchronous commit every move waits for every earlier move's disk flush.
+//! Measured on the 2-core development machine with `fsync` on: 270 moves a second with synchronous
+//! commits, whatever the concurrency, against about 2,000 with asynchronous ones (CPU-bound, as with
+//! `fsync` off). So moves are asynchronous, and a power cut of the database's machine may take back
+//! the last moves; but the end of a game (its result and the records it counts in) and a
+//! registration (the token the page keeps) commit with [`SYNCHRONOUS`]: they are answered only once
+//! on disk, and, the WAL being written in order, everything committed before them is too.
+//!
+//! **Timeouts.** A silent network partition (no reset) would otherwise hang a call for as long as TCP
+//! retransmits (minutes to hours), with a game's lock held. So besides the store's own bound on every
+//! call (`super::CALL_TIMEOUT`), every connection gets [`SESSION`]'s timeouts (a statement, a lock
+//! wait, a transaction left idle: PostgreSQL ends them and frees their locks) and [`tcp_timeouts`]
+//! (keepalives, a TCP user timeout, a connect timeout: the kernel drops a connection whose peer went
+//! silent), unless the URL sets them; and the listening connection is probed ([`listen`]). Migrations
+//! and the re-keying at start-up may take longer and lift the statement and lock timeouts for their
+//! own transaction.
 //!
 //! **No TLS**: the connection is plain (`NoTls`). Reach a database on another machine over a trusted
 //! network or through a TLS-terminating tunnel.
@@ -60,6 +73,72 @@ use tokio::task::JoinHandle;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::{Config, NoTls, Row};
 
+/// The settings every connection gets, unless the URL's `options` name them: asynchronous commits (see
+/// "Durability"), and timeouts that PostgreSQL enforces itself, each below the store's 10-second bound
+/// on a call, so that the database ends a stuck statement (and frees its locks) before the caller
+/// gives up on it: a statement 5 s (the longest, a batch of 128 moves, takes milliseconds), a lock wait
+/// 3 s (locks are held for one short transaction), a transaction left idle 10 s (its client vanished
+/// in the middle: its row locks would block that game everywhere).
+const SESSION: &[(&str, &str)] = &[
+    ("synchronous_commit", "off"),
+    ("statement_timeout", "5s"),
+    ("lock_timeout", "3s"),
+    ("idle_in_transaction_session_timeout", "10s"),
+];
+
+/// Said first in a transaction that may take long (a migration, the re-keying of every player).
+pub(super) const NO_TIMEOUTS: &str = "SET LOCAL statement_timeout = 0; SET LOCAL lock_timeout = 0";
+
+/// TCP keepalives: a probe after 5 s of silence, then every 2 s, 3 unanswered ones and the kernel
+/// drops the connection (PostgreSQL's default would wait two hours).
+const KEEPALIVE_IDLE: Duration = Duration::from_secs(5);
+const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(2);
+const KEEPALIVE_RETRIES: u32 = 3;
+
+/// Data sent and not acknowledged for this long drops the connection (TCP_USER_TIMEOUT; Linux).
+const TCP_USER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long opening a connection's socket may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// PostgreSQL's default keepalive idle time, which a URL that says nothing leaves in place.
+const DEFAULT_KEEPALIVE_IDLE: Duration = Duration::from_secs(2 * 60 * 60);
+
+/// `config` with [`SESSION`]'s settings added to its `options`, each unless the options name it.
+pub(super) fn with_session(mut config: Config) -> Config {
+    let mut options = config.get_options().unwrap_or_default().to_owned();
+    for (name, value) in SESSION {
+        if !options.contains(name) {
+            options = format!("{options} -c {name}={value}")
+                .trim_start()
+                .to_owned();
+        }
+    }
+    config.options(options);
+    config
+}
+
+/// `config` with the TCP timeouts above, each unless the URL set it (keepalives stay off if it turned
+/// them off). Unix sockets ignore them.
+pub(super) fn tcp_timeouts(mut config: Config) -> Config {
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(CONNECT_TIMEOUT);
+    }
+    if config.get_tcp_user_timeout().is_none() {
+        config.tcp_user_timeout(TCP_USER_TIMEOUT);
+    }
+    if config.get_keepalives_idle() == DEFAULT_KEEPALIVE_IDLE {
+        config.keepalives_idle(KEEPALIVE_IDLE);
+    }
+    if config.get_keepalives_interval().is_none() {
+        config.keepalives_interval(KEEPALIVE_INTERVAL);
+    }
+    if config.get_keepalives_retries().is_none() {
+        config.keepalives_retries(KEEPALIVE_RETRIES);
+    }
+    config
+}
+
 /// Connections in the pool, per store.
 const POOL_SIZE: usize = 16;
 
@@ -75,6 +154,10 @@ const SEEK_LOCK: i64 = 0x4752_4944_1000;
 /// under one lock, and a crowd of them waiting for it gets slower, not faster: `add_move` from pgbench
 /// on the 2-core development machine, 2 to 4 connections 5,000 a second, 16 or 32 connections 2,800.
 const NOTIFIERS: usize = 4;
+
+/// Said first in a transaction that must be on disk before it is answered (a game's end, a
+/// registration), whatever the connection's default.
+const SYNCHRONOUS: &str = "SET LOCAL synchronous_commit = on";
 
 /// How often a write that hit a deadlock or a serialisation failure is tried again.
 const RETRIES: u32 = 3;
@@ -162,11 +245,8 @@ impl PgStore {
         if config.get_application_name().is_none() {
             config.application_name("gridarena");
         }
+        let config = with_session(tcp_timeouts(config));
         let listen_config = config.clone();
-        let options = config.get_options().unwrap_or_default();
-        if !options.contains("synchronous_commit") {
-            config.options(format!("{options} -c synchronous_commit=off").trim_start());
-        }
         let manager = Manager::from_config(
             config,
             NoTls,
@@ -191,7 +271,7 @@ impl PgStore {
         let (events, _) = broadcast::channel(EVENT_BUFFER);
         let (client, driver) = listen::listen(&listen_config, &events)
             .await
-            .map_err(|e| OpenError::Other(e.into()))?;
+            .map_err(OpenError::Other)?;
         let listener = tokio::spawn(listen::keep_listening(
             listen_config,
             events.clone(),
@@ -221,6 +301,14 @@ impl PgStore {
         let row = client
             .query_one("SELECT version FROM schema_version", &[])
             .await?;
+        col(&row, 0)
+    }
+
+    /// A setting as a pooled connection has it (tests of the timeouts).
+    #[cfg(test)]
+    pub(super) async fn show(&self, name: &str) -> Result<String, StoreError> {
+        let client = self.client().await?;
+        let row = client.query_one(&format!("SHOW {name}"), &[]).await?;
         col(&row, 0)
     }
 
@@ -259,4 +347,43 @@ fn pool_error(e: deadpool_postgres::PoolError) -> StoreError {
 
 fn game_id(id: i64) -> Result<GameId, StoreError> {
     GameId::try_from(id).map_err(|_| StoreError(format!("game id {id} out of range")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn connections_get_timeouts_unless_the_url_sets_them() {
+        let config = with_session(tcp_timeouts("postgres://u@db.example/go".parse().unwrap()));
+        let options = config.get_options().unwrap();
+        for setting in [
+            "synchronous_commit=off",
+            "statement_timeout=5s",
+            "lock_timeout=3s",
+            "idle_in_transaction_session_timeout=10s",
+        ] {
+            assert!(options.contains(setting), "{options}");
+        }
+        assert_eq!(config.get_connect_timeout(), Some(&CONNECT_TIMEOUT));
+        assert_eq!(config.get_tcp_user_timeout(), Some(&TCP_USER_TIMEOUT));
+        assert!(config.get_keepalives());
+        assert_eq!(config.get_keepalives_idle(), KEEPALIVE_IDLE);
+        assert_eq!(config.get_keepalives_interval(), Some(KEEPALIVE_INTERVAL));
+        assert_eq!(config.get_keepalives_retries(), Some(KEEPALIVE_RETRIES));
+        // What the URL says stays.
+        let url = "postgres://u@db.example/go?options=-c%20statement_timeout%3D1min\
+                   &keepalives_idle=60&tcp_user_timeout=30&connect_timeout=2";
+        let config = with_session(tcp_timeouts(url.parse().unwrap()));
+        let options = config.get_options().unwrap();
+        assert!(options.contains("statement_timeout=1min"), "{options}");
+        assert!(!options.contains("statement_timeout=5s"), "{options}");
+        assert!(options.contains("lock_timeout=3s"), "{options}");
+        assert_eq!(config.get_keepalives_idle(), Duration::from_secs(60));
+        assert_eq!(
+            config.get_tcp_user_timeout(),
+            Some(&Duration::from_secs(30))
+        );
+        assert_eq!(config.get_connect_timeout(), Some(&Duration::from_secs(2)));
+    }
 }

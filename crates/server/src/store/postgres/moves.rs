@@ -105,7 +105,9 @@ impl PgStore {
             next_deadline,
             answer,
         });
-        let closing = || StoreError("the store is closing".into());
+        // The batch holding this move was dropped unfinished: the store is closing, or the call that
+        // ran it gave up waiting for the database (`super::super::CALL_TIMEOUT`).
+        let closing = || StoreError("the batch storing this move was given up".into());
         loop {
             tokio::select! {
                 biased;

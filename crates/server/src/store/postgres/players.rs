@@ -12,17 +12,23 @@ impl PgStore {
         key: &str,
         token_hash: &[u8],
     ) -> Result<i64, CreatePlayerError> {
-        let client = self.client().await.map_err(CreatePlayerError::Store)?;
+        let mut client = self.client().await.map_err(CreatePlayerError::Store)?;
         let inserted = async {
-            let stmt = client
+            // A synchronous commit: the page keeps the token from the answer, so a crash of the
+            // database's machine must not forget it (see "Durability" in the module's notes).
+            let tx = client.transaction().await?;
+            tx.batch_execute(SYNCHRONOUS).await?;
+            let stmt = tx
                 .prepare_cached(
                     "INSERT INTO players (name, name_key, token_hash, created_at)
                      VALUES ($1, $2, $3, $4) RETURNING id",
                 )
                 .await?;
-            client
+            let row = tx
                 .query_one(&stmt, &[&name, &key, &token_hash, &(now_ms() / 1000)])
-                .await
+                .await?;
+            tx.commit().await?;
+            Ok::<_, tokio_postgres::Error>(row)
         }
         .await;
         match inserted {
@@ -104,6 +110,8 @@ impl PgStore {
     ) -> Result<usize, StoreError> {
         let mut client = self.client().await?;
         let tx = client.transaction().await?;
+        // Every player, once, at start-up: it may take longer than a statement may.
+        tx.batch_execute(NO_TIMEOUTS).await?;
         // Instances starting together re-key one after the other.
         tx.execute("SELECT pg_advisory_xact_lock($1)", &[&REKEY_LOCK])
             .await?;
@@ -138,8 +146,9 @@ impl PgStore {
         let client = self.client().await?;
         let stmt = client
             .prepare_cached(
-                "SELECT name, wins, losses FROM players WHERE wins + losses > 0
-                 ORDER BY wins DESC, losses ASC, name_key ASC LIMIT $1",
+                "SELECT name, rated_wins, rated_losses FROM players
+                 WHERE rated_wins + rated_losses > 0
+                 ORDER BY rated_wins DESC, rated_losses ASC, name_key ASC LIMIT $1",
             )
             .await?;
         let rows = client.query(&stmt, &[&i64::from(n)]).await?;

@@ -15,7 +15,7 @@ impl PgStore {
             let tx = client.transaction().await?;
             tx.execute(
                 "INSERT INTO instances (id, seen_at) VALUES ($1, $2)
-                 ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at",
+                 ON CONFLICT (id) DO UPDATE SET seen_at = GREATEST(instances.seen_at, excluded.seen_at)",
                 &[me, &now],
             )
             .await?;
@@ -109,6 +109,17 @@ impl PgStore {
                 .query_opt(&stmt, &[&size, &seek.player, &cut, &p1, &p2, &p3])
                 .await?;
             let Some(waiting) = waiting else {
+                // The instance queuing a request is alive: so said here, the request is seen at once
+                // even when the instance's own keep_alive is late (just after a network partition,
+                // when the others took it for dead), and no other instance's keep_alive drops it.
+                let stmt = tx
+                    .prepare_cached(
+                        "INSERT INTO instances (id, seen_at) VALUES ($1, $2)
+                         ON CONFLICT (id) DO UPDATE
+                         SET seen_at = GREATEST(instances.seen_at, excluded.seen_at)",
+                    )
+                    .await?;
+                tx.execute(&stmt, &[&seek.instance.0, &now]).await?;
                 let stmt = tx
                     .prepare_cached(
                         "INSERT INTO seeks (player_id, instance, conn, size, color)
@@ -224,5 +235,20 @@ impl PgStore {
                 .await
         })?;
         Ok(())
+    }
+
+    pub(in crate::store) async fn is_waiting(
+        &self,
+        instance: &InstanceId,
+        conn: u64,
+    ) -> Result<bool, StoreError> {
+        let client = self.client().await?;
+        let stmt = client
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM seeks WHERE instance = $1 AND conn = $2)")
+            .await?;
+        let row = client
+            .query_one(&stmt, &[&instance.0, &conn_to_db(conn)])
+            .await?;
+        col(&row, 0)
     }
 }

@@ -87,6 +87,14 @@ pub(super) const MIGRATIONS: &[&str] = &[
     "DROP INDEX games_due;
     CREATE INDEX games_due ON games (clock_instance) WHERE NOT finished;
     ALTER TABLE games SET (fillfactor = 70);",
+    // 4: the records count every decided game once both players moved (policy::is_counted), the
+    // leaderboard ranks rated games only: `wins`/`losses` are the records, `rated_wins`/`rated_losses`
+    // the leaderboard's. Until now only rated games were counted, so both start equal.
+    "ALTER TABLE players ADD COLUMN rated_wins BIGINT NOT NULL DEFAULT 0;
+    ALTER TABLE players ADD COLUMN rated_losses BIGINT NOT NULL DEFAULT 0;
+    UPDATE players SET rated_wins = wins, rated_losses = losses;
+    DROP INDEX players_wins;
+    CREATE INDEX players_rated ON players (rated_wins DESC, rated_losses ASC, name_key ASC);",
 ];
 
 /// The version this code writes.
@@ -97,6 +105,8 @@ pub(in crate::store) const VERSION: i64 = MIGRATIONS.len() as i64;
 pub(in crate::store) async fn migrate(client: &mut Client, target: i64) -> Result<(), OpenError> {
     let other = |e: tokio_postgres::Error| OpenError::Other(StoreError::from(e));
     let tx = client.transaction().await.map_err(other)?;
+    // A migration of a big database may take long, and waits for another instance's migration.
+    tx.batch_execute(super::NO_TIMEOUTS).await.map_err(other)?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
         .await
         .map_err(other)?;

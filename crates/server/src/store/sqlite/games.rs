@@ -59,8 +59,9 @@ impl SqliteStore {
         finish: &Finish,
     ) -> Result<bool, StoreError> {
         let f = finish.clone();
+        // Durable: a finished game's record survives a power cut (see `worker`).
         self.workers
-            .write(move |c| {
+            .write_durable(move |c| {
                 let now = now_ms();
                 let changed = c
                     .prepare_cached(
@@ -84,15 +85,17 @@ impl SqliteStore {
                 if changed != 1 {
                     return Ok(false);
                 }
-                if let (true, Some((winner, loser))) = (f.rated, f.winner_loser) {
+                if let (true, Some((winner, loser))) = (f.counted || f.rated, f.winner_loser) {
                     let size: i64 = c
                         .prepare_cached("SELECT size FROM games WHERE id = ?1")?
                         .query_row([id], |r| r.get(0))?;
                     c.prepare_cached(
-                        "UPDATE players SET wins = wins + (id = ?1), losses = losses + (id = ?2)
+                        "UPDATE players SET wins = wins + (id = ?1), losses = losses + (id = ?2),
+                           rated_wins = rated_wins + (?3 AND id = ?1),
+                           rated_losses = rated_losses + (?3 AND id = ?2)
                          WHERE id IN (?1, ?2)",
                     )?
-                    .execute(params![winner, loser])?;
+                    .execute(params![winner, loser, f.rated])?;
                     let mut up = c.prepare_cached(
                         "INSERT INTO records (player_id, size, wins, losses) VALUES (?1, ?2, ?3, ?4)
                          ON CONFLICT (player_id, size) DO UPDATE

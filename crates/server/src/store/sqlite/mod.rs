@@ -2,10 +2,12 @@
 //!
 //! The connections live on their own threads ([`worker`]): writes go to one writer that commits
 //! whatever queued up in one transaction (group commit), reads to a few readers beside it (WAL). WAL
-//! with `synchronous = NORMAL`: a committed write survives the process being killed; only a power cut
-//! may lose the last commits. Every method here is one request to those threads, so each write is one
-//! transaction with nothing interleaved, which is what makes the checks below (the move count, the
-//! deadline, `finished`) race-free without row locks.
+//! with `synchronous = NORMAL` for moves and the queue: a committed write survives the process being
+//! killed, and a power cut may take back the last of them; the end of a game and a registration commit
+//! with `synchronous = FULL` ([`worker`]'s durable writes), so once answered they survive a power cut,
+//! with everything committed before them. Every method here is one request to those threads, so each
+//! write is one transaction with nothing interleaved, which is what makes the checks below (the move
+//! count, the deadline, `finished`) race-free without row locks.
 //!
 //! The methods by topic: [`players`], [`queue`] (instances and matchmaking), [`games`]; the schema and
 //! its migrations in [`schema`], the file lock in [`lock`].

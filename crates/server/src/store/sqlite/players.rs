@@ -10,8 +10,9 @@ impl SqliteStore {
         token_hash: &[u8],
     ) -> Result<i64, CreatePlayerError> {
         let (name, key, hash) = (name.to_owned(), key.to_owned(), token_hash.to_vec());
+        // Durable: the page keeps the token from the answer, so a power cut must not forget it.
         self.workers
-            .write(move |c| {
+            .write_durable(move |c| {
                 let inserted = c
                     .prepare_cached(
                         "INSERT INTO players (name, name_key, token_hash, created_at)
@@ -135,8 +136,9 @@ impl SqliteStore {
         self.workers
             .read(move |c| {
                 let mut s = c.prepare_cached(
-                    "SELECT name, wins, losses FROM players WHERE wins + losses > 0
-                     ORDER BY wins DESC, losses ASC, name_key ASC LIMIT ?1",
+                    "SELECT name, rated_wins, rated_losses FROM players
+                     WHERE rated_wins + rated_losses > 0
+                     ORDER BY rated_wins DESC, rated_losses ASC, name_key ASC LIMIT ?1",
                 )?;
                 let rows = s.query_map([n], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
                 Ok(rows.collect::<rusqlite::Result<_>>()?)

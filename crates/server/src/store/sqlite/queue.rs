@@ -15,7 +15,7 @@ impl SqliteStore {
             .write(move |c| {
                 c.prepare_cached(
                     "INSERT INTO instances (id, seen_at) VALUES (?1, ?2)
-                     ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at",
+                     ON CONFLICT (id) DO UPDATE SET seen_at = max(seen_at, excluded.seen_at)",
                 )?
                 .execute(params![me, now])?;
                 let taken = c
@@ -110,6 +110,12 @@ impl SqliteStore {
                     })
                     .optional()?;
                 let Some((seq, player, name, instance, conn, color)) = waiting else {
+                    // The instance queuing a request is alive (see the PostgreSQL store).
+                    c.prepare_cached(
+                        "INSERT INTO instances (id, seen_at) VALUES (?1, ?2)
+                         ON CONFLICT (id) DO UPDATE SET seen_at = max(seen_at, excluded.seen_at)",
+                    )?
+                    .execute(params![seek.instance.0, now])?;
                     c.prepare_cached(
                         "INSERT INTO seeks (player_id, instance, conn, size, color)
                          VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -185,6 +191,22 @@ impl SqliteStore {
                 c.prepare_cached("DELETE FROM seeks WHERE instance = ?1 AND conn = ?2")?
                     .execute(params![me, conn_to_db(conn)])?;
                 Ok(())
+            })
+            .await
+    }
+
+    pub(in crate::store) async fn is_waiting(
+        &self,
+        instance: &InstanceId,
+        conn: u64,
+    ) -> Result<bool, StoreError> {
+        let me = instance.0.clone();
+        self.workers
+            .read(move |c| {
+                Ok(c.prepare_cached(
+                    "SELECT EXISTS (SELECT 1 FROM seeks WHERE instance = ?1 AND conn = ?2)",
+                )?
+                .query_row(params![me, conn_to_db(conn)], |r| r.get(0))?)
             })
             .await
     }

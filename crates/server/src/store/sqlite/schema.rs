@@ -86,6 +86,14 @@ pub(super) const MIGRATIONS: &[&str] = &[
     // move update its game's row in place; here it spares an index write per move).
     "DROP INDEX games_due;
     CREATE INDEX games_due ON games (clock_instance) WHERE finished = 0;",
+    // 4: the records count every decided game once both players moved (policy::is_counted), the
+    // leaderboard ranks rated games only: `wins`/`losses` are the records, `rated_wins`/`rated_losses`
+    // the leaderboard's. Until now only rated games were counted, so both start equal.
+    "ALTER TABLE players ADD COLUMN rated_wins INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE players ADD COLUMN rated_losses INTEGER NOT NULL DEFAULT 0;
+    UPDATE players SET rated_wins = wins, rated_losses = losses;
+    DROP INDEX players_wins;
+    CREATE INDEX players_rated ON players (rated_wins DESC, rated_losses ASC, name_key ASC);",
 ];
 
 /// The version this code writes.

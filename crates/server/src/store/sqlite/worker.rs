@@ -9,6 +9,14 @@
 //! no load a batch is one request, and its latency is one transaction; under load the cost of a
 //! transaction (the WAL frames, the lock) is shared by everything that waited.
 //!
+//! **Durability.** The connection runs with `synchronous = NORMAL` (WAL): a commit is in the WAL file
+//! but not yet on disk, so it survives the process being killed, and a power cut may take back the
+//! last commits (never leaving the file inconsistent). That is fine for a move, and costs no disk
+//! flush per batch. A request made with [`Workers::write_durable`] (a game's end with its records, a
+//! registration) is committed with `synchronous = FULL` instead: its batch's COMMIT waits for the WAL
+//! to reach the disk, and since the WAL is one file written in order, every earlier commit is on disk
+//! with it.
+//!
 //! **Reads.** WAL lets readers run beside the writer, so reads go to [`READERS`] threads, each with its
 //! own connection (`query_only`), each read in its own read transaction (a consistent snapshot of a
 //! game and its moves). A read sees every write whose answer has been given.
@@ -40,6 +48,8 @@ trait Job: Send {
     fn run(self: Box<Self>, conn: &Connection) -> Box<dyn Ran>;
     /// The batch failed before this request ran.
     fn refuse(self: Box<Self>, error: &StoreError);
+    /// Whether its commit must be on disk before it is answered.
+    fn durable(&self) -> bool;
 }
 
 /// A request that has run and waits for the batch's COMMIT.
@@ -51,6 +61,7 @@ trait Ran: Send {
 struct Pending<F, T, E> {
     work: F,
     answer: oneshot::Sender<Result<T, E>>,
+    durable: bool,
 }
 
 struct Done<T, E> {
@@ -74,6 +85,10 @@ where
 
     fn refuse(self: Box<Self>, error: &StoreError) {
         let _ = self.answer.send(Err(E::from(StoreError(error.0.clone()))));
+    }
+
+    fn durable(&self) -> bool {
+        self.durable
     }
 }
 
@@ -176,8 +191,32 @@ impl Workers {
         T: Send + 'static,
         E: From<StoreError> + Send + 'static,
     {
+        self.send_write(work, false).await
+    }
+
+    /// [`Workers::write`], answered only once the commit is on disk (`synchronous = FULL`), so that a
+    /// power cut cannot take it back.
+    pub(super) async fn write_durable<T, E, F>(&self, work: F) -> Result<T, E>
+    where
+        F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: From<StoreError> + Send + 'static,
+    {
+        self.send_write(work, true).await
+    }
+
+    async fn send_write<T, E, F>(&self, work: F, durable: bool) -> Result<T, E>
+    where
+        F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
+        T: Send + 'static,
+        E: From<StoreError> + Send + 'static,
+    {
         let (answer, rx) = oneshot::channel();
-        let job: Box<dyn Job> = Box::new(Pending { work, answer });
+        let job: Box<dyn Job> = Box::new(Pending {
+            work,
+            answer,
+            durable,
+        });
         let sent = self.writer.as_ref().map(|w| w.send(job));
         if !matches!(sent, Some(Ok(()))) {
             return Err(E::from(stopped()));
@@ -240,7 +279,18 @@ fn read_loop(conn: Connection, jobs: &Mutex<mpsc::Receiver<ReadJob>>) {
     }
 }
 
+/// The `synchronous` level for a batch: FULL when a request of it must be on disk when answered.
+fn synchronous_for(durable: bool) -> &'static str {
+    if durable {
+        "PRAGMA synchronous = FULL"
+    } else {
+        "PRAGMA synchronous = NORMAL"
+    }
+}
+
 fn write_loop(conn: Connection, jobs: mpsc::Receiver<Box<dyn Job>>, stats: &Stats) {
+    // What the connection was configured with (`configure`).
+    let mut durable_now = false;
     while let Ok(first) = jobs.recv() {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -250,6 +300,18 @@ fn write_loop(conn: Connection, jobs: mpsc::Receiver<Box<dyn Job>>, stats: &Stat
             }
         }
         let n = batch.len() as u64;
+        let durable = batch.iter().any(|job| job.durable());
+        if durable != durable_now {
+            // Outside any transaction, so it holds for this batch's COMMIT.
+            if let Err(e) = conn.execute_batch(synchronous_for(durable)) {
+                let e = StoreError::from(e);
+                for job in batch {
+                    job.refuse(&e);
+                }
+                continue;
+            }
+            durable_now = durable;
+        }
         if run_batch(&conn, batch) {
             stats.requests.fetch_add(n, Ordering::Relaxed);
             stats.commits.fetch_add(1, Ordering::Relaxed);
@@ -304,4 +366,30 @@ fn run_batch(conn: &Connection, batch: Vec<Box<dyn Job>>) -> bool {
         done.deliver(outcome);
     }
     outcome.is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `synchronous` level a request sees inside its batch: 1 is NORMAL, 2 FULL.
+    fn level(c: &Connection) -> Result<i64, StoreError> {
+        Ok(c.query_row("PRAGMA synchronous", [], |r| r.get(0))?)
+    }
+
+    #[tokio::test]
+    async fn a_durable_write_commits_with_synchronous_full_and_a_move_does_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = Connection::open(dir.path().join("t.sqlite3")).unwrap();
+        conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+            .unwrap();
+        let workers = Workers::start(conn, Vec::new(), None).unwrap();
+        assert_eq!(workers.write(level).await.unwrap(), 1);
+        assert_eq!(workers.write_durable(level).await.unwrap(), 2);
+        assert_eq!(workers.write(level).await.unwrap(), 1, "back to NORMAL");
+        // Whatever batch it shares, a durable request is committed durably.
+        let (a, b) = tokio::join!(workers.write(level), workers.write_durable(level));
+        assert!(a.is_ok());
+        assert_eq!(b.unwrap(), 2);
+    }
 }

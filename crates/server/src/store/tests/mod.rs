@@ -146,15 +146,25 @@ pub(super) async fn new_game(
     }
 }
 
-/// A finish for a game with `moves` moves, won by `winner` against `loser`.
+/// A finish for a game with `moves` moves, won by `winner` against `loser`; a rated one is counted,
+/// an unrated one not ([`counted_win`] is counted and unrated).
 pub(super) fn win(winner: i64, loser: i64, moves: u32, rated: bool) -> Finish {
     Finish {
         result: "B+R".into(),
         winner_loser: Some((winner, loser)),
         score: None,
         reason: EndReason::Resignation,
+        counted: rated,
         rated,
         moves,
         late_at: None,
+    }
+}
+
+/// A finish that counts in the records but is not rated (a short game, or a fourth a day).
+pub(super) fn counted_win(winner: i64, loser: i64, moves: u32) -> Finish {
+    Finish {
+        counted: true,
+        ..win(winner, loser, moves, false)
     }
 }

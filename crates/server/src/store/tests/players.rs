@@ -7,6 +7,7 @@ on_every_backend!(
     names_are_unique_and_tokens_find_players,
     concurrent_registrations_of_one_name_give_it_once,
     records_count_rated_games_per_size,
+    a_counted_unrated_game_is_in_the_records_and_not_on_the_leaderboard,
     old_keys_follow_the_look_alike_rule_after_a_rekey,
 );
 
@@ -92,6 +93,7 @@ async fn records_count_rated_games_per_size(b: Backend) {
         winner_loser: None,
         score: Some((40, 41)),
         reason: EndReason::Passes,
+        counted: true,
         rated: true,
         moves: 0,
         late_at: None,
@@ -117,6 +119,36 @@ async fn records_count_rated_games_per_size(b: Backend) {
         ]
     );
     assert_eq!(s.leaderboard(1).await.unwrap().len(), 1);
+}
+
+/// A short game, or a fourth a day between two players, counts in both records but not on the
+/// leaderboard, which ranks rated games only.
+async fn a_counted_unrated_game_is_in_the_records_and_not_on_the_leaderboard(b: Backend) {
+    let db = Db::new(b).await;
+    let s = &db.store;
+    let p = players(s, 3).await;
+    let far = T0 + 1_000_000;
+    let g = new_game(s, p[0], p[1], 9, far).await;
+    assert!(s.finish(g, &counted_win(p[1], p[0], 0)).await.unwrap());
+    let g = new_game(s, p[2], p[0], 13, far).await;
+    assert!(s.finish(g, &win(p[2], p[0], 0, true)).await.unwrap());
+    let winner = s.record("p1").await.unwrap().unwrap();
+    assert_eq!(
+        (winner.wins, winner.losses, winner.by_size[0]),
+        (1, 0, (9, 1, 0))
+    );
+    let loser = s.player_by_token(b"token 0").await.unwrap().unwrap();
+    assert_eq!((loser.wins, loser.losses), (0, 2));
+    assert_eq!(
+        s.record("p0").await.unwrap().unwrap().by_size,
+        [(9, 0, 1), (13, 0, 1), (19, 0, 0)]
+    );
+    assert_eq!(s.rated_between(p[0], p[1], 0).await.unwrap(), 0);
+    assert_eq!(
+        s.leaderboard(20).await.unwrap(),
+        [("P2".to_string(), 1, 0), ("P0".to_string(), 0, 1)],
+        "P1's win is not rated"
+    );
 }
 
 /// Players registered when keys were the lower-cased name: after the re-key, `Tom` is found by its

@@ -166,3 +166,28 @@ fn payloads_read_back() {
         assert_eq!(parse(bad), None, "{bad:?}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_connection_has_the_timeouts_a_partition_needs() {
+    let url = testing::fresh_database().await;
+    let Store::Postgres(store) = Store::open(&url).await.unwrap() else {
+        panic!("not PostgreSQL")
+    };
+    for (name, value) in [
+        ("statement_timeout", "5s"),
+        ("lock_timeout", "3s"),
+        ("idle_in_transaction_session_timeout", "10s"),
+        ("synchronous_commit", "off"),
+    ] {
+        assert_eq!(store.show(name).await.unwrap(), value, "{name}");
+    }
+    // A URL's own setting wins.
+    let own = format!(
+        "{url}{}options=-c%20statement_timeout%3D1min",
+        if url.contains('?') { '&' } else { '?' }
+    );
+    let Store::Postgres(store) = Store::open(&own).await.unwrap() else {
+        panic!("not PostgreSQL")
+    };
+    assert_eq!(store.show("statement_timeout").await.unwrap(), "1min");
+}

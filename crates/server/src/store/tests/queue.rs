@@ -63,6 +63,10 @@ async fn the_oldest_compatible_request_is_taken(b: Backend) {
         }
     );
     assert_eq!(paired(out.clone()), (game, p[0], true));
+    // A request taken waits no more; the one behind it still does.
+    assert!(!s.is_waiting(&instance("A"), 10).await.unwrap());
+    assert!(s.is_waiting(&instance("A"), 12).await.unwrap());
+    assert!(!s.is_waiting(&instance("B"), 12).await.unwrap());
     let g = s.game(game).await.unwrap().unwrap();
     assert_eq!((g.size, g.black.0, g.white.0), (9, p[0], p[3]));
     assert_eq!((g.black.1.as_str(), g.white.1.as_str()), ("P0", "P3"));
@@ -135,10 +139,12 @@ async fn requests_of_a_silent_instance_are_ignored_then_dropped(b: Backend) {
     s.keep_alive(&a, T0, LEASE).await.unwrap();
     s.keep_alive(&bi, T0, LEASE).await.unwrap();
     let w = SeekOutcome::Waiting;
-    // A request from an instance nobody has heard of waits but is never taken.
+    // A request queued says its instance is alive, even one nobody had heard of (its keep_alive may
+    // be late, just after a network partition).
     assert_eq!(seek(s, &request(p[3], "Z", 1, 9, Any), true).await, w);
-    assert_eq!(seek(s, &request(p[0], "A", 1, 9, Any), true).await, w);
+    assert_eq!(s.others_alive(&a, T0, LEASE).await.unwrap(), 2);
     assert!(s.cancel_seek(p[3]).await.unwrap());
+    assert_eq!(seek(s, &request(p[0], "A", 1, 9, Any), true).await, w);
     // Just within the lease: A's request is taken.
     let late = T0 + LEASE + 1;
     let out = s

@@ -94,6 +94,11 @@ async fn check_migrated(store: &Store, v1: &V1) {
     assert_eq!((ada.wins, ada.losses), (1, 0));
     assert_eq!(ada.by_size[1], (13, 1, 0));
     assert_eq!(store.rated_between(v1.bob, v1.ada, 0).await.unwrap(), 1);
+    // Its count was rated then, so the leaderboard ranks it.
+    assert_eq!(
+        store.leaderboard(20).await.unwrap(),
+        [("Ada".to_string(), 1, 0), ("Bob".to_string(), 0, 1)]
+    );
     let done = store.game(v1.finished).await.unwrap().unwrap();
     assert_eq!(done.result.as_deref(), Some("B+R"));
     assert!(!store
