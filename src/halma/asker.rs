@@ -51,8 +51,8 @@ pub struct Sent {
     pub wire: Wire,
 }
 
-/// One team's player as the page asks it: at most one question in flight. Clones share it.
-#[derive(Clone, Default)]
+/// One team's player as the page asks it: at most one question in flight.
+#[derive(Default)]
 pub struct Asker {
     thinker: RefCell<Option<Thinker>>,
     request: RefCell<Option<web_sys::AbortController>>,
