@@ -312,22 +312,26 @@ fn write_loop(conn: Connection, jobs: mpsc::Receiver<Box<dyn Job>>, stats: &Stat
             }
             durable_now = durable;
         }
-        if run_batch(&conn, batch) {
-            stats.requests.fetch_add(n, Ordering::Relaxed);
-            stats.commits.fetch_add(1, Ordering::Relaxed);
-        }
+        run_batch(&conn, batch, |committed| {
+            if committed {
+                stats.requests.fetch_add(n, Ordering::Relaxed);
+                stats.commits.fetch_add(1, Ordering::Relaxed);
+            }
+        });
     }
 }
 
-/// Runs a batch in one transaction, each request in its own savepoint, then answers them all; whether
-/// it committed.
-fn run_batch(conn: &Connection, batch: Vec<Box<dyn Job>>) -> bool {
+/// Runs a batch in one transaction, each request in its own savepoint, then answers them all.
+/// `counted` learns whether it committed before any request is answered, so whoever is answered
+/// already sees its request in the writer's figures.
+fn run_batch(conn: &Connection, batch: Vec<Box<dyn Job>>, counted: impl FnOnce(bool)) {
     if let Err(e) = conn.execute_batch("BEGIN IMMEDIATE") {
+        counted(false);
         let e = StoreError::from(e);
         for job in batch {
             job.refuse(&e);
         }
-        return false;
+        return;
     }
     let mut ran: Vec<Box<dyn Ran>> = Vec::with_capacity(batch.len());
     let mut jobs = batch.into_iter();
@@ -359,13 +363,13 @@ fn run_batch(conn: &Connection, batch: Vec<Box<dyn Job>>) -> bool {
         let _ = conn.execute_batch("ROLLBACK");
     }
     let outcome = outcome.as_ref().map(|_| ());
+    counted(outcome.is_ok());
     for job in jobs {
         job.refuse(outcome.err().unwrap_or(&stopped()));
     }
     for done in ran {
         done.deliver(outcome);
     }
-    outcome.is_ok()
 }
 
 #[cfg(test)]
