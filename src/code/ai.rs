@@ -3,106 +3,13 @@
 //!
 //! Plain data, tested natively; [`super::store`] keeps it in the browser.
 
+pub use gridarena_engine::halma::code::{CodeFile, Format, Lang, Source};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
 /// The longest name an AI may have, in characters.
 pub const MAX_NAME_CHARS: usize = 40;
-
-/// The language an AI is written in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Lang {
-    Python,
-    JavaScript,
-}
-
-impl Lang {
-    /// The name the worker and the editor take.
-    pub fn key(self) -> &'static str {
-        match self {
-            Lang::Python => "python",
-            Lang::JavaScript => "javascript",
-        }
-    }
-}
-
-/// How an AI is asked for a move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Format {
-    /// `move(request)` returns the web protocol's answer; module state lasts a game.
-    Function,
-    /// The course's homework script (seed 003): `input.txt` in, `output.txt` out, run once per move.
-    Course,
-}
-
-impl Format {
-    pub fn key(self) -> &'static str {
-        match self {
-            Format::Function => "function",
-            Format::Course => "course",
-        }
-    }
-}
-
-/// One file of an AI: text, or binary data kept as base64 (a pickled table, say).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CodeFile {
-    /// Relative, `/`-separated: `main.py`, `lib/tables.py`.
-    pub path: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub text: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub base64: Option<String>,
-}
-
-impl CodeFile {
-    pub fn text(path: &str, text: &str) -> CodeFile {
-        CodeFile {
-            path: path.to_string(),
-            text: Some(text.to_string()),
-            base64: None,
-        }
-    }
-
-    /// Its size in bytes as the worker receives it (base64 counted as the bytes it stands for).
-    pub fn size(&self) -> usize {
-        self.text.as_ref().map_or(0, String::len)
-            + self.base64.as_ref().map_or(0, |b| b.len() / 4 * 3)
-    }
-}
-
-/// What a player runs: one version of an AI's files.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Source {
-    pub lang: Lang,
-    pub format: Format,
-    /// The file that is run (function format: the module that defines `move`).
-    pub main: String,
-    pub files: Vec<CodeFile>,
-}
-
-impl Source {
-    /// The main file's text, if it is a text file.
-    pub fn main_text(&self) -> Option<&str> {
-        self.files
-            .iter()
-            .find(|f| f.path == self.main)
-            .and_then(|f| f.text.as_deref())
-    }
-
-    /// A copy with the main file's text replaced (what the editor changes).
-    pub fn with_main_text(&self, text: &str) -> Source {
-        let mut source = self.clone();
-        match source.files.iter_mut().find(|f| f.path == source.main) {
-            Some(f) => *f = CodeFile::text(&source.main, text),
-            None => source.files.insert(0, CodeFile::text(&source.main, text)),
-        }
-        source
-    }
-}
 
 /// A saved version: `v3` is the third time its author pressed Save.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -8,7 +8,6 @@
 
 pub mod ai;
 pub mod ask_panel;
-pub mod bundle;
 mod editor;
 pub mod host;
 mod new_ai;

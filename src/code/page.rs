@@ -6,13 +6,13 @@
 
 use super::ai::{CodeAi, CodeFile, CodeRef, Format, Lang, Source};
 use super::ask_panel::{position_in_address, AskPanel};
-use super::bundle;
 use super::editor::Editor;
 use super::new_ai::NewAiForm;
 use super::store;
 use super::test_panel::TestPanel;
 use super::transfer::{self, Transfer};
 use crate::notice::{tone_class, Line, Tone};
+use gridarena_engine::halma::code::source::source_of;
 use leptos::html::Div;
 use leptos::prelude::*;
 
@@ -470,7 +470,7 @@ pub fn free_name(name: &str, taken: &[String]) -> String {
 
 /// A new AI made from files (an import or a link).
 pub fn ai_from_files(name: &str, files: Vec<CodeFile>) -> Result<CodeAi, String> {
-    let source: Source = bundle::source_of(files)?;
+    let source: Source = source_of(files)?;
     let stem = name.trim_end_matches(".zip");
     let clean: String = stem
         .chars()

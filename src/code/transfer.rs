@@ -5,10 +5,10 @@
 //! first needed.
 
 use super::ai::{CodeAi, CodeFile, Source};
-use super::bundle::{self, bytes_of, file_of, MAX_BYTES};
 use super::load_module;
 use super::page::ai_from_files;
 use crate::notice::{Line, Tone};
+use gridarena_engine::halma::code::source::{bytes_of, check_path, file_of, MAX_BYTES};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::{JsCast, JsValue};
@@ -63,7 +63,7 @@ pub async fn from_link(packed: &str) -> Result<CodeAi, String> {
     let source = shared.source;
     let mut files = source.files.clone();
     for f in &mut files {
-        f.path = bundle::check_path(&f.path)?;
+        f.path = check_path(&f.path)?;
     }
     if !files.iter().any(|f| f.path == source.main) {
         return Err("the link's code has no main file".to_string());

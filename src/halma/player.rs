@@ -72,6 +72,10 @@ impl TryFrom<AiPlayer> for Player {
             AiPlayer::BuiltIn(ai) => Ok(Player::BuiltIn(ai)),
             AiPlayer::Web(url) => Ok(Player::Web(url)),
             AiPlayer::Program(program) => Err(format!("{program}: {PROGRAM_IN_PAGE}")),
+            AiPlayer::Code(source) => Err(format!(
+                "{}: a roster's code entry plays in a tournament; in the arena, import its files on \"Write an AI\"",
+                AiPlayer::Code(source)
+            )),
         }
     }
 }

@@ -174,6 +174,7 @@ impl SettingsForm {
             seed: number("Seed", &self.seed)?,
             camp_rules,
             first_mover,
+            code_only: false,
         };
         settings.check()?;
         Ok(settings)

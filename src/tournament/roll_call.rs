@@ -70,6 +70,10 @@ pub fn before_asking(player: &AiPlayer, page_protocol: &str) -> Option<Check> {
             "serve the AI over https:, or open this page over http: (for example from a local copy)",
         )),
         AiPlayer::Web(_) => None,
+        AiPlayer::Code(_) => Some(Check::red(
+            "code entries are not yet run by this page",
+            "run this tournament with gridarena halma tournament",
+        )),
         AiPlayer::Program(_) => Some(Check::red(
             "this entry is a program on a computer, which a browser cannot start",
             "serve it with gridarena halma bridge (docs/programs.md) and enter the address it prints as this entry's player, or run the tournament with gridarena halma tournament",

@@ -64,10 +64,7 @@ impl RosterList {
     /// Adds one entry: `player` is a web AI's address or `builtin:greedy` / `builtin:search`.
     pub fn add(&mut self, name: &str, player: &str) -> Result<String, String> {
         let mut next = self.entries.clone();
-        next.push(Entry {
-            name: name.to_string(),
-            player: player.to_string(),
-        });
+        next.push(Entry::new(name, player));
         self.replace(next)?;
         Ok(format!("{} added.", name.trim()))
     }

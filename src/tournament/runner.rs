@@ -122,6 +122,12 @@ impl Run {
                     content_type: ContentType::TextPlain,
                     body: live.game.request_body(ask.team, tick_ms),
                 },
+                Some(AiPlayer::Code(_)) => {
+                    let why = "code entries are not yet run by this page".to_string();
+                    let answer = Answer::NoMove(NoMove::Failed(why));
+                    live.game.deliver(ask.turn, ask.team, answer, None);
+                    continue;
+                }
                 Some(AiPlayer::Program(_)) => {
                     let why = crate::halma::player::PROGRAM_IN_PAGE.to_string();
                     let answer = Answer::NoMove(NoMove::Failed(why));

@@ -17,14 +17,13 @@ use std::time::{Duration, Instant};
 fn roster(entries: usize) -> Roster {
     Roster {
         entries: (0..entries)
-            .map(|i| Entry {
-                name: format!("AI {}", i + 1),
-                player: if i % 2 == 0 {
+            .map(|i| {
+                let player = if i % 2 == 0 {
                     "builtin:greedy"
                 } else {
                     "builtin:search"
-                }
-                .to_string(),
+                };
+                Entry::new(&format!("AI {}", i + 1), player)
             })
             .collect(),
     }

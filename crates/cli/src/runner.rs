@@ -68,6 +68,11 @@ impl Player {
             AiPlayer::Program(program) => {
                 Player::Program(ProgramPlayer::new(program.clone(), options.clock))
             }
+            AiPlayer::Code(_) => {
+                return Err(format!(
+                    "{spec}: code entries are played by the tournament page for now"
+                ))
+            }
         })
     }
 

@@ -121,6 +121,9 @@ pub struct TournamentArgs {
     /// are listed and nothing runs (a roster may come from anyone; read the commands first)
     #[arg(long)]
     allow_programs: bool,
+    /// Take only code entries and built-in AIs (a final: nobody can drive a web AI or a program by hand)
+    #[arg(long)]
+    code_only: bool,
 }
 
 impl TournamentArgs {
@@ -151,6 +154,7 @@ impl TournamentArgs {
             seed: self.seed.unwrap_or_else(crate::match_cmd::random_seed),
             camp_rules: self.rules.camp_rules,
             first_mover: self.rules.first.0,
+            code_only: self.code_only,
         })
     }
 }

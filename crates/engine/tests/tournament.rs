@@ -14,10 +14,7 @@ fn roster(players: &[(&str, &str)]) -> Roster {
     Roster {
         entries: players
             .iter()
-            .map(|(name, player)| Entry {
-                name: name.to_string(),
-                player: player.to_string(),
-            })
+            .map(|(name, player)| Entry::new(name, player))
             .collect(),
     }
 }
@@ -49,6 +46,11 @@ fn play(t: &Tournament, fixture: gridarena_engine::tournament::game::Fixture) ->
                 // A program here is one whose clock has run out: it answers at once, and never a move.
                 AiPlayer::Program(_) => (
                     Answer::NoMove(NoMove::Program(ProgramFailure::OutOfTime)),
+                    Some(0),
+                ),
+                // Code here is code that does not parse: it answers at once, and never a move.
+                AiPlayer::Code(_) => (
+                    Answer::NoMove(NoMove::Failed("syntax error: main.py line 1".into())),
                     Some(0),
                 ),
             };
@@ -295,7 +297,7 @@ fn hostile_bundles_are_refused_with_a_reason() {
     let mut t = Tournament::new(roster(&FOUR), settings(Format::RoundRobin)).unwrap();
     run(&mut t, Some(2));
     let bundle = t.to_bundle();
-    let newer = bundle.replacen("\"version\":1", "\"version\":9", 1);
+    let newer = bundle.replacen("\"version\":2", "\"version\":9", 1);
     assert!(Tournament::from_bundle(&newer)
         .unwrap_err()
         .to_string()
@@ -316,4 +318,46 @@ fn hostile_bundles_are_refused_with_a_reason() {
         .to_string()
         .contains("already finished"));
     let _ = BuiltIn::Greedy;
+}
+
+#[test]
+fn code_entries_travel_in_the_bundle_and_a_final_takes_code_only() {
+    use gridarena_engine::halma::code::{CodeFile, Format as CodeFormat, Lang, Source};
+    let source = Source {
+        lang: Lang::Python,
+        format: CodeFormat::Function,
+        main: "main.py".into(),
+        files: vec![
+            CodeFile::text("main.py", "def move(request):\n    return None\n"),
+            CodeFile::binary("table.pkl", b"\x80\x04\x95"),
+        ],
+    };
+    let mut entries =
+        roster(&[("House", "builtin:greedy"), ("Web", "http://127.0.0.1:9/")]).entries;
+    entries.push(Entry::code("Ada", source.clone()));
+    let class = Roster { entries };
+    let mut t = Tournament::new(class.clone(), settings(Format::RoundRobin)).unwrap();
+    run(&mut t, Some(1));
+    let resumed = Tournament::from_bundle(&t.to_bundle()).unwrap();
+    let Some(AiPlayer::Code(played)) = resumed.player(2) else {
+        panic!("{:?}", resumed.player(2))
+    };
+    assert_eq!(**played, source, "the bundle alone carries the code");
+    assert!(t.to_bundle().contains(&source.sha256()));
+
+    let final_settings = Settings {
+        code_only: true,
+        ..settings(Format::RoundRobin)
+    };
+    let e = Tournament::new(class, final_settings.clone())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("Entry 2 (Web) is not code"), "{e}");
+    let finalists = Roster {
+        entries: vec![
+            Entry::code("Ada", source.clone()),
+            Entry::new("House", "builtin:search"),
+        ],
+    };
+    assert!(Tournament::new(finalists, final_settings).is_ok());
 }

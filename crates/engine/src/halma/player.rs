@@ -7,10 +7,12 @@
 //! command line runs programs: the page refuses them and names `gridarena halma bridge`.
 
 use super::ai::BuiltIn;
+use super::code::Source;
 use super::program::{Program, ProgramFormat};
 use super::protocol::check_ai_url;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 /// An AI that can play a team: one compiled into the engine, or one on the web.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -20,6 +22,9 @@ pub enum AiPlayer {
     Web(String),
     /// A program on the referee's machine.
     Program(Program),
+    /// A student's code, carried with the roster (its files are its identity, so it has no label that
+    /// names it alone: [`fmt::Display`] writes `code:LANGUAGE:FORMAT:HASH` for people to read).
+    Code(Arc<Source>),
 }
 
 /// Why a label names no AI player.
@@ -33,6 +38,8 @@ pub enum PlayerError {
     BadUrl(String),
     /// A `course:` or `lines:` label that names no program; the text says why.
     BadProgram(String),
+    /// A `code:` label: code travels as files in a roster entry, which a label cannot carry.
+    CodeWithoutFiles(String),
 }
 
 impl PlayerError {
@@ -43,6 +50,7 @@ impl PlayerError {
             PlayerError::Unknown(_) => "unknown_player",
             PlayerError::BadUrl(_) => "bad_url",
             PlayerError::BadProgram(_) => "bad_program",
+            PlayerError::CodeWithoutFiles(_) => "code_without_files",
         }
     }
 }
@@ -61,6 +69,10 @@ impl fmt::Display for PlayerError {
                 write!(f, "unknown player {text:?}: expected {}", AiPlayer::forms())
             }
             PlayerError::BadUrl(why) | PlayerError::BadProgram(why) => f.write_str(why),
+            PlayerError::CodeWithoutFiles(label) => write!(
+                f,
+                "{label:?} names code without its files: give a code entry's files in the roster, as \"code\": {{\"language\": \"python\", \"main\": ..., \"files\": {{...}}}}"
+            ),
         }
     }
 }
@@ -115,6 +127,9 @@ impl FromStr for AiPlayer {
                     .map_err(PlayerError::BadProgram);
             }
         }
+        if s.starts_with("code:") {
+            return Err(PlayerError::CodeWithoutFiles(s.to_string()));
+        }
         // Any scheme goes to the URL check, so "ftp://x" is told what a web address must start with.
         if s.contains("://") {
             return check_ai_url(s)
@@ -132,6 +147,13 @@ impl fmt::Display for AiPlayer {
             AiPlayer::BuiltIn(ai) => write!(f, "builtin:{}", ai.name()),
             AiPlayer::Web(url) => f.write_str(url),
             AiPlayer::Program(program) => program.fmt(f),
+            AiPlayer::Code(source) => write!(
+                f,
+                "code:{}:{}:{}",
+                source.lang.key(),
+                source.format.key(),
+                &source.sha256()[..12]
+            ),
         }
     }
 }

@@ -29,8 +29,10 @@ use std::fmt;
 
 /// The `format` of every bundle.
 pub const BUNDLE_FORMAT: &str = "gridarena-halma-tournament";
-/// The bundle version this build writes and reads.
-pub const BUNDLE_VERSION: u32 = 1;
+/// The bundle version this build writes; it reads every version up to it. Version 2 added code
+/// entries (their files in the roster), the `stalled` ending, the `consecutive` policy and `codeOnly`;
+/// a version 1 bundle reads as it did.
+pub const BUNDLE_VERSION: u32 = 2;
 /// The largest bundle read: a 40-entry double round robin of long games is a few megabytes.
 pub const MAX_BUNDLE_BYTES: usize = 256 * 1024 * 1024;
 
@@ -68,6 +70,11 @@ pub enum TournamentError {
     NoSuchEntry {
         entry: EntryId,
     },
+    /// A web AI or a program in a tournament for code entries only.
+    NotCode {
+        entry: EntryId,
+        name: String,
+    },
     /// The bundle is not one this build reads.
     Bundle(String),
     /// The standings refused the results (a bug, or an edited bundle).
@@ -94,6 +101,11 @@ impl fmt::Display for TournamentError {
             TournamentError::NoSuchEntry { entry } => {
                 write!(f, "There is no entry {} in the roster.", entry + 1)
             }
+            TournamentError::NotCode { entry, name } => write!(
+                f,
+                "Entry {} ({name}) is not code, and this tournament takes code entries and built-in AIs only: a web AI or a program could be played by hand.",
+                entry + 1
+            ),
             TournamentError::Bundle(why) => write!(f, "This is not a tournament bundle: {why}"),
             TournamentError::Standings(e) => e.fmt(f),
         }
@@ -130,6 +142,17 @@ impl Tournament {
         let entries = checked.len();
         if entries < 2 {
             return Err(TournamentError::TooFewEntries { entries });
+        }
+        if settings.code_only {
+            if let Some(i) = checked
+                .iter()
+                .position(|(_, p)| !matches!(p, AiPlayer::Code(_) | AiPlayer::BuiltIn(_)))
+            {
+                return Err(TournamentError::NotCode {
+                    entry: i,
+                    name: checked[i].0.name.clone(),
+                });
+            }
         }
         let roster = Roster {
             entries: checked.iter().map(|(e, _)| e.clone()).collect(),

@@ -5,6 +5,7 @@
 //! tournament identically: the front-ends only play the games (each through [`crate::halma::GameLoop`])
 //! and hand the results back.
 
+pub mod code_entry;
 pub mod event;
 pub mod game;
 pub mod pairing;

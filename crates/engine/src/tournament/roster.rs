@@ -7,27 +7,74 @@
 //! A player is the label every other part of GridArena reads ([`AiPlayer`]): `builtin:NAME`, a web AI's
 //! URL, or a program's `FORMAT:DIR:COMMAND`. A program may also be written as an object,
 //! `{"name": "Ada", "program": {"command": "python3 homework.py", "dir": "agents/ada", "format": "course"}}`;
-//! it is read into the same label, and exported as one. A roster is read from files, links and pasted text, so every field is checked before anything
+//! it is read into the same label, and exported as one. An entry may also be a student's code, carried
+//! whole: `{"name": "Ada", "code": {"language": "python", "main": "main.py", "files": {...}}}` (see
+//! [`super::code_entry`]). A roster is read from files, links and pasted text, so every field is checked before anything
 //! uses it: names are what the standings, the crosstable and the CSV show, so they must be present, short,
 //! printable and distinct (ignoring case, so "Ada" and "ada" never share a table).
 
+use super::code_entry::{CodeJson, CodeOut};
 use super::MAX_ENTRIES;
+use crate::halma::code::Source;
 use crate::halma::{AiPlayer, PlayerError, Program, ProgramFormat};
-use serde::{Deserialize, Serialize};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Serialize, Serializer};
 use std::fmt;
+use std::sync::Arc;
 
 /// The longest name, in characters: a table column on a projector, not an essay.
 pub const MAX_NAME_CHARS: usize = 40;
 
-/// The largest roster text read: 512 entries with long URLs fit many times over.
-pub const MAX_ROSTER_BYTES: usize = 1024 * 1024;
+/// The most bytes of code a roster may carry in all (binary files counted as the bytes they stand for):
+/// 40 entries of a course agent with its 1.25 MB table fit, with room to spare.
+pub const MAX_CODE_BYTES: usize = 64_000_000;
 
-/// One entry as written: a name and a player label.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// The largest roster text read: [`MAX_CODE_BYTES`] of code written as base64 (4 characters for 3
+/// bytes), with room for the rest.
+pub const MAX_ROSTER_BYTES: usize = 96 * 1024 * 1024;
+
+/// One entry as written: a name and a player label, or a name and code.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "EntryJson")]
 pub struct Entry {
     pub name: String,
+    /// The player's label; for a code entry, what [`AiPlayer::Code`] displays (for people to read).
     pub player: String,
+    /// A code entry's files; shared, since a class's code is tens of megabytes and entries are cloned.
+    pub code: Option<Arc<Source>>,
+}
+
+impl Entry {
+    /// An entry whose player is a label (`builtin:greedy`, a URL, a program).
+    pub fn new(name: &str, player: &str) -> Entry {
+        Entry {
+            name: name.to_string(),
+            player: player.to_string(),
+            code: None,
+        }
+    }
+
+    /// An entry that is code.
+    pub fn code(name: &str, source: Source) -> Entry {
+        let source = Arc::new(source);
+        Entry {
+            name: name.to_string(),
+            player: AiPlayer::Code(Arc::clone(&source)).to_string(),
+            code: Some(source),
+        }
+    }
+}
+
+impl Serialize for Entry {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(2))?;
+        map.serialize_entry("name", &self.name)?;
+        match &self.code {
+            Some(source) => map.serialize_entry("code", &CodeOut(source))?,
+            None => map.serialize_entry("player", &self.player)?,
+        }
+        map.end()
+    }
 }
 
 /// An entry as a roster file may hold it: a player label, or a program as an object.
@@ -38,6 +85,8 @@ struct EntryJson {
     player: Option<String>,
     #[serde(default)]
     program: Option<ProgramJson>,
+    #[serde(default)]
+    code: Option<CodeJson>,
 }
 
 /// `{"command": "python3 homework.py", "dir": "agents/ada", "format": "course"}`; `dir` defaults to `.`.
@@ -53,28 +102,22 @@ struct ProgramJson {
 impl TryFrom<EntryJson> for Entry {
     type Error = String;
     fn try_from(json: EntryJson) -> Result<Entry, String> {
-        let player = match (json.player, json.program) {
-            (Some(player), None) => player,
-            (None, Some(p)) => Program::new(p.format, p.dir.as_deref().unwrap_or("."), &p.command)
-                .map_err(|why| format!("entry {:?}: {why}", json.name))?
-                .to_string(),
-            (Some(_), Some(_)) => {
-                return Err(format!(
-                    "entry {:?} has both \"player\" and \"program\": give one",
-                    json.name
-                ))
+        let named = |why: String| format!("entry {:?}: {why}", json.name);
+        match (json.player, json.program, json.code) {
+            (Some(player), None, None) => Ok(Entry::new(&json.name, &player)),
+            (None, Some(p), None) => {
+                let program = Program::new(p.format, p.dir.as_deref().unwrap_or("."), &p.command)
+                    .map_err(named)?;
+                Ok(Entry::new(&json.name, &program.to_string()))
             }
-            (None, None) => {
-                return Err(format!(
-                    "entry {:?} has neither \"player\" nor \"program\"",
-                    json.name
-                ))
-            }
-        };
-        Ok(Entry {
-            name: json.name,
-            player,
-        })
+            (None, None, Some(code)) => Ok(Entry::code(&json.name, code.source().map_err(named)?)),
+            (None, None, None) => Err(named(
+                "it has none of \"player\", \"program\" and \"code\"".to_string(),
+            )),
+            _ => Err(named(
+                "give one of \"player\", \"program\" and \"code\", not several".to_string(),
+            )),
+        }
     }
 }
 
@@ -109,6 +152,14 @@ pub enum RosterError {
     },
     /// A pasted line that is not `name player`.
     BadLine { line: usize, text: String },
+    /// A code entry whose files cannot run as they are.
+    BadCode {
+        entry: usize,
+        name: String,
+        why: String,
+    },
+    /// More code in all than [`MAX_CODE_BYTES`].
+    TooMuchCode { bytes: usize },
 }
 
 impl fmt::Display for RosterError {
@@ -138,6 +189,15 @@ impl fmt::Display for RosterError {
             RosterError::BadPlayer { entry, name, error } => {
                 write!(f, "Entry {entry} ({name}): {error}")
             }
+            RosterError::BadCode { entry, name, why } => {
+                write!(f, "Entry {entry} ({name}): {why}")
+            }
+            RosterError::TooMuchCode { bytes } => write!(
+                f,
+                "The entries' code holds {} MB in all; a tournament takes at most {} MB.",
+                bytes.div_ceil(1_000_000),
+                MAX_CODE_BYTES / 1_000_000
+            ),
             RosterError::BadLine { line, text } => write!(
                 f,
                 "Line {line} ({text:?}) is not \"name player\": write a name, a space, then a URL or builtin:NAME."
@@ -183,6 +243,20 @@ impl Entry {
     /// An entry with its name trimmed and checked and its player read; `entry` numbers it in messages.
     fn checked(&self, entry: usize) -> Result<(Entry, AiPlayer), RosterError> {
         let name = check_name(&self.name).map_err(|why| RosterError::BadName { entry, why })?;
+        if let Some(source) = &self.code {
+            source.check().map_err(|why| RosterError::BadCode {
+                entry,
+                name: name.clone(),
+                why,
+            })?;
+            let player = AiPlayer::Code(Arc::clone(source));
+            let entry = Entry {
+                name,
+                player: player.to_string(),
+                code: Some(Arc::clone(source)),
+            };
+            return Ok((entry, player));
+        }
         let player =
             self.player
                 .trim()
@@ -192,11 +266,7 @@ impl Entry {
                     name: name.clone(),
                     error,
                 })?;
-        let entry = Entry {
-            name,
-            player: player.to_string(),
-        };
-        Ok((entry, player))
+        Ok((Entry::new(&name, &player.to_string()), player))
     }
 }
 
@@ -235,6 +305,15 @@ impl Roster {
             return Err(RosterError::TooMany {
                 entries: self.entries.len(),
             });
+        }
+        let code_bytes: usize = self
+            .entries
+            .iter()
+            .filter_map(|e| e.code.as_ref())
+            .map(|c| c.size())
+            .sum();
+        if code_bytes > MAX_CODE_BYTES {
+            return Err(RosterError::TooMuchCode { bytes: code_bytes });
         }
         let mut checked: Vec<(Entry, AiPlayer)> = Vec::with_capacity(self.entries.len());
         for (i, entry) in self.entries.iter().enumerate() {
@@ -310,10 +389,7 @@ pub fn entries_from_lines(text: &str) -> Result<Vec<Entry>, RosterError> {
                 entries: entries.len() + 1,
             });
         }
-        entries.push(Entry {
-            name: name.to_string(),
-            player: player.to_string(),
-        });
+        entries.push(Entry::new(name, player));
     }
     Ok(entries)
 }
@@ -336,12 +412,11 @@ fn program_label_at(line: &str) -> Option<(&str, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::halma::code::source::bytes_of;
+    use crate::halma::code::{CodeFile, Format, Lang};
 
     fn entry(name: &str, player: &str) -> Entry {
-        Entry {
-            name: name.to_string(),
-            player: player.to_string(),
-        }
+        Entry::new(name, player)
     }
 
     #[test]
@@ -428,9 +503,9 @@ mod tests {
         for (bad, says) in [
             (
                 r#"{"name": "A", "player": "builtin:greedy", "program": {"command": "x", "format": "lines"}}"#,
-                "both",
+                "not several",
             ),
-            (r#"{"name": "A"}"#, "neither"),
+            (r#"{"name": "A"}"#, "none of"),
             (
                 r#"{"name": "A", "program": {"command": "x", "format": "web"}}"#,
                 "unknown variant",
@@ -461,6 +536,98 @@ Bo, lines:bots:./run x
             (pasted[1].name.as_str(), pasted[1].player.as_str()),
             ("Bo", "lines:bots:./run x")
         );
+    }
+
+    #[test]
+    fn code_entries_carry_their_files_and_their_hash() {
+        let text = r#"{"entries": [
+            {"name": "Ada", "code": {"language": "python", "format": "course", "main": "homework.py",
+             "files": {"homework.py": "import pickle\n", "distances.pkl": {"base64": "gASVAAAA"}}}},
+            {"name": "Bo", "code": {"language": "javascript", "main": "main.js",
+             "files": {"main.js": "export function move(r) { return null; }"}}},
+            {"name": "House", "player": "builtin:greedy"}]}"#;
+        let roster = Roster::parse(text).expect("a roster");
+        let players = roster.players().unwrap();
+        let AiPlayer::Code(ada) = &players[0] else {
+            panic!("{:?}", players[0])
+        };
+        assert_eq!((ada.lang, ada.format), (Lang::Python, Format::Course));
+        assert_eq!(bytes_of(&ada.files[1]), b"\x80\x04\x95\x00\x00\x00");
+        let AiPlayer::Code(bo) = &players[1] else {
+            panic!("{:?}", players[1])
+        };
+        assert_eq!(bo.format, Format::Function, "the default format");
+        assert!(roster.entries[0].player.starts_with("code:python:course:"));
+        // The export carries the hash, and reads back as the same roster.
+        let json = roster.to_json();
+        assert!(
+            json.contains(&format!("\"sha256\": \"{}\"", ada.sha256())),
+            "{json}"
+        );
+        assert_eq!(Roster::parse(&json).unwrap(), roster);
+        // Code edited after it was recorded is refused.
+        let edited = json.replacen("import pickle", "import os", 1);
+        let e = Roster::parse(&edited).unwrap_err().to_string();
+        assert!(e.contains("do not match their recorded sha256"), "{e}");
+    }
+
+    #[test]
+    fn bad_code_entries_are_refused_with_a_reason() {
+        for (code, says) in [
+            (
+                r#"{"language": "python", "main": "a.py", "files": {"b.py": "x"}}"#,
+                "not one of the files",
+            ),
+            (
+                r#"{"language": "python", "main": "a.py", "files": {"a.py": "x", "../evil": "y"}}"#,
+                "not a file name",
+            ),
+            (
+                r#"{"language": "python", "main": "a.py", "files": {"a.py": "x", "a.py": "y"}}"#,
+                "given twice",
+            ),
+            (
+                r#"{"language": "cobol", "main": "a.py", "files": {"a.py": "x"}}"#,
+                "unknown variant",
+            ),
+            (
+                r#"{"language": "javascript", "format": "course", "main": "a.js", "files": {"a.js": "x"}}"#,
+                "course format",
+            ),
+            (
+                r#"{"language": "python", "main": "a.py", "files": {"a.py": 7}}"#,
+                "did not match",
+            ),
+            (
+                r#"{"language": "python", "main": "a.py", "files": {"a.py": "x"}, "run": "rm -rf"}"#,
+                "unknown field",
+            ),
+        ] {
+            let text = format!(r#"{{"entries": [{{"name": "Ada", "code": {code}}}]}}"#);
+            let e = Roster::parse(&text).unwrap_err().to_string();
+            assert!(e.contains(says), "{code}: {e}");
+        }
+        let big = crate::halma::code::source::MAX_BYTES;
+        let one = Source {
+            lang: Lang::Python,
+            format: Format::Course,
+            main: "a.py".into(),
+            files: vec![CodeFile::text("a.py", &"#".repeat(big))],
+        };
+        let class = Roster {
+            entries: (0..=MAX_CODE_BYTES / big)
+                .map(|i| Entry::code(&format!("s{i}"), one.clone()))
+                .collect(),
+        };
+        assert!(matches!(
+            class.check(),
+            Err(RosterError::TooMuchCode { .. })
+        ));
+        let label = Roster {
+            entries: vec![entry("Ada", "code:python:course:0123456789ab")],
+        };
+        let e = label.check().unwrap_err().to_string();
+        assert!(e.contains("without its files"), "{e}");
     }
 
     #[test]

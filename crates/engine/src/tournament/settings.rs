@@ -87,6 +87,10 @@ pub struct Settings {
     /// The team that opens every game (alternating presets only); `None` draws it from each game's seed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_mover: Option<Team>,
+    /// Only code entries and built-in AIs may play: a final where nobody can drive a web endpoint or a
+    /// program by hand, and every entry's code is fixed (and hashed) when it starts.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub code_only: bool,
 }
 
 impl Default for Settings {
@@ -103,6 +107,7 @@ impl Default for Settings {
             seed: 1,
             camp_rules: CampRules::Seed,
             first_mover: None,
+            code_only: false,
         }
     }
 }

@@ -1,9 +1,8 @@
-//! The ways a code player's move can fail: a student's Python or JavaScript run by the page in a Web
-//! Worker (docs/code-players.md).
+//! The ways a code player's move can fail.
 //!
-//! Running the code is the page's business; this module only names what went wrong, so the message
+//! This module only names what went wrong, so the message
 //! field, the inspector, records and tournaments read the same codes. A course-format code player fails
-//! with the program players' [`ProgramFailure`](super::ProgramFailure) names instead (crashed,
+//! with the program players' [`ProgramFailure`](crate::halma::ProgramFailure) names instead (crashed,
 //! no_output, ...), since it is the same homework run the same way; a move past its deadline is the web
 //! AIs' `timed_out`.
 

@@ -1,0 +1,11 @@
+//! Code players: a student's Python or JavaScript AI, run by the page in a Web Worker or by the CLI
+//! with the machine's interpreters (docs/code-players.md).
+//!
+//! Running the code is the front-ends' business; the engine holds what they share: the AI's files and
+//! their checks ([`source`]), and the names of what can go wrong ([`failure`]).
+
+pub mod failure;
+pub mod source;
+
+pub use failure::CodeFailure;
+pub use source::{CodeFile, Format, Lang, Source};
