@@ -175,6 +175,7 @@ impl SettingsForm {
             camp_rules,
             first_mover,
             code_only: false,
+            milestones: Vec::new(),
         };
         settings.check()?;
         Ok(settings)

@@ -14,6 +14,7 @@ use gridarena_cli::terminal::printable;
 use gridarena_cli::tournament::{play, Finished};
 use gridarena_engine::halma::{AiPlayer, Answer, Game, Preset, Team, Teams};
 use gridarena_engine::tournament::event::Tournament;
+use gridarena_engine::tournament::milestone::Milestone;
 use gridarena_engine::tournament::pairing::Format;
 use gridarena_engine::tournament::roster::Roster;
 use gridarena_engine::tournament::settings::{Policy, Settings, DEFAULT_WITHDRAW_AFTER};
@@ -124,6 +125,10 @@ pub struct TournamentArgs {
     /// Take only code entries and built-in AIs (a final: nobody can drive a web AI or a program by hand)
     #[arg(long)]
     code_only: bool,
+    /// A milestone for grading: every entry plays this built-in AI twice (seats swapped) and passes by
+    /// scoring at least PERCENT of the points; repeat for several (greedy:50 --milestone search-lite:50)
+    #[arg(long = "milestone", value_name = "AI:PERCENT", value_parser = str::parse::<Milestone>)]
+    milestones: Vec<Milestone>,
 }
 
 impl TournamentArgs {
@@ -155,6 +160,7 @@ impl TournamentArgs {
             camp_rules: self.rules.camp_rules,
             first_mover: self.rules.first.0,
             code_only: self.code_only,
+            milestones: self.milestones.clone(),
         })
     }
 }

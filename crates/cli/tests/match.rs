@@ -1140,7 +1140,7 @@ fn bad_arguments_exit_2_and_say_what_is_accepted() {
         ),
         (
             "--red builtin:random --blue builtin:greedy".to_string(),
-            "expected builtin:greedy or builtin:search",
+            "expected builtin:greedy, builtin:search-lite or builtin:search",
         ),
         (
             "--red ftp://example.org/ --blue builtin:greedy".to_string(),

@@ -361,3 +361,45 @@ fn code_entries_travel_in_the_bundle_and_a_final_takes_code_only() {
     };
     assert!(Tournament::new(finalists, final_settings).is_ok());
 }
+
+#[test]
+fn milestones_are_played_by_every_entry_twice_and_kept_out_of_the_standings() {
+    use gridarena_engine::tournament::milestone::parse_list;
+    for format in [Format::RoundRobin, Format::Swiss { rounds: 2 }] {
+        let with = Settings {
+            milestones: parse_list("greedy:50 search-lite:50").unwrap(),
+            ..settings(format)
+        };
+        let mut t = Tournament::new(roster(&FOUR), with.clone()).unwrap();
+        let mut plain = Tournament::new(roster(&FOUR), settings(format)).unwrap();
+        assert_eq!(t.total_games(), plain.total_games() + 2 * 2 * 4, "{format}");
+        run(&mut t, None);
+        run(&mut plain, None);
+        // The class's table is the same with or without milestones.
+        let rows = |t: &Tournament| {
+            t.standings()
+                .unwrap()
+                .ranked()
+                .iter()
+                .map(|r| (r.entry, r.half_points, r.played))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(rows(&t), rows(&plain), "{format}");
+        assert_eq!(t.finished_count(), plain.finished_count() + 16);
+        let results = t.milestone_results();
+        for (entry, per) in results.iter().enumerate() {
+            for r in per {
+                assert_eq!(r.games, 2, "{format}: entry {entry} v {}", r.milestone);
+            }
+        }
+        // Search beats both milestones in both seats.
+        let search = &results[1];
+        assert!(search.iter().all(|r| r.passed), "{format}: {search:?}");
+        // Milestone games have names, replay and survive a resume.
+        let names = t.names();
+        assert_eq!(names[t.milestone_entry(1)], "search-lite (milestone)");
+        let resumed = Tournament::from_bundle(&t.to_bundle()).unwrap();
+        assert_eq!(resumed.milestone_results(), results);
+        assert!(resumed.is_over());
+    }
+}

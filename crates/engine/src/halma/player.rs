@@ -200,14 +200,14 @@ mod tests {
             (
                 "greedy",
                 "unknown_player",
-                "builtin:greedy, builtin:search, the http:// or https:// URL of a web AI, or a program",
+                "builtin:greedy, builtin:search-lite, builtin:search, the http:// or https:// URL of a web AI, or a program",
             ),
             ("human", "unknown_player", "unknown player \"human\""),
             ("", "unknown_player", "unknown player \"\""),
             (
                 "builtin:random",
                 "unknown_builtin",
-                "expected builtin:greedy or builtin:search",
+                "expected builtin:greedy, builtin:search-lite or builtin:search",
             ),
             ("builtin:", "unknown_builtin", "unknown built-in AI \"\""),
             ("ftp://x", "bad_url", "must start with http:// or https://"),

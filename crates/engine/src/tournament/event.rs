@@ -17,11 +17,12 @@
 //!   exactly where it stopped. Games that were in progress are simply started again from their seed.
 
 use super::game::{Ending, Fixture, GameReport, TournamentGame};
+use super::milestone::MilestoneResult;
 use super::pairing::{double_round_robin, game_seed, round_robin, swiss_round, Format, Round};
 use super::roster::{Roster, RosterError};
 use super::settings::Settings;
 use super::standings::{Standings, StandingsError};
-use super::{EntryId, Finished};
+use super::{EntryId, Finished, Pairing, Score};
 use crate::halma::record::ENGINE_VERSION;
 use crate::halma::{AiPlayer, Team};
 use serde::{Deserialize, Serialize};
@@ -119,6 +120,8 @@ impl std::error::Error for TournamentError {}
 pub struct Tournament {
     roster: Roster,
     players: Vec<AiPlayer>,
+    /// Each milestone's AI, numbered after the roster.
+    milestone_players: Vec<AiPlayer>,
     settings: Settings,
     /// Every game scheduled so far (a Swiss adds a round at a time), numbered by place.
     fixtures: Vec<Fixture>,
@@ -130,6 +133,9 @@ pub struct Tournament {
     finished: Vec<usize>,
     running: Vec<bool>,
     withdrawals: Vec<Withdrawal>,
+    /// Whether the milestone games are in the schedule: at once after a round robin's rounds, after the
+    /// last round of a Swiss (whose pairing waits for every scheduled game to finish).
+    milestones_scheduled: bool,
     /// Per entry: games in a row, most recent last, without a single answer.
     silent_streak: Vec<u32>,
 }
@@ -158,9 +164,15 @@ impl Tournament {
             entries: checked.iter().map(|(e, _)| e.clone()).collect(),
         };
         let players = checked.into_iter().map(|(_, p)| p).collect();
+        let milestone_players = settings
+            .milestones
+            .iter()
+            .map(|m| AiPlayer::BuiltIn(m.bot))
+            .collect();
         let mut t = Tournament {
             roster,
             players,
+            milestone_players,
             settings,
             fixtures: Vec::new(),
             byes: Vec::new(),
@@ -168,6 +180,7 @@ impl Tournament {
             finished: Vec::new(),
             running: Vec::new(),
             withdrawals: Vec::new(),
+            milestones_scheduled: false,
             silent_streak: vec![0; entries],
         };
         let fixed = match t.settings.format {
@@ -185,7 +198,85 @@ impl Tournament {
                 t.pair_swiss_round();
             }
         }
+        t.schedule_milestones();
         Ok(t)
+    }
+
+    /// Schedules every milestone's two rounds (each entry against its AI, then with the seats
+    /// swapped) once the main schedule is complete; true if it did.
+    fn schedule_milestones(&mut self) -> bool {
+        if self.milestones_scheduled || self.swiss_round_due() {
+            return false;
+        }
+        self.milestones_scheduled = true;
+        let milestones = self.settings.milestones.len();
+        for m in 0..milestones {
+            let bot = self.milestone_entry(m);
+            for swapped in [false, true] {
+                let games = (0..self.entries())
+                    .map(|entry| match swapped {
+                        false => Pairing {
+                            red: entry,
+                            blue: bot,
+                        },
+                        true => Pairing {
+                            red: bot,
+                            blue: entry,
+                        },
+                    })
+                    .collect();
+                self.schedule(Round { games, bye: None });
+            }
+        }
+        milestones > 0
+    }
+
+    /// The entry number milestone `m`'s AI plays as: after the roster's.
+    pub fn milestone_entry(&self, m: usize) -> EntryId {
+        self.entries() + m
+    }
+
+    /// Whether `f` is a milestone game (not counted in the standings).
+    pub fn is_milestone_game(&self, f: &Fixture) -> bool {
+        f.red >= self.entries() || f.blue >= self.entries()
+    }
+
+    /// Each entry's results against each milestone, entry by entry in roster order.
+    pub fn milestone_results(&self) -> Vec<Vec<MilestoneResult>> {
+        (0..self.entries())
+            .map(|entry| {
+                self.settings
+                    .milestones
+                    .iter()
+                    .enumerate()
+                    .map(|(m, &milestone)| {
+                        let bot = self.milestone_entry(m);
+                        let (mut games, mut half_points) = (0, 0);
+                        for r in self.finished() {
+                            let f = &r.fixture;
+                            let side = match (f.red, f.blue) {
+                                (red, blue) if red == entry && blue == bot => Team::Red,
+                                (red, blue) if red == bot && blue == entry => Team::Blue,
+                                _ => continue,
+                            };
+                            games += 1;
+                            half_points += match (r.ending.score(), side) {
+                                (Score::Draw, _) => 1,
+                                (Score::RedWins, Team::Red) | (Score::BlueWins, Team::Blue) => 2,
+                                _ => 0,
+                            };
+                        }
+                        MilestoneResult {
+                            milestone,
+                            entry,
+                            games,
+                            half_points,
+                            passed: games == 2 && milestone.passed(half_points, games),
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
     }
 
     fn schedule(&mut self, round: Round) {
@@ -224,7 +315,12 @@ impl Tournament {
         for row in table.ranked() {
             points[row.entry] = row.half_points;
         }
-        let history: Vec<_> = self.fixtures.iter().map(Fixture::pairing).collect();
+        let history: Vec<_> = self
+            .fixtures
+            .iter()
+            .filter(|f| !self.is_milestone_game(f))
+            .map(Fixture::pairing)
+            .collect();
         let byes: Vec<EntryId> = self.byes.iter().flatten().copied().collect();
         let withdrawn: Vec<EntryId> = self.withdrawals.iter().map(|w| w.entry).collect();
         match swiss_round(self.entries(), &points, &history, &byes, &withdrawn) {
@@ -248,14 +344,25 @@ impl Tournament {
         self.players.len()
     }
 
-    /// The player of `entry`.
+    /// The player of `entry`: a roster entry's, or a milestone's built-in AI.
     pub fn player(&self, entry: EntryId) -> Option<&AiPlayer> {
-        self.players.get(entry)
+        self.players.get(entry).or_else(|| {
+            self.milestone_players
+                .get(entry.saturating_sub(self.entries()))
+        })
     }
 
-    /// The names, in roster order.
+    /// The names, in roster order, then each milestone's ("greedy (milestone)"), so any fixture's
+    /// entries have a name here.
     pub fn names(&self) -> Vec<String> {
-        self.roster.names()
+        let mut names = self.roster.names();
+        names.extend(
+            self.settings
+                .milestones
+                .iter()
+                .map(|m| format!("{} (milestone)", m.bot)),
+        );
+        names
     }
 
     /// Every game scheduled so far.
@@ -282,11 +389,12 @@ impl Tournament {
     /// the games a round has now.
     pub fn total_games(&self) -> usize {
         match self.settings.format {
-            Format::Swiss { rounds } => {
+            Format::Swiss { rounds } if !self.milestones_scheduled => {
                 let active = self.entries() - self.withdrawals.len();
                 let per_round = active / 2;
                 let left = (rounds as usize).saturating_sub(self.byes.len());
-                self.fixtures.len() + left * per_round
+                let milestones = 2 * self.settings.milestones.len() * self.entries();
+                self.fixtures.len() + left * per_round + milestones
             }
             _ => self.fixtures.len(),
         }
@@ -348,7 +456,7 @@ impl Tournament {
                     changed = true;
                 }
             }
-            if !(self.pair_swiss_round() || changed) {
+            if !(self.pair_swiss_round() || self.schedule_milestones() || changed) {
                 return;
             }
         }
@@ -359,7 +467,12 @@ impl Tournament {
     /// the spot (the other side wins) and never returned. Call again whenever a game finishes.
     pub fn next_games(&mut self) -> Vec<Fixture> {
         self.settle();
-        let mut busy = vec![0u32; self.entries()];
+        // A milestone's AI is built in: it plays any number of games at once.
+        let mut busy = vec![0u32; self.entries() + self.settings.milestones.len()];
+        let limit = |entry: EntryId| match entry < self.entries() {
+            true => self.settings.per_entry,
+            false => u32::MAX,
+        };
         let mut running = 0u32;
         for f in self.fixtures.iter().filter(|f| self.running[f.number]) {
             running += 1;
@@ -374,7 +487,7 @@ impl Tournament {
             if running >= self.settings.concurrency {
                 break;
             }
-            if busy[f.red] < self.settings.per_entry && busy[f.blue] < self.settings.per_entry {
+            if busy[f.red] < limit(f.red) && busy[f.blue] < limit(f.blue) {
                 running += 1;
                 busy[f.red] += 1;
                 busy[f.blue] += 1;
@@ -431,6 +544,9 @@ impl Tournament {
         if report.ending.was_played() {
             for team in Team::ALL {
                 let entry = report.fixture.entry(team);
+                if entry >= self.entries() {
+                    continue;
+                }
                 let side = &report.sides[team];
                 if side.asked > 0 && side.answered == 0 {
                     self.silent_streak[entry] = self.silent_streak[entry].saturating_add(1);
@@ -474,11 +590,12 @@ impl Tournament {
         Ok(())
     }
 
-    /// The finished games as the standings count them, in schedule order.
+    /// The finished games as the standings count them (milestone games apart), in schedule order.
     pub fn results(&self) -> Vec<Finished> {
         self.reports
             .iter()
             .flatten()
+            .filter(|r| !self.is_milestone_game(&r.fixture))
             .map(|r| Finished {
                 pairing: r.fixture.pairing(),
                 score: r.ending.score(),

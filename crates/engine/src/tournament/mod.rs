@@ -8,6 +8,7 @@
 pub mod code_entry;
 pub mod event;
 pub mod game;
+pub mod milestone;
 pub mod pairing;
 pub mod rating;
 pub mod roster;

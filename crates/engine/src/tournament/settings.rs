@@ -91,6 +91,9 @@ pub struct Settings {
     /// program by hand, and every entry's code is fixed (and hashed) when it starts.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub code_only: bool,
+    /// Built-in AIs every entry plays twice, for grading ([`super::milestone`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub milestones: Vec<super::milestone::Milestone>,
 }
 
 impl Default for Settings {
@@ -108,6 +111,7 @@ impl Default for Settings {
             camp_rules: CampRules::Seed,
             first_mover: None,
             code_only: false,
+            milestones: Vec::new(),
         }
     }
 }
@@ -159,6 +163,7 @@ impl Settings {
         if let Some(k) = self.withdraw_after {
             range("Withdraw after (games)", k.into(), 1, 1000)?;
         }
+        super::milestone::check(&self.milestones)?;
         self.rules().check_options()?;
         Ok(())
     }

@@ -3,6 +3,8 @@
 //!
 //! - [`BuiltIn::Greedy`]: the course's sample AIs: move a piece toward a free destination square, the
 //!   longest advance first. Microseconds a call, and a fair sparring partner.
+//! - [`BuiltIn::SearchLite`]: the same search on a thirtieth of the budget: a step up from greedy
+//!   that a student's first search should beat, and so a tournament's middle milestone.
 //! - [`BuiltIn::Search`]: alpha-beta with iterative deepening under a node budget ([`Search`]).
 //!
 //! Both are pure functions of the position, the turn mode, the team and a seed: no clock, no thread, no
@@ -40,18 +42,21 @@ use std::fmt;
 pub enum BuiltIn {
     /// Moves a piece toward a free destination square, preferring the longest advance.
     Greedy,
+    /// Looks ahead with alpha-beta search under [`Search::LITE`]'s node budget.
+    SearchLite,
     /// Looks ahead with alpha-beta search under [`Search::DEFAULT`]'s node budget.
     Search,
 }
 
 impl BuiltIn {
     /// Every built-in AI, weakest first.
-    pub const ALL: [BuiltIn; 2] = [BuiltIn::Greedy, BuiltIn::Search];
+    pub const ALL: [BuiltIn; 3] = [BuiltIn::Greedy, BuiltIn::SearchLite, BuiltIn::Search];
 
     /// The name used on the command line, in replays and in the page's player choice.
     pub fn name(self) -> &'static str {
         match self {
             BuiltIn::Greedy => "greedy",
+            BuiltIn::SearchLite => "search-lite",
             BuiltIn::Search => "search",
         }
     }
@@ -67,6 +72,7 @@ impl BuiltIn {
                 let mv = greedy::greedy_move(position, team, seed)?;
                 path_of(position, team, mv)
             }
+            BuiltIn::SearchLite => Search::LITE.choose(position, mode, team, seed),
             BuiltIn::Search => Search::DEFAULT.choose(position, mode, team, seed),
         }
     }
@@ -108,7 +114,9 @@ impl std::str::FromStr for BuiltIn {
         BuiltIn::ALL
             .into_iter()
             .find(|ai| ai.name() == s)
-            .ok_or_else(|| format!("unknown built-in AI {s:?}: expected greedy or search"))
+            .ok_or_else(|| {
+                format!("unknown built-in AI {s:?}: expected greedy, search-lite or search")
+            })
     }
 }
 

@@ -68,6 +68,13 @@ impl Search {
         max_depth: 12,
     };
 
+    /// The built-in "search-lite" AI: the default search on 2,000 nodes, about two plies.
+    pub const LITE: Search = Search {
+        budget: 2_000,
+        width: 12,
+        max_depth: 12,
+    };
+
     /// The default search with another node budget.
     pub fn with_budget(budget: u32) -> Search {
         Search {
