@@ -171,8 +171,8 @@ pub fn latency_text(s: &Session) -> Option<String> {
         .into_iter()
         .filter(|&t| s.players()[t] != Player::Human)
         .map(|t| {
-            let l = s.latency(t);
-            match (l.last, l.average()) {
+            let l = s.tally(t);
+            match (l.last_ms(), l.mean_ms()) {
                 (Some(last), Some(avg)) => format!("{t}: {} (average {})", ms(last), ms(avg)),
                 _ => format!("{t}: no answer yet"),
             }

@@ -12,9 +12,10 @@ use gridarena_engine::halma;
 use gridarena_engine::halma::record::Recorder;
 use gridarena_engine::halma::{
     Answer, ContentType, Exchange, Game, GameLoop, LoopError, NoMove, Path, Position, Preset,
-    Rules, Square, Team, Teams, TickOutcome, Verdict, Wire,
+    Rules, Square, Tally, Team, Teams, TickOutcome, Verdict, Wire,
 };
 use std::collections::VecDeque;
+use std::time::Duration;
 
 /// The most ticks whose web exchanges the inspector keeps in a live game (the record keeps them all).
 pub const MAX_EXCHANGE_TICKS: usize = 1000;
@@ -56,7 +57,8 @@ pub struct Session {
     last: Option<TickOutcome>,
     /// Started at the first tick, so the header names the players who actually began the game.
     recorder: Option<Recorder>,
-    latency: Teams<Latency>,
+    /// Each AI player's answers: the engine's tally, as `gridarena halma match` and tournaments count.
+    tally: Teams<Tally>,
     /// How each team's web requests are labelled.
     content_types: Teams<ContentType>,
     /// What went over the wire for each web AI in the tick in progress (its verdict comes at the end).
@@ -77,28 +79,6 @@ pub struct Ask {
     pub content_type: ContentType,
     /// How long the page waits for the answer.
     pub time_limit_ms: u64,
-}
-
-/// How long a team's player takes to answer.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Latency {
-    /// The latest answer's time, in milliseconds.
-    pub last: Option<f64>,
-    total: f64,
-    count: u32,
-}
-
-impl Latency {
-    fn add(&mut self, ms: f64) {
-        self.last = Some(ms);
-        self.total += ms;
-        self.count += 1;
-    }
-
-    /// The mean over every answer this game, in milliseconds.
-    pub fn average(&self) -> Option<f64> {
-        (self.count > 0).then(|| self.total / f64::from(self.count))
-    }
 }
 
 impl Session {
@@ -146,7 +126,7 @@ impl Session {
             drafts: Teams::default(),
             last: None,
             recorder: None,
-            latency: Teams::default(),
+            tally: Teams::default(),
         }
     }
 
@@ -286,6 +266,9 @@ impl Session {
             .play
             .begin(|t| players[t] != Player::Human)
             .map_err(|e| e.to_string())?;
+        for ask in &asks {
+            self.tally[ask.team].ask();
+        }
         Ok(asks
             .into_iter()
             .map(|request| Ask {
@@ -314,7 +297,9 @@ impl Session {
     pub fn deliver(&mut self, round: u32, team: Team, answer: Answer, latency_ms: f64) -> bool {
         let taken = self.play.deliver(round, team, answer);
         if taken {
-            self.latency[team].add(latency_ms);
+            // A clock that went backwards or a NaN is no time at all, not a panic.
+            let took = Duration::try_from_secs_f64(latency_ms / 1000.0).unwrap_or_default();
+            self.tally[team].answer(took);
         }
         taken
     }
@@ -338,6 +323,11 @@ impl Session {
             )
         });
         let outcome = self.play.finish(waited_ms).map_err(|e| e.to_string())?;
+        for e in &outcome.errors {
+            if self.players[e.team] != Player::Human {
+                self.tally[e.team].error(e);
+            }
+        }
         self.drafts = Teams::default();
         let sent = std::mem::take(&mut self.wires);
         let wires = sent.map(|_, e| e.as_ref().map(|e| e.wire.clone()));
@@ -380,9 +370,9 @@ impl Session {
         self.finish_tick(0)
     }
 
-    /// `team`'s answer times: the last tick's and the average, in milliseconds.
-    pub fn latency(&self, team: Team) -> &Latency {
-        &self.latency[team]
+    /// How `team`'s AI player answered so far: its answer times (the last tick's and the mean), errors.
+    pub fn tally(&self, team: Team) -> &Tally {
+        &self.tally[team]
     }
 
     /// A click on `square` by the active human.
@@ -615,7 +605,7 @@ mod tests {
         assert!(s.deliver(round, Team::Red, red.clone(), 2.0));
         assert!(!s.deliver(round, Team::Red, red, 3.0), "a second answer");
         assert_eq!(s.awaiting(), vec![Team::Blue]);
-        assert_eq!(s.latency(Team::Red).last, Some(2.0));
+        assert_eq!(s.tally(Team::Red).last_ms(), Some(2.0));
 
         // Blue never answers: at the deadline it has timed out, and neither move is enacted.
         let outcome = s.finish_tick(1000).unwrap().clone();
@@ -635,8 +625,13 @@ mod tests {
             "too late"
         );
         assert!(s.finish_tick(1000).is_err(), "no tick in progress");
-        assert_eq!(s.latency(Team::Red).average(), Some(2.0));
-        assert_eq!(s.latency(Team::Blue).average(), None);
+        assert_eq!(s.tally(Team::Red).mean_ms(), Some(2.0));
+        assert_eq!(s.tally(Team::Blue).mean_ms(), None);
+        assert_eq!(
+            (s.tally(Team::Blue).asked, s.tally(Team::Blue).errors),
+            (1, 1)
+        );
+        assert_eq!(s.tally(Team::Blue).causes["timed_out"].count, 1);
     }
 
     #[test]

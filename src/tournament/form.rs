@@ -3,7 +3,7 @@
 
 use gridarena_engine::halma::{CampRules, Preset, Team};
 use gridarena_engine::tournament::pairing::Format;
-use gridarena_engine::tournament::settings::{Policy, Settings};
+use gridarena_engine::tournament::settings::{Policy, Settings, DEFAULT_CONSECUTIVE_ERRORS};
 
 /// A form field: which one, for the components' inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,8 +35,9 @@ pub struct SettingsForm {
     pub max_turns: String,
     pub concurrency: String,
     pub per_entry: String,
-    /// `lenient` or `strict`.
+    /// `consecutive`, `strict` or `lenient`.
     pub policy: String,
+    /// The N of `consecutive` and `strict`, one field for both, so switching keeps what was typed.
     pub strict_errors: String,
     /// Empty never withdraws.
     pub withdraw_after: String,
@@ -74,8 +75,9 @@ impl SettingsForm {
             Format::Swiss { rounds } => ("swiss", rounds),
         };
         let (policy, errors) = match s.policy {
-            Policy::Lenient => ("lenient", 3),
+            Policy::Lenient => ("lenient", DEFAULT_CONSECUTIVE_ERRORS),
             Policy::Strict { errors } => ("strict", errors),
+            Policy::Consecutive { errors } => ("consecutive", errors),
         };
         SettingsForm {
             format: format.to_string(),
@@ -140,7 +142,7 @@ impl SettingsForm {
         let format: Format = format.parse().map_err(|e| format!("Format: {e}"))?;
         let preset: Preset = self.preset.parse().map_err(|e| format!("Preset: {e}"))?;
         let policy = match self.policy.as_str() {
-            "strict" => format!("strict:{}", self.strict_errors.trim()),
+            "strict" | "consecutive" => format!("{}:{}", self.policy, self.strict_errors.trim()),
             other => other.to_string(),
         };
         let policy: Policy = policy.parse()?;
@@ -190,6 +192,17 @@ mod tests {
     fn the_form_reads_into_the_engines_settings() {
         let mut f = SettingsForm::default();
         assert_eq!(f.settings().unwrap(), Settings::default());
+        assert_eq!(
+            (f.policy.as_str(), f.strict_errors.as_str()),
+            ("consecutive", "10")
+        );
+        f.set(Field::StrictErrors, "4".into());
+        assert_eq!(
+            f.settings().unwrap().policy,
+            Policy::Consecutive { errors: 4 }
+        );
+        f.set(Field::Policy, "lenient".into());
+        assert_eq!(f.settings().unwrap().policy, Policy::Lenient);
         f.set(Field::Format, "swiss".into());
         f.set(Field::Rounds, "4".into());
         f.set(Field::Preset, "mini".into());

@@ -1,5 +1,6 @@
 //! The settings: format, preset (with the classic preset, the camp rules and first move), tick, limits
-//! and the error policy, each field as typed.
+//! and the error policy, each field as typed. Under every policy a game that reaches the turn limit goes
+//! against the side with more error ticks.
 
 use super::form::{Field, SettingsForm};
 use leptos::prelude::*;
@@ -55,7 +56,7 @@ fn Choice(
 #[component]
 pub fn SettingsPanel(form: RwSignal<SettingsForm>) -> impl IntoView {
     let swiss = move || form.with(|f| f.format == "swiss");
-    let strict = move || form.with(|f| f.policy == "strict");
+    let counted = move || form.with(|f| f.policy != "lenient");
     // The course's camp rules and a chosen first mover are offered with the classic preset only.
     let classic = move || form.with(|f| f.preset == "classic");
     view! {
@@ -79,8 +80,12 @@ pub fn SettingsPanel(form: RwSignal<SettingsForm>) -> impl IntoView {
             <Input form field=Field::Concurrency label="Games at once" testid="concurrency" />
             <Input form field=Field::PerEntry label="Games per entry at once" testid="per-entry" />
             <Choice form field=Field::Policy label="Errors" testid="policy"
-                options=&[("lenient", "lenient: an error loses the move"), ("strict", "strict: N errors forfeit")] />
-            <Show when=strict>
+                options=&[
+                    ("consecutive", "consecutive: N errors in a row forfeit (default)"),
+                    ("strict", "strict: N errors in a game forfeit"),
+                    ("lenient", "lenient: an error loses the move"),
+                ] />
+            <Show when=counted>
                 <Input form field=Field::StrictErrors label="N" testid="strict-errors" />
             </Show>
             <Input form field=Field::WithdrawAfter label="Withdraw after K silent games (empty: never)" testid="withdraw-after" />

@@ -327,7 +327,7 @@ pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<ExitCode, Fail
     let options = PlayerOptions {
         clock: args.clock.clock(match tournament.settings().policy {
             Policy::Lenient => OutOfTime::NoMove,
-            Policy::Strict { .. } => OutOfTime::Lose,
+            Policy::Strict { .. } | Policy::Consecutive { .. } => OutOfTime::Lose,
         }),
         ..PlayerOptions::default()
     };

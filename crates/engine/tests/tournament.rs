@@ -9,6 +9,7 @@ use gridarena_engine::tournament::game::{Ending, GameReport, TournamentGame};
 use gridarena_engine::tournament::pairing::Format;
 use gridarena_engine::tournament::roster::{Entry, Roster};
 use gridarena_engine::tournament::settings::{Policy, Settings};
+use gridarena_engine::tournament::Score;
 
 fn roster(players: &[(&str, &str)]) -> Roster {
     Roster {
@@ -115,8 +116,8 @@ fn a_double_round_robin_plays_every_pair_twice_and_withdraws_the_dead_entry() {
     let table = t.standings().unwrap();
     let rows = table.ranked();
     let dead_row = rows.iter().find(|r| r.entry == 3).unwrap();
-    // Its 3 silent games were draws at the turn limit (mini alternates: the other side still moves), the
-    // 3 it never played are losses.
+    // Its 3 silent games were forfeited after 10 errors in a row (the default policy; under the lenient
+    // one they would still be lost at the turn limit, by error count), the 3 it never played are losses.
     assert_eq!(
         (
             dead_row.played,
@@ -124,7 +125,7 @@ fn a_double_round_robin_plays_every_pair_twice_and_withdraws_the_dead_entry() {
             dead_row.draws,
             dead_row.losses
         ),
-        (6, 0, 3, 3)
+        (6, 0, 0, 6)
     );
     assert_eq!(rows.iter().map(|r| r.played).sum::<u32>(), 24);
 }
@@ -249,14 +250,35 @@ fn a_spent_clock_loses_at_once_under_the_strict_policy_and_costs_a_move_under_th
         "the first spent clock ends it, not the fifth"
     );
     assert!(cause.contains("out of time"), "{cause}");
-    let mut lenient = Tournament::new(roster(&players), settings(Format::RoundRobin)).unwrap();
+    let lenient = Settings {
+        policy: Policy::Lenient,
+        ..settings(Format::RoundRobin)
+    };
+    let mut lenient = Tournament::new(roster(&players), lenient).unwrap();
     run(&mut lenient, None);
     let report = lenient.finished().next().unwrap();
+    // The game goes on: greedy wins on the board, or at the turn limit by the error count.
     assert!(
-        matches!(report.ending, Ending::Played { .. }),
+        matches!(
+            report.ending,
+            Ending::Played { .. } | Ending::Stalled { .. }
+        ),
         "{:?}",
         report.ending
     );
+    assert!(report.sides[Team::Blue].errors + report.sides[Team::Red].errors > 1);
+    assert_eq!(report.ending.score(), {
+        let slow = if report.fixture.red == 1 {
+            Team::Red
+        } else {
+            Team::Blue
+        };
+        if slow == Team::Red {
+            Score::BlueWins
+        } else {
+            Score::RedWins
+        }
+    });
 }
 
 #[test]
@@ -395,11 +417,151 @@ fn milestones_are_played_by_every_entry_twice_and_kept_out_of_the_standings() {
         // Search beats both milestones in both seats.
         let search = &results[1];
         assert!(search.iter().all(|r| r.passed), "{format}: {search:?}");
+        // The dead entry's errors gain it nothing: it passes no milestone.
+        assert!(
+            results[3].iter().all(|r| !r.passed && r.half_points == 0),
+            "{format}: {:?}",
+            results[3]
+        );
         // Milestone games have names, replay and survive a resume.
         let names = t.names();
         assert_eq!(names[t.milestone_entry(1)], "search-lite (milestone)");
         let resumed = Tournament::from_bundle(&t.to_bundle()).unwrap();
         assert_eq!(resumed.milestone_results(), results);
         assert!(resumed.is_over());
+    }
+}
+
+/// How each entry of the class below answers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Class {
+    Greedy,
+    Search,
+    /// A legal move drawn at random: an AI that plays, badly.
+    Random,
+    /// Never answers.
+    Dead,
+    /// Answers HTTP 500 every tick.
+    Crashing,
+    /// Answers an error 9 ticks out of 10 and a legal move the 10th: just under the default policy's
+    /// 10 in a row, to drag every game it is losing to the turn limit.
+    Stalling,
+}
+
+const CLASS: [(&str, Class); 6] = [
+    ("Greedy", Class::Greedy),
+    ("Search", Class::Search),
+    ("Random", Class::Random),
+    ("Dead", Class::Dead),
+    ("Crashing", Class::Crashing),
+    ("Stalling", Class::Stalling),
+];
+
+fn class_answer(
+    kind: Class,
+    game: &gridarena_engine::halma::Game,
+    team: Team,
+    seed: u64,
+) -> (Answer, Option<u32>) {
+    let tick = game.turn() + 1;
+    match kind {
+        Class::Greedy => (BuiltIn::Greedy.answer(game, team, seed), Some(1)),
+        Class::Search => (BuiltIn::Search.answer(game, team, seed), Some(1)),
+        Class::Random => {
+            let moves = game.position().moves(team);
+            let path = (!moves.is_empty())
+                .then(|| moves[(seed % moves.len() as u64) as usize])
+                .and_then(|mv| game.position().path(team, mv));
+            let answer = path.map_or(Answer::NoMove(NoMove::Missing), Answer::Move);
+            (answer, Some(1))
+        }
+        Class::Dead => (Answer::NoMove(NoMove::TimedOut { after_ms: 100 }), None),
+        Class::Crashing => (
+            Answer::NoMove(NoMove::Failed("HTTP 500 Internal Server Error".into())),
+            Some(2),
+        ),
+        Class::Stalling if tick % 10 != 0 => (
+            Answer::NoMove(NoMove::Failed("HTTP 503 Service Unavailable".into())),
+            Some(2),
+        ),
+        Class::Stalling => (BuiltIn::Greedy.answer(game, team, seed), Some(1)),
+    }
+}
+
+#[test]
+fn with_the_default_settings_a_dead_a_crashing_and_a_stalling_entry_finish_below_every_entry_that_plays(
+) {
+    let players: Vec<(&str, String)> = CLASS
+        .iter()
+        .enumerate()
+        .map(|(i, (name, _))| (*name, format!("http://127.0.0.1:{}/", 9000 + i)))
+        .collect();
+    let players: Vec<(&str, &str)> = players.iter().map(|(n, p)| (*n, p.as_str())).collect();
+    let settings = Settings {
+        format: Format::Double,
+        max_turns: Some(150),
+        seed: 36,
+        ..Settings::default()
+    };
+    assert_eq!(settings.preset, Preset::Arena);
+    let mut t = Tournament::new(roster(&players), settings).unwrap();
+    loop {
+        let start = t.next_games();
+        if start.is_empty() {
+            break;
+        }
+        for fixture in start {
+            let mut game = TournamentGame::new(fixture, t.settings()).unwrap();
+            while game.ending().is_none() {
+                for ask in game.begin().unwrap() {
+                    let kind = CLASS[fixture.entry(ask.team)].1;
+                    let (answer, ms) = class_answer(kind, game.game(), ask.team, ask.seed);
+                    assert!(game.deliver(ask.turn, ask.team, answer, ms));
+                }
+                game.finish(100).unwrap();
+            }
+            t.finish(game.report().unwrap()).unwrap();
+        }
+    }
+    assert!(t.is_over());
+    let standings = t.standings().unwrap();
+    let rows = standings.ranked();
+    let order: Vec<&str> = rows.iter().map(|r| CLASS[r.entry].0).collect();
+    let points = |entry: usize| rows.iter().find(|r| r.entry == entry).unwrap().half_points;
+    let plays = |c: Class| matches!(c, Class::Greedy | Class::Search | Class::Random);
+    for (broken, (name, kind)) in CLASS.iter().enumerate().filter(|(_, c)| !plays(c.1)) {
+        for (good, (other, _)) in CLASS.iter().enumerate().filter(|(_, c)| plays(c.1)) {
+            assert!(
+                points(broken) < points(good),
+                "{name} ({kind:?}) has {} points, {other} {}: {order:?}",
+                points(broken),
+                points(good)
+            );
+        }
+    }
+    assert_eq!(
+        order[..3]
+            .iter()
+            .filter(|n| ["Greedy", "Search", "Random"].contains(n))
+            .count(),
+        3,
+        "{order:?}"
+    );
+    // The stalling entry never forfeits: each game it does not win ends at the turn limit against it.
+    for r in t.finished() {
+        let Some(team) = Team::ALL
+            .into_iter()
+            .find(|&team| CLASS[r.fixture.entry(team)].1 == Class::Stalling)
+        else {
+            continue;
+        };
+        let opponent = CLASS[r.fixture.entry(team.other())].1;
+        if plays(opponent) {
+            assert!(
+                matches!(&r.ending, Ending::Stalled { team: t, .. } if *t == team),
+                "{:?}",
+                r.ending
+            );
+        }
     }
 }

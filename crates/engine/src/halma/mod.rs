@@ -51,6 +51,7 @@ pub mod record;
 mod rules;
 mod square;
 mod state;
+pub mod tally;
 mod team;
 mod validate;
 
@@ -69,6 +70,7 @@ pub use protocol::{AiRequest, PieceJson, Point, ResponseError, MAX_RESPONSE_BYTE
 pub use rules::{CampRules, Mode, Preset, Rules, COLLISION_DAMAGE};
 pub use square::{Square, MAX_BOARD_SIZE, MIN_BOARD_SIZE};
 pub use state::{GameState, TeamState, STATE_VERSION};
+pub use tally::Tally;
 pub use team::{Team, Teams};
 pub use validate::{MoveError, Path};
 

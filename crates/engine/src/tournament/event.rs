@@ -667,7 +667,8 @@ impl Tournament {
             .collect();
         organiser.sort_by_key(|w| w.after_games);
         let mut organiser = organiser.into_iter().peekable();
-        for report in bundle.games {
+        for mut report in bundle.games {
+            report.restore_answer_times();
             while let Some(w) = organiser.next_if(|w| w.after_games <= t.finished.len()) {
                 t.withdraw(w.entry, &w.cause)?;
             }

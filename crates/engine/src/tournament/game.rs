@@ -2,7 +2,11 @@
 //! policy on top and a log of what each side answered.
 //!
 //! - The front-end asks, delivers and finishes ticks exactly as for a single match; [`TournamentGame`]
-//!   counts each side's errors and, under [`Policy::Strict`], ends the game as a forfeit on the N-th.
+//!   counts each side's answers ([`Tally`]) and applies the error policy: a forfeit on the N-th error
+//!   ([`Policy::Strict`]) or the N-th in a row ([`Policy::Consecutive`], the default), and under every
+//!   policy a game that reaches the turn limit goes against the side with more error ticks
+//!   ([`Ending::Stalled`]). `gridarena halma match` plays its games through this type too, so a match
+//!   and a tournament game are judged alike.
 //! - Every answer is logged as it arrived (a move as `"x,y x,y"`, a no-move as its code and message, with
 //!   the answer's latency), so a finished game is a few bytes a tick, and [`GameLog::record`] plays it
 //!   again into the record format the arena page replays. Storing every state instead would make a class's
@@ -13,12 +17,14 @@
 use super::settings::{Policy, Settings};
 use super::{Pairing, Score};
 use crate::halma::record::Recorder;
+use crate::halma::tally::clip as clip_message;
 use crate::halma::{
     Answer, Ask, Game, GameLoop, GameResult, LoopError, NoMove, Path, Point, ProgramFailure,
-    SetupError, Team, Teams, TickOutcome,
+    SetupError, Tally, Team, Teams, TickOutcome,
 };
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::time::Duration;
 
 /// A scheduled game: its number in the schedule, its round, who plays which side, and its seed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -55,12 +61,17 @@ impl Fixture {
 pub enum Ending {
     /// The game's own end: HALMATE, both finished together, or the turn limit.
     Played { result: GameResult },
-    /// `team` reached the strict policy's error count and lost; `cause` is its last error.
+    /// `team` reached the policy's error count (in the game, or in a row) and lost; `cause` says which
+    /// count and its last error.
     Forfeit { team: Team, cause: String },
     /// Both sides reached the error count in the same tick: a draw, neither earned the win.
     DoubleForfeit { cause: String },
     /// Never played: `team`'s entry had withdrawn (`cause` says why) before the game began.
     Withdrawn { team: Team, cause: String },
+    /// The game reached the turn limit and `team` had more error ticks than the other side, so it lost:
+    /// in the arena each of its error ticks froze the other side's move too, and a draw would reward
+    /// failing to answer.
+    Stalled { team: Team, cause: String },
 }
 
 impl Ending {
@@ -68,7 +79,9 @@ impl Ending {
     pub fn score(&self) -> Score {
         let winner = match self {
             Ending::Played { result } => result.winner(),
-            Ending::Forfeit { team, .. } | Ending::Withdrawn { team, .. } => Some(team.other()),
+            Ending::Forfeit { team, .. }
+            | Ending::Withdrawn { team, .. }
+            | Ending::Stalled { team, .. } => Some(team.other()),
             Ending::DoubleForfeit { .. } => None,
         };
         match winner {
@@ -100,6 +113,13 @@ impl fmt::Display for Ending {
             Ending::Withdrawn { team, cause } => {
                 write!(f, "{} wins: {team} had withdrawn ({cause})", team.other())
             }
+            Ending::Stalled { team, cause } => {
+                write!(
+                    f,
+                    "{} wins at the turn limit: {team} lost ({cause})",
+                    team.other()
+                )
+            }
         }
     }
 }
@@ -119,23 +139,6 @@ pub struct LoggedAnswer {
     /// A no-move's message, as the live game showed it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
-}
-
-/// The longest message a log keeps, in characters: a web AI's error can quote what it sent.
-const MAX_LOGGED_MESSAGE: usize = 300;
-
-/// `message` cut to [`MAX_LOGGED_MESSAGE`] characters, keeping its start (what failed) and its end (a
-/// program's last lines of stderr, where a traceback names the bug).
-fn clip_message(message: &str) -> String {
-    let count = message.chars().count();
-    if count <= MAX_LOGGED_MESSAGE {
-        return message.to_string();
-    }
-    let head = MAX_LOGGED_MESSAGE * 2 / 5;
-    let tail = MAX_LOGGED_MESSAGE - head - 1;
-    let start: String = message.chars().take(head).collect();
-    let end: String = message.chars().skip(count - tail).collect();
-    format!("{start}…{end}")
 }
 
 impl LoggedAnswer {
@@ -273,17 +276,6 @@ impl GameLog {
     }
 }
 
-/// What one side did in one game.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SideStats {
-    /// Ticks it was asked in.
-    pub asked: u32,
-    /// Ticks a reply came in time.
-    pub answered: u32,
-    /// Ticks with an error: no move, an unreadable answer or an illegal move.
-    pub errors: u32,
-}
-
 /// A finished tournament game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameReport {
@@ -291,11 +283,27 @@ pub struct GameReport {
     pub ending: Ending,
     /// Ticks played.
     pub ticks: u32,
-    pub sides: Teams<SideStats>,
+    /// What each side did. The answer times are not in the bundle (the log has them):
+    /// [`GameReport::restore_answer_times`] puts them back after reading one.
+    pub sides: Teams<Tally>,
     /// The last error of each side, for the standings' "why".
     #[serde(default)]
     pub last_error: Teams<Option<String>>,
     pub log: GameLog,
+}
+
+impl GameReport {
+    /// Fills each side's answer times from the log, as a report read from a bundle needs.
+    pub fn restore_answer_times(&mut self) {
+        for team in Team::ALL {
+            let ms = self
+                .log
+                .ticks
+                .iter()
+                .filter_map(|tick| tick[team as usize].as_ref().and_then(|l| l.ms));
+            self.sides[team].set_times_ms(ms);
+        }
+    }
 }
 
 /// A game in progress under a tournament's rules.
@@ -304,8 +312,12 @@ pub struct TournamentGame {
     fixture: Fixture,
     game: GameLoop,
     policy: Policy,
-    sides: Teams<SideStats>,
+    /// Whether a program whose clock ran out forfeits at once; the policy's choice unless overridden.
+    out_of_time_loses: bool,
+    sides: Teams<Tally>,
     last_error: Teams<Option<String>>,
+    /// Each side's error ticks in a row, up to the latest tick it was asked in.
+    streak: Teams<u32>,
     log: GameLog,
     /// This tick's answers as delivered, with their latency.
     pending: Teams<Option<LoggedAnswer>>,
@@ -321,13 +333,22 @@ impl TournamentGame {
             fixture,
             game: GameLoop::new(game, fixture.seed),
             policy: settings.policy,
+            out_of_time_loses: settings.policy.out_of_time_loses(),
             sides: Teams::default(),
             last_error: Teams::default(),
+            streak: Teams::default(),
             log: GameLog::default(),
             pending: Teams::default(),
             asked: Teams::default(),
             ending: None,
         })
+    }
+
+    /// The same game, where a program whose clock runs out forfeits at once (`loses`) or plays on with
+    /// no move: `gridarena halma match --out-of-time` says so whatever the policy.
+    pub fn with_out_of_time_loss(mut self, loses: bool) -> TournamentGame {
+        self.out_of_time_loses = loses;
+        self
     }
 
     /// A game that never starts: `team`'s entry withdrew before it, so the other side wins.
@@ -350,6 +371,11 @@ impl TournamentGame {
         self.game.game()
     }
 
+    /// What `team` did so far.
+    pub fn tally(&self, team: Team) -> &Tally {
+        &self.sides[team]
+    }
+
     /// How it ended, once it has.
     pub fn ending(&self) -> Option<&Ending> {
         self.ending.as_ref()
@@ -364,7 +390,7 @@ impl TournamentGame {
         let asks = self.game.begin(|_| true)?;
         self.asked = Teams::from_fn(|team| asks.iter().any(|a| a.team == team));
         for ask in &asks {
-            self.sides[ask.team].asked = self.sides[ask.team].asked.saturating_add(1);
+            self.sides[ask.team].ask();
         }
         Ok(asks)
     }
@@ -374,8 +400,9 @@ impl TournamentGame {
         self.game.request_body(team, time_limit_ms)
     }
 
-    /// Takes `team`'s answer for the tick of `turn`, with the reply's latency (`None` when no reply came:
-    /// a refused connection, say). Returns whether it was taken, as [`GameLoop::deliver`].
+    /// Takes `team`'s answer for the tick of `turn`, with the reply's latency in whole milliseconds
+    /// (`None` when no reply came: a refused connection, say). Returns whether it was taken, as
+    /// [`GameLoop::deliver`].
     pub fn deliver(
         &mut self,
         turn: u32,
@@ -383,12 +410,26 @@ impl TournamentGame {
         answer: Answer,
         latency_ms: Option<u32>,
     ) -> bool {
-        let logged = LoggedAnswer::new(&answer, latency_ms);
+        let latency = latency_ms.map(|ms| Duration::from_millis(ms.into()));
+        self.deliver_timed(turn, team, answer, latency)
+    }
+
+    /// [`TournamentGame::deliver`] with the latency as measured: the log keeps whole milliseconds, the
+    /// tally the microseconds a built-in AI's sub-millisecond answers need for a meaningful mean.
+    pub fn deliver_timed(
+        &mut self,
+        turn: u32,
+        team: Team,
+        answer: Answer,
+        latency: Option<Duration>,
+    ) -> bool {
+        let ms = latency.map(|l| u32::try_from(l.as_millis()).unwrap_or(u32::MAX));
+        let logged = LoggedAnswer::new(&answer, ms);
         if !self.game.deliver(turn, team, answer) {
             return false;
         }
-        if logged.answered() {
-            self.sides[team].answered = self.sides[team].answered.saturating_add(1);
+        if let Some(latency) = latency {
+            self.sides[team].answer(latency);
         }
         self.pending[team] = Some(logged);
         true
@@ -417,42 +458,89 @@ impl TournamentGame {
             });
             entry[team as usize] = Some(logged);
         }
-        self.log.ticks.push(entry);
         for e in &outcome.errors {
-            self.sides[e.team].errors = self.sides[e.team].errors.saturating_add(1);
+            self.sides[e.team].error(e);
             self.last_error[e.team] = Some(e.to_string());
         }
-        if let Some(result) = outcome.result {
-            self.ending = Some(Ending::Played { result });
-        } else if let Policy::Strict { errors } = self.policy {
-            // A program whose clock ran out loses at once, as in the course's games.
-            let out_of_time = Teams::from_fn(|t| {
-                outcome
+        for team in Team::ALL {
+            if entry[team as usize].is_some() {
+                let erred = outcome.errors.iter().any(|e| e.team == team);
+                self.streak[team] = if erred {
+                    self.streak[team].saturating_add(1)
+                } else {
+                    0
+                };
+            }
+        }
+        self.log.ticks.push(entry);
+        self.ending = self.judge(&outcome);
+        Ok(outcome)
+    }
+
+    /// How the game ends after the tick of `outcome`, if it does. The board's own end (HALMATE, both
+    /// finished) stands; then a forfeit under the policy; then, at the turn limit, the side with more
+    /// error ticks loses and equal counts draw.
+    fn judge(&self, outcome: &TickOutcome) -> Option<Ending> {
+        match outcome.result {
+            Some(GameResult::TurnLimit) | None => {}
+            Some(result) => return Some(Ending::Played { result }),
+        }
+        let last = |t: Team| self.last_error[t].clone().unwrap_or_default();
+        let out = Teams::from_fn(|t| {
+            let out_of_time = self.out_of_time_loses
+                && outcome
                     .errors
                     .iter()
-                    .any(|e| e.team == t && e.code == ProgramFailure::OUT_OF_TIME)
-            });
-            let out = Teams::from_fn(|t| self.sides[t].errors >= errors || out_of_time[t]);
-            let cause = |t: Team| match self.last_error[t].as_deref() {
-                Some(last) if out_of_time[t] => last.to_string(),
-                last => format!("{errors} errors; the last: {}", last.unwrap_or("")),
-            };
-            self.ending = match (out.red, out.blue) {
-                (true, true) => Some(Ending::DoubleForfeit {
-                    cause: format!("{}; {}", cause(Team::Red), cause(Team::Blue)),
-                }),
-                (true, false) => Some(Ending::Forfeit {
+                    .any(|e| e.team == t && e.code == ProgramFailure::OUT_OF_TIME);
+            match self.policy {
+                // The course's rule: a spent clock loses the game at once.
+                _ if out_of_time => Some(last(t)),
+                Policy::Strict { errors } if self.sides[t].errors >= errors => {
+                    Some(format!("{errors} errors; the last: {}", last(t)))
+                }
+                Policy::Consecutive { errors } if self.streak[t] >= errors => {
+                    Some(format!("{errors} errors in a row; the last: {}", last(t)))
+                }
+                _ => None,
+            }
+        });
+        match (out.red, out.blue) {
+            (Some(red), Some(blue)) => {
+                return Some(Ending::DoubleForfeit {
+                    cause: format!("{red}; {blue}"),
+                })
+            }
+            (Some(cause), None) => {
+                return Some(Ending::Forfeit {
                     team: Team::Red,
-                    cause: cause(Team::Red),
-                }),
-                (false, true) => Some(Ending::Forfeit {
+                    cause,
+                })
+            }
+            (None, Some(cause)) => {
+                return Some(Ending::Forfeit {
                     team: Team::Blue,
-                    cause: cause(Team::Blue),
-                }),
-                (false, false) => None,
-            };
+                    cause,
+                })
+            }
+            (None, None) => {}
         }
-        Ok(outcome)
+        let result = outcome.result?;
+        let errors = Teams::from_fn(|t| self.sides[t].errors);
+        let team = match errors.red.cmp(&errors.blue) {
+            std::cmp::Ordering::Equal => return Some(Ending::Played { result }),
+            std::cmp::Ordering::Greater => Team::Red,
+            std::cmp::Ordering::Less => Team::Blue,
+        };
+        Some(Ending::Stalled {
+            team,
+            cause: format!(
+                "its errors stalled the game: {} error ticks in {}, the other side {}; the last: {}",
+                errors[team],
+                self.sides[team].asked,
+                errors[team.other()],
+                last(team)
+            ),
+        })
     }
 
     /// The finished game, once it has ended.
@@ -472,24 +560,240 @@ impl TournamentGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::halma::ai::BuiltIn;
+    use crate::halma::Preset;
+
+    fn settings(policy: Policy, max_turns: u32) -> Settings {
+        Settings {
+            preset: Preset::Arena,
+            max_turns: Some(max_turns),
+            policy,
+            ..Settings::default()
+        }
+    }
+
+    fn fixture(seed: u64) -> Fixture {
+        Fixture {
+            number: 0,
+            round: 0,
+            red: 0,
+            blue: 1,
+            seed,
+        }
+    }
+
+    /// Plays a game where `errs(team, tick)` gives `team`'s error in that tick (from 1), if any;
+    /// otherwise it plays greedy's move.
+    fn play(settings: &Settings, errs: impl Fn(Team, u32) -> Option<NoMove>) -> GameReport {
+        let mut game = TournamentGame::new(fixture(5), settings).unwrap();
+        while game.ending().is_none() {
+            let asks = game.begin().unwrap();
+            for ask in asks {
+                let tick = game.game().turn() + 1;
+                let answer = match errs(ask.team, tick) {
+                    Some(why) => Answer::NoMove(why),
+                    None => BuiltIn::Greedy.answer(game.game(), ask.team, ask.seed),
+                };
+                assert!(game.deliver(ask.turn, ask.team, answer, Some(1)));
+            }
+            game.finish(1000).unwrap();
+        }
+        let report = game.report().unwrap();
+        assert_eq!(report.ticks as usize, report.log.ticks.len());
+        report
+    }
+
+    fn http_500() -> NoMove {
+        NoMove::Failed("HTTP 500 Internal Server Error".to_string())
+    }
 
     #[test]
-    fn a_long_message_keeps_its_start_and_its_end() {
-        assert_eq!(clip_message("short"), "short");
-        let long = format!(
-            "the program crashed (exit status 1); the end of its stderr: {}NameError: name 'x' is not defined",
-            "  File \"agent.py\", line 9\n".repeat(40)
+    fn at_the_turn_limit_the_side_with_more_error_ticks_loses_under_every_policy() {
+        for policy in [
+            Policy::Lenient,
+            Policy::Strict { errors: 100 },
+            Policy::Consecutive { errors: 10 },
+        ] {
+            let report = play(&settings(policy, 20), |team, tick| {
+                (team == Team::Blue && tick % 2 == 0).then(http_500)
+            });
+            let Ending::Stalled { team, cause } = &report.ending else {
+                panic!("{policy}: {:?}", report.ending)
+            };
+            assert_eq!(*team, Team::Blue, "{policy}");
+            assert_eq!(report.ticks, 20);
+            assert_eq!((report.sides.red.errors, report.sides.blue.errors), (0, 10));
+            assert!(
+                cause.starts_with(
+                    "its errors stalled the game: 10 error ticks in 20, the other side 0; the last: blue: "
+                ) && cause.contains("HTTP 500"),
+                "{cause}"
+            );
+            assert_eq!(report.ending.score(), Score::RedWins);
+            assert!(report.ending.was_played());
+            assert!(report.ending.to_string().starts_with("red wins"));
+        }
+    }
+
+    #[test]
+    fn at_the_turn_limit_equal_error_counts_draw() {
+        let clean = play(&settings(Policy::Lenient, 15), |_, _| None);
+        assert_eq!(
+            clean.ending,
+            Ending::Played {
+                result: GameResult::TurnLimit
+            }
         );
-        let clipped = clip_message(&long);
-        assert_eq!(clipped.chars().count(), MAX_LOGGED_MESSAGE);
+        let both = play(&settings(Policy::Lenient, 15), |team, tick| {
+            let bad = match team {
+                Team::Red => tick <= 4,
+                Team::Blue => tick > 11,
+            };
+            bad.then(http_500)
+        });
+        assert_eq!((both.sides.red.errors, both.sides.blue.errors), (4, 4));
+        assert_eq!(both.ending.score(), Score::Draw);
+        assert!(matches!(both.ending, Ending::Played { .. }));
+    }
+
+    #[test]
+    fn the_consecutive_policy_forfeits_at_exactly_n_in_a_row_and_a_move_starts_again() {
+        let policy = Policy::Consecutive { errors: 3 };
+        // Errors on ticks 1, 2, 4, 5, 7, 8, 9: the moves on 3 and 6 start the count again; the 9th is the
+        // third in a row.
+        let report = play(&settings(policy, 100), |team, tick| {
+            (team == Team::Blue && (tick % 3 != 0 || tick == 9)).then(http_500)
+        });
+        let Ending::Forfeit { team, cause } = &report.ending else {
+            panic!("{:?}", report.ending)
+        };
+        assert_eq!(*team, Team::Blue);
+        assert_eq!(report.ticks, 9);
+        assert_eq!(report.sides.blue.errors, 7);
         assert!(
-            clipped.starts_with("the program crashed (exit status 1)"),
-            "{clipped}"
+            cause.starts_with("3 errors in a row; the last: blue: ") && cause.contains("HTTP 500"),
+            "{cause}"
         );
+        assert_eq!(report.ending.score(), Score::RedWins);
+        // Two in a row, then a move, all game long: never forfeited, and the turn limit goes against it.
+        let report = play(&settings(policy, 30), |team, tick| {
+            (team == Team::Red && tick % 3 != 0).then(http_500)
+        });
         assert!(
-            clipped.ends_with("NameError: name 'x' is not defined"),
-            "{clipped}"
+            matches!(
+                report.ending,
+                Ending::Stalled {
+                    team: Team::Red,
+                    ..
+                }
+            ),
+            "{:?}",
+            report.ending
         );
-        assert!(clipped.contains('…'));
+    }
+
+    #[test]
+    fn both_sides_reaching_the_count_in_one_tick_is_a_double_forfeit() {
+        let report = play(
+            &settings(Policy::Consecutive { errors: 4 }, 100),
+            |team, _| {
+                Some(match team {
+                    Team::Red => http_500(),
+                    Team::Blue => NoMove::TimedOut { after_ms: 1000 },
+                })
+            },
+        );
+        let Ending::DoubleForfeit { cause } = &report.ending else {
+            panic!("{:?}", report.ending)
+        };
+        assert_eq!(report.ticks, 4);
+        assert!(
+            cause.contains("red: request failed") && cause.contains("blue: no answer: timed out"),
+            "{cause}"
+        );
+        assert_eq!(report.ending.score(), Score::Draw);
+    }
+
+    #[test]
+    fn a_spent_clock_forfeits_at_once_under_strict_and_consecutive_but_not_lenient() {
+        let out_of_time = |team: Team, tick: u32| {
+            (team == Team::Red && tick >= 3).then_some(NoMove::Program(ProgramFailure::OutOfTime))
+        };
+        for policy in [
+            Policy::Consecutive { errors: 10 },
+            Policy::Strict { errors: 5 },
+        ] {
+            let report = play(&settings(policy, 50), out_of_time);
+            let Ending::Forfeit { team, cause } = &report.ending else {
+                panic!("{policy}: {:?}", report.ending)
+            };
+            assert_eq!((*team, report.ticks), (Team::Red, 3), "{policy}");
+            assert!(cause.contains("out of time"), "{cause}");
+        }
+        let lenient = play(&settings(Policy::Lenient, 50), out_of_time);
+        assert!(
+            matches!(
+                lenient.ending,
+                Ending::Stalled {
+                    team: Team::Red,
+                    ..
+                }
+            ),
+            "{:?}",
+            lenient.ending
+        );
+        assert_eq!(lenient.ticks, 50);
+    }
+
+    #[test]
+    fn a_match_may_make_a_spent_clock_lose_under_the_lenient_policy() {
+        let mut game = TournamentGame::new(fixture(3), &settings(Policy::Lenient, 50))
+            .unwrap()
+            .with_out_of_time_loss(true);
+        let asks = game.begin().unwrap();
+        for ask in asks {
+            let answer = match ask.team {
+                Team::Red => BuiltIn::Greedy.answer(game.game(), ask.team, ask.seed),
+                Team::Blue => Answer::NoMove(NoMove::Program(ProgramFailure::OutOfTime)),
+            };
+            let took = Some(Duration::from_micros(1500));
+            assert!(game.deliver_timed(ask.turn, ask.team, answer, took));
+        }
+        game.finish(1000).unwrap();
+        assert!(matches!(
+            game.ending(),
+            Some(Ending::Forfeit {
+                team: Team::Blue,
+                ..
+            })
+        ));
+        assert_eq!(game.begin(), Err(LoopError::NotInProgress));
+        let report = game.report().unwrap();
+        // The tally keeps the microseconds, the log whole milliseconds.
+        assert_eq!(report.sides.red.mean_ms(), Some(1.5));
+        assert_eq!(report.log.ticks[0][0].as_ref().and_then(|l| l.ms), Some(1));
+        let mut read: GameReport =
+            serde_json::from_str(&serde_json::to_string(&report).unwrap()).unwrap();
+        assert_eq!(read.sides.red.median_ms(), None);
+        read.restore_answer_times();
+        assert_eq!(read.sides.red.median_ms(), report.sides.red.median_ms());
+        assert_eq!(read.sides.blue.causes["out_of_time"].count, 1);
+    }
+
+    #[test]
+    fn a_stalled_ending_is_in_the_bundle_as_a_kind_and_old_sides_still_read() {
+        let ending = Ending::Stalled {
+            team: Team::Red,
+            cause: "x".to_string(),
+        };
+        let json = serde_json::to_string(&ending).unwrap();
+        assert_eq!(json, r#"{"kind":"stalled","team":"red","cause":"x"}"#);
+        assert_eq!(serde_json::from_str::<Ending>(&json).unwrap(), ending);
+        let old = r#"{"fixture":{"number":0,"round":0,"red":0,"blue":1,"seed":1},
+            "ending":{"kind":"played","result":{"kind":"turnLimit"}},"ticks":0,
+            "sides":{"red":{"asked":2,"answered":1,"errors":1},"blue":{"asked":2,"answered":2,"errors":0}},
+            "log":{"ticks":[]}}"#;
+        let report: GameReport = serde_json::from_str(old).unwrap();
+        assert_eq!(report.sides.red.errors, 1);
     }
 }

@@ -23,22 +23,47 @@ pub const MAX_TURNS: u32 = 100_000;
 /// Games in a row without an answer after which an entry is withdrawn, unless the settings say otherwise.
 pub const DEFAULT_WITHDRAW_AFTER: u32 = 3;
 
-/// What an entry's errors (no move, an unreadable answer, an illegal move) cost it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+/// Error ticks in a row that forfeit a game under the default policy: a dead, crashing or closed-port
+/// entry loses in ten ticks instead of dragging each game to the turn limit, while an AI that fails now
+/// and then (a slow answer, one illegal move) is never near it.
+pub const DEFAULT_CONSECUTIVE_ERRORS: u32 = 10;
+
+/// What an entry's errors (no move, an unreadable answer, an illegal move) cost it. Under every policy a
+/// game that reaches the turn limit goes against the side with more error ticks
+/// ([`super::game::Ending::Stalled`]), so errors never turn a loss into a draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Policy {
     /// The arena's rule: a bad answer is no move that tick, and the game goes on.
-    #[default]
     Lenient,
     /// The `errors`-th error in one game forfeits that game.
     Strict { errors: u32 },
+    /// `errors` error ticks in a row forfeit the game; a tick without an error starts the count again.
+    Consecutive { errors: u32 },
+}
+
+impl Default for Policy {
+    fn default() -> Policy {
+        Policy::Consecutive {
+            errors: DEFAULT_CONSECUTIVE_ERRORS,
+        }
+    }
+}
+
+impl Policy {
+    /// Whether a program whose clock ran out forfeits at once (the course's rule) rather than playing
+    /// on with no move.
+    pub fn out_of_time_loses(self) -> bool {
+        !matches!(self, Policy::Lenient)
+    }
 }
 
 impl fmt::Display for Policy {
-    /// `lenient` or `strict:N`, the CLI's spelling, which parses back.
+    /// `lenient`, `strict:N` or `consecutive:N`, the CLI's spelling, which parses back.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Policy::Lenient => f.write_str("lenient"),
             Policy::Strict { errors } => write!(f, "strict:{errors}"),
+            Policy::Consecutive { errors } => write!(f, "consecutive:{errors}"),
         }
     }
 }
@@ -46,14 +71,22 @@ impl fmt::Display for Policy {
 impl FromStr for Policy {
     type Err = String;
     fn from_str(s: &str) -> Result<Policy, String> {
-        match s.trim() {
-            "lenient" => Ok(Policy::Lenient),
-            other => match other.strip_prefix("strict:").map(str::parse::<u32>) {
-                Some(Ok(errors)) if errors >= 1 => Ok(Policy::Strict { errors }),
-                _ => Err(format!(
-                    "\"{other}\" is not an error policy; use lenient or strict:N (N errors in one game forfeit it, N from 1)."
-                )),
-            },
+        let text = s.trim();
+        let count = |prefix: &str| match text.strip_prefix(prefix).map(str::parse::<u32>) {
+            Some(Ok(errors)) if errors >= 1 => Some(errors),
+            _ => None,
+        };
+        if text == "lenient" {
+            Ok(Policy::Lenient)
+        } else if let Some(errors) = count("strict:") {
+            Ok(Policy::Strict { errors })
+        } else if let Some(errors) = count("consecutive:") {
+            Ok(Policy::Consecutive { errors })
+        } else {
+            Err(format!(
+                "\"{text}\" is not an error policy; use consecutive:N (N errors in a row forfeit a game), \
+                 strict:N (N errors in one game forfeit it) or lenient (errors only cost their tick), N from 1."
+            ))
         }
     }
 }
@@ -105,7 +138,7 @@ impl Default for Settings {
             max_turns: None,
             concurrency: 4,
             per_entry: 1,
-            policy: Policy::Lenient,
+            policy: Policy::default(),
             withdraw_after: Some(DEFAULT_WITHDRAW_AFTER),
             seed: 1,
             camp_rules: CampRules::Seed,
@@ -152,9 +185,9 @@ impl Settings {
         if let Format::Swiss { rounds } = self.format {
             range("The number of Swiss rounds", rounds.into(), 1, 1000)?;
         }
-        if let Policy::Strict { errors } = self.policy {
+        if let Policy::Strict { errors } | Policy::Consecutive { errors } = self.policy {
             range(
-                "The strict policy's error count",
+                "The error policy's count",
                 errors.into(),
                 1,
                 MAX_TURNS.into(),
@@ -205,10 +238,27 @@ mod tests {
 
     #[test]
     fn policies_parse_as_they_print() {
-        for policy in [Policy::Lenient, Policy::Strict { errors: 3 }] {
+        for policy in [
+            Policy::Lenient,
+            Policy::Strict { errors: 3 },
+            Policy::Consecutive { errors: 10 },
+        ] {
             assert_eq!(policy.to_string().parse::<Policy>(), Ok(policy));
         }
-        for bad in ["strict", "strict:0", "strict:x", "harsh"] {
+        assert_eq!(Policy::default().to_string(), "consecutive:10");
+        assert_eq!(
+            " consecutive:4 ".parse::<Policy>(),
+            Ok(Policy::Consecutive { errors: 4 })
+        );
+        for bad in [
+            "strict",
+            "strict:0",
+            "strict:x",
+            "harsh",
+            "consecutive",
+            "consecutive:0",
+            "consecutive:-1",
+        ] {
             assert!(bad.parse::<Policy>().is_err(), "{bad}");
         }
     }
@@ -224,6 +274,12 @@ mod tests {
         let json = serde_json::to_string(&settings).unwrap();
         assert!(json.contains(r#""format":"swiss:5""#) && json.contains(r#""policy":"strict:2""#));
         assert_eq!(serde_json::from_str::<Settings>(&json).unwrap(), settings);
+        // A bundle's settings are what they were: an old one that says lenient stays lenient.
+        let old = json.replace(r#""policy":"strict:2""#, r#""policy":"lenient""#);
+        assert_eq!(
+            serde_json::from_str::<Settings>(&old).unwrap().policy,
+            Policy::Lenient
+        );
         assert_eq!(settings.rules().turn_limit, 300);
         assert!(settings.check().is_ok());
         let bad = Settings {

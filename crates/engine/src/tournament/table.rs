@@ -7,7 +7,7 @@ use super::game::GameReport;
 use super::rating::{ratings, tie_groups, Rating};
 use super::standings::{csv_field, Row};
 use super::{EntryId, Finished};
-use crate::halma::Team;
+use crate::halma::{Tally, Team};
 use std::fmt::Write as _;
 
 /// One entry's line.
@@ -57,27 +57,12 @@ impl Table {
             })
             .collect();
         let rating = ratings(t.entries(), &rated);
-        let mut latencies: Vec<Vec<u32>> = vec![Vec::new(); t.entries()];
-        let mut asked = vec![0u32; t.entries()];
-        let mut errors = vec![0u32; t.entries()];
+        let mut tallies = vec![Tally::default(); t.entries()];
         for r in &played {
             for team in Team::ALL {
-                let entry = r.fixture.entry(team);
-                let (Some(lat), Some(a), Some(e)) = (
-                    latencies.get_mut(entry),
-                    asked.get_mut(entry),
-                    errors.get_mut(entry),
-                ) else {
-                    continue;
-                };
-                *a = a.saturating_add(r.sides[team].asked);
-                *e = e.saturating_add(r.sides[team].errors);
-                lat.extend(
-                    r.log
-                        .ticks
-                        .iter()
-                        .filter_map(|tick| tick[team as usize].as_ref().and_then(|l| l.ms)),
-                );
+                if let Some(tally) = tallies.get_mut(r.fixture.entry(team)) {
+                    tally.add(&r.sides[team]);
+                }
             }
         }
         let ranked = standings.ranked();
@@ -94,9 +79,9 @@ impl Table {
                     name: names.get(e).cloned().unwrap_or_default(),
                     rating: rating.get(e).copied().unwrap_or_default(),
                     tie_group,
-                    median_ms: median(&mut latencies[e]),
-                    asked: asked[e],
-                    errors: errors[e],
+                    median_ms: tallies[e].median_ms(),
+                    asked: tallies[e].asked,
+                    errors: tallies[e].errors,
                     withdrawn: t.withdrawn(e).map(|w| w.cause.clone()),
                 }
             })
@@ -206,15 +191,6 @@ fn quarters_text(quarters: u64) -> String {
 }
 
 /// The median (the lower middle one of an even count), without a float.
-fn median(values: &mut [u32]) -> Option<u32> {
-    if values.is_empty() {
-        return None;
-    }
-    let middle = (values.len() - 1) / 2;
-    let (_, m, _) = values.select_nth_unstable(middle);
-    Some(*m)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -225,8 +201,13 @@ mod tests {
         assert_eq!(points_text(6), "3");
         assert_eq!(quarters_text(13), "3.25");
         assert_eq!(quarters_text(16), "4");
-        assert_eq!(median(&mut [9, 1, 5, 3]), Some(3));
-        assert_eq!(median(&mut [7]), Some(7));
-        assert_eq!(median(&mut []), None);
+        let median = |ms: &[u32]| {
+            let mut t = Tally::default();
+            t.set_times_ms(ms.iter().copied());
+            t.median_ms()
+        };
+        assert_eq!(median(&[9, 1, 5, 3]), Some(3));
+        assert_eq!(median(&[7]), Some(7));
+        assert_eq!(median(&[]), None);
     }
 }
