@@ -14,6 +14,7 @@ use gridarena_cli::terminal::printable;
 use gridarena_cli::tournament::{play, Finished};
 use gridarena_engine::halma::{AiPlayer, Answer, Game, Preset, Team, Teams};
 use gridarena_engine::tournament::event::Tournament;
+use gridarena_engine::tournament::grades;
 use gridarena_engine::tournament::milestone::Milestone;
 use gridarena_engine::tournament::pairing::Format;
 use gridarena_engine::tournament::roster::Roster;
@@ -52,7 +53,8 @@ command this machine runs as you, so a roster with one is refused, its commands 
 --allow-programs (read them first: a roster may come from anyone).
 
 Files in --out DIR: bundle.json (roster, settings, every result and every game's log; rewritten after
-each game), standings.csv (rank, name, played, wins, draws, losses, points, ...), games/game-N.jsonl
+each game), standings.csv (rank, name, played, wins, draws, losses, points, ...), grades.csv (one row per entry:
+milestones passed, games, errors by kind, median answer time, the code's hash), games/game-N.jsonl
 (each game's record, which the arena page's Load record replays). Run the same command again with the
 same --out and the tournament resumes where it stopped, with the settings it started with; games that
 were in progress are played again from their seed.";
@@ -389,8 +391,32 @@ pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<ExitCode, Fail
     let table = Table::of(&tournament).map_err(|e| Failure::Internal(e.to_string()))?;
     let csv = args.out.join("standings.csv");
     write_atomically(&csv, &table.to_csv()).map_err(|e| named(&csv, e))?;
+    let grades_csv = grades::to_csv(&tournament).map_err(|e| Failure::Internal(e.to_string()))?;
+    let grades_path = args.out.join("grades.csv");
+    write_atomically(&grades_path, &grades_csv).map_err(|e| named(&grades_path, e))?;
     out.write_all(printable(&table.to_text()).as_bytes())
         .map_err(Failure::Output)?;
+    for row in grades::grades(&tournament).map_err(|e| Failure::Internal(e.to_string()))? {
+        if !row.milestones.is_empty() {
+            let passed: Vec<String> = row
+                .milestones
+                .iter()
+                .filter(|m| m.passed)
+                .map(|m| m.milestone.bot.to_string())
+                .collect();
+            let line = format!(
+                "milestones: {}: {} of {} passed{}",
+                row.name,
+                passed.len(),
+                row.milestones.len(),
+                match passed.is_empty() {
+                    true => String::new(),
+                    false => format!(" ({})", passed.join(", ")),
+                }
+            );
+            writeln!(out, "{}", printable(&line)).map_err(Failure::Output)?;
+        }
+    }
     for w in tournament.withdrawals() {
         let line = format!("withdrawn: {}: {}", names[w.entry], w.cause);
         writeln!(out, "{}", printable(&line)).map_err(Failure::Output)?;

@@ -565,3 +565,48 @@ fn with_the_default_settings_a_dead_a_crashing_and_a_stalling_entry_finish_below
         }
     }
 }
+
+#[test]
+fn the_grades_file_has_a_row_per_entry_with_its_milestones_errors_and_code() {
+    use gridarena_engine::halma::code::{CodeFile, Format as CodeFormat, Lang, Source};
+    use gridarena_engine::tournament::grades;
+    use gridarena_engine::tournament::milestone::parse_list;
+    let source = Source {
+        lang: Lang::Python,
+        format: CodeFormat::Function,
+        main: "main.py".into(),
+        files: vec![CodeFile::text("main.py", "def move(r):\n    return None\n")],
+    };
+    let mut entries = roster(&FOUR[..3]).entries;
+    entries.push(Entry::code("Broken, Jr.", source.clone()));
+    let with = Settings {
+        milestones: parse_list("greedy:50").unwrap(),
+        ..settings(Format::RoundRobin)
+    };
+    let mut t = Tournament::new(Roster { entries }, with).unwrap();
+    run(&mut t, None);
+    let csv = grades::to_csv(&t).unwrap();
+    let lines: Vec<&str> = csv.split("\r\n").filter(|l| !l.is_empty()).collect();
+    assert_eq!(
+        lines[0],
+        "name,code_sha256,milestones_passed,greedy:50,games,wins,draws,losses,points,errors,error_kinds,median_ms,withdrawn"
+    );
+    assert_eq!(lines.len(), 5, "{csv}");
+    assert!(
+        lines[2].starts_with("Bo,,1,pass (2 of 2),3,"),
+        "{}",
+        lines[2]
+    );
+    let broken = lines[4];
+    assert!(
+        broken.starts_with(&format!(
+            "\"Broken, Jr.\",{},0,fail (0 of 2),3,0,0,3,0,",
+            source.sha256()
+        )),
+        "{broken}"
+    );
+    assert!(broken.contains("failed "), "the errors by kind: {broken}");
+    // A resumed tournament grades the same, answer times included.
+    let resumed = Tournament::from_bundle(&t.to_bundle()).unwrap();
+    assert_eq!(grades::to_csv(&resumed).unwrap(), csv);
+}

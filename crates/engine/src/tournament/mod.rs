@@ -8,6 +8,7 @@
 pub mod code_entry;
 pub mod event;
 pub mod game;
+pub mod grades;
 pub mod milestone;
 pub mod pairing;
 pub mod rating;
