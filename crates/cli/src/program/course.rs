@@ -4,6 +4,7 @@ use super::cancel::Ticket;
 use super::process::{Running, Wiring};
 use super::workdir::{open_regular, write_new};
 use super::{exit_failure, millis, Ask, Moved};
+use crate::code::sandbox::Sandbox;
 use gridarena_engine::halma::course::{input_txt, parse_output, Occasion};
 use gridarena_engine::halma::program::stderr_tail;
 use gridarena_engine::halma::{Answer, ProgramFailure, MAX_RESPONSE_BYTES};
@@ -16,6 +17,7 @@ use std::time::Duration;
 /// cancelled.
 pub(super) fn play(
     command: &str,
+    sandbox: Option<&Sandbox>,
     dir: &Path,
     ask: &Ask<'_>,
     time_left: Duration,
@@ -43,7 +45,7 @@ pub(super) fn play(
         let why = format!("input.txt could not be written: {e}");
         return moved.failed(ProgramFailure::NotStarted { why });
     }
-    let mut running = match Running::start(command, dir, Wiring::Files) {
+    let mut running = match Running::start_in(command, dir, Wiring::Files, sandbox) {
         Ok(started) => started.running,
         Err(why) => return moved.failed(ProgramFailure::NotStarted { why }),
     };
