@@ -63,6 +63,8 @@ fn bundle(out: &Path) -> Tournament {
 
 /// A Python function entry that raises at the top level on line 3.
 const SYNTAX: &str = "def move(request):\n    return None\nif True\n    pass\n";
+/// A Python function entry that tries the network on every move, catching the error, then passes.
+const NET: &str = "import socket\ndef move(request):\n    try:\n        socket.create_connection(('127.0.0.1', 9), timeout=1)\n    except OSError:\n        pass\n    return None\n";
 /// A Python function entry whose move never ends.
 const LOOP: &str = "def move(request):\n    while True:\n        pass\n";
 
@@ -86,6 +88,7 @@ fn a_class_of_function_entries_plays_a_tournament_beside_a_house_bot() {
         ),
         code("Syntax", "python", "function", "main.py", SYNTAX),
         code("Loop", "python", "function", "main.py", LOOP),
+        code("Net", "python", "function", "main.py", NET),
         serde_json::json!({"name": "Greedy", "player": "builtin:greedy"}),
     ];
     let roster = roster_file(&dir, &entries);
@@ -95,7 +98,7 @@ fn a_class_of_function_entries_plays_a_tournament_beside_a_house_bot() {
     let done = tournament(&roster, options, &out);
     assert_eq!(done.code, 0, "{done:?}");
     assert!(
-        done.stderr.contains("code entries: 3 Python with python3")
+        done.stderr.contains("code entries: 4 Python with python3")
             && done.stderr.contains("1 JavaScript with node"),
         "{}",
         done.stderr
@@ -109,22 +112,22 @@ fn a_class_of_function_entries_plays_a_tournament_beside_a_house_bot() {
     );
     let t = bundle(&out);
     assert!(t.is_over());
-    assert_eq!(t.finished_count(), 10);
+    assert_eq!(t.finished_count(), 15);
     let names = t.names();
     let id = |n: &str| names.iter().position(|x| x == n).unwrap();
-    let (loop_, syntax) = (id("Loop"), id("Syntax"));
+    let broken = [id("Loop"), id("Syntax"), id("Net")];
     for r in t.finished() {
         let sides = [r.fixture.red, r.fixture.blue];
-        let broken = sides.contains(&loop_) || sides.contains(&syntax);
+        let against_broken = sides.iter().any(|s| broken.contains(s));
         match &r.ending {
-            Ending::Forfeit { team, cause } => {
+            // An entry that never answers is withdrawn after a few games, one that errs forfeits.
+            Ending::Forfeit { team, cause } | Ending::Withdrawn { team, cause } => {
                 let loser = r.fixture.entry(*team);
-                assert!(
-                    loser == loop_ || loser == syntax,
-                    "{}: {cause}",
-                    names[loser]
-                );
-                if loser == loop_ {
+                assert!(broken.contains(&loser), "{}: {cause}", names[loser]);
+                if names[loser] == "Net" {
+                    assert!(cause.contains("tried to reach the network"), "{cause}");
+                }
+                if names[loser] == "Loop" {
                     assert!(
                         cause.contains("timed out after 300 ms")
                             && cause.contains("starts a fresh one"),
@@ -133,9 +136,9 @@ fn a_class_of_function_entries_plays_a_tournament_beside_a_house_bot() {
                 }
             }
             Ending::DoubleForfeit { .. } => {
-                assert!(sides.contains(&loop_) && sides.contains(&syntax))
+                assert!(sides.iter().all(|s| broken.contains(s)));
             }
-            other => assert!(!broken, "a broken entry's game ended {other:?}"),
+            other => assert!(!against_broken, "a broken entry's game ended {other:?}"),
         }
     }
     // The table has the shape of any tournament's: a header and one row per entry; those that play
@@ -146,14 +149,14 @@ fn a_class_of_function_entries_plays_a_tournament_beside_a_house_bot() {
         rows[0].starts_with("rank,name,played,wins,draws,losses,points"),
         "{csv}"
     );
-    assert_eq!(rows.len(), 6, "{csv}");
+    assert_eq!(rows.len(), 7, "{csv}");
     let rank = |n: &str| {
         rows.iter()
             .position(|r| r.split(',').nth(1) == Some(n))
             .unwrap()
     };
     for good in ["PyFn", "JsFn", "Greedy"] {
-        for bad in ["Syntax", "Loop"] {
+        for bad in ["Syntax", "Loop", "Net"] {
             assert!(rank(good) < rank(bad), "{good} below {bad}: {csv}");
         }
     }
@@ -165,7 +168,7 @@ fn a_class_of_function_entries_plays_a_tournament_beside_a_house_bot() {
     assert!(
         again
             .stderr
-            .contains("resuming: 10 of 10 games already played"),
+            .contains("resuming: 15 of 15 games already played"),
         "{}",
         again.stderr
     );
