@@ -13,11 +13,10 @@ use std::io::{ErrorKind, Read};
 use std::path::Path;
 use std::time::Duration;
 
-/// Runs `command` once in `dir` for the move `ask`, killing it after `deadline` or once `ticket` is
-/// cancelled.
+/// Runs `command` once in `dir` for the move `ask` (in `sandbox` for a code entry), killing it after
+/// `deadline` or once `ticket` is cancelled.
 pub(super) fn play(
-    command: &str,
-    sandbox: Option<&Sandbox>,
+    (command, sandbox): (&str, Option<&Sandbox>),
     dir: &Path,
     ask: &Ask<'_>,
     time_left: Duration,

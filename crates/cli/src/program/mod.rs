@@ -321,8 +321,7 @@ impl ProgramPlayer {
         let sandbox = self.code.as_ref().map(|(_, sandbox)| &**sandbox);
         let moved = match self.program.format {
             ProgramFormat::Course => course::play(
-                &self.program.command,
-                sandbox,
+                (&self.program.command, sandbox),
                 dir,
                 ask,
                 time_left,
