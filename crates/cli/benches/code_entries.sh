@@ -24,40 +24,37 @@ entries += [{"name": "Greedy", "player": "builtin:greedy"}, {"name": "Search", "
 json.dump({"entries": entries}, open(out, "w"))
 EOF
 
-measure() {
-  if [ -x /usr/bin/time ]; then
-    /usr/bin/time -v "$@" 2> "$work/time.txt" > "$work/out.txt" || { cat "$work/time.txt"; exit 1; }
-    wall=$(grep "Elapsed (wall clock)" "$work/time.txt" | awk '{print $NF}')
-    peak=$(grep "Maximum resident set size" "$work/time.txt" | awk '{print $NF}')
-    echo "  wall $wall, peak resident memory of the largest process $((peak / 1024)) MiB"
-  else
-    start=$(date +%s.%N)
-    "$@" > "$work/out.txt" 2> "$work/time.txt"
-    echo "  wall $(echo "$(date +%s.%N) - $start" | bc) s"
-  fi
+# The sum of the resident memory of `pid` and every process below it, in KiB.
+tree_rss() {
+  local all=("$1") queue=("$1") p
+  while [ ${#queue[@]} -gt 0 ]; do
+    p=${queue[0]}
+    queue=("${queue[@]:1}")
+    for c in $(pgrep -P "$p" 2> /dev/null); do
+      all+=("$c")
+      queue+=("$c")
+    done
+  done
+  ps -o rss= -p "$(IFS=,; echo "${all[*]}")" 2> /dev/null | awk '{s += $1} END {print s + 0}'
 }
 
 echo "1. swiss, 3 rounds, 8 Python course entries + greedy + search, classic, --camp-rules course, --max-turns $turns, $(nproc) cores"
-measure "$bin" halma tournament "$work/roster.json" --format swiss --rounds 3 --preset classic \
-  --camp-rules course --first blue --max-turns "$turns" --seed 1 --out "$work/swiss"
-tail -n 2 "$work/out.txt" | sed 's/^/  /'
-# Peak memory of the whole tree: sampled every 0.2 s while it runs again (the largest process alone
-# is what time -v reports).
-rm -rf "$work/swiss"
-"$bin" halma tournament "$work/roster.json" --format swiss --rounds 3 --preset classic --camp-rules course \
-  --first blue --max-turns "$turns" --seed 1 --out "$work/swiss" > /dev/null 2>&1 &
+start=$(date +%s.%N)
+/usr/bin/time -v "$bin" halma tournament "$work/roster.json" --format swiss --rounds 3 --preset classic \
+  --camp-rules course --first blue --max-turns "$turns" --seed 1 --out "$work/swiss" \
+  > "$work/out.txt" 2> "$work/time.txt" &
 pid=$!
 top=0
 while kill -0 "$pid" 2> /dev/null; do
-  total=$(ps -o rss= --ppid "$pid" -p "$pid" 2> /dev/null | awk '{s += $1} END {print s + 0}')
-  # The course scripts are grandchildren (sh execs python3, so children); count them all.
-  kids=$(pgrep -P "$pid" | xargs -r -n1 pgrep -P 2> /dev/null | xargs -r ps -o rss= -p 2> /dev/null | awk '{s += $1} END {print s + 0}')
-  total=$((total + kids))
+  total=$(tree_rss "$pid")
   [ "$total" -gt "$top" ] && top=$total
   sleep 0.2
 done
 wait "$pid"
-echo "  peak resident memory of the tournament and its code processes together (sampled): $((top / 1024)) MiB"
+took=$(echo "$(date +%s.%N) - $start" | bc)
+tail -n 1 "$work/out.txt" | sed 's/^/  /'
+echo "  wall $took s"
+echo "  peak resident memory: gridarena $(($(grep 'Maximum resident' "$work/time.txt" | awk '{print $NF}') / 1024)) MiB; gridarena and its code processes together (sampled every 0.2 s) $((top / 1024)) MiB"
 
 echo "2. $games games of a Python function entry against builtin:greedy, arena, tick 1000 ms"
 start=$(date +%s.%N)
