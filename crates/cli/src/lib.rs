@@ -3,6 +3,7 @@
 //!
 //! - [`runner`]: players (`builtin:NAME` or a URL), the game loop with the browser page's timing and
 //!   seeding rules, per-team statistics.
+//! - [`code`]: code entries (a student's Python or JavaScript) run with this machine's interpreters, sandboxed.
 //! - [`probe`]: the endpoint doctor's requests (`gridarena halma probe`), judged by the engine's battery.
 //! - [`terminal`]: outside text made safe to print.
 //! - [`durable`]: files written whole and synced, so that neither a kill nor a power cut loses them.
@@ -10,6 +11,7 @@
 //!   clear reason.
 
 pub mod bridge;
+pub mod code;
 pub mod durable;
 pub mod probe;
 pub mod program;

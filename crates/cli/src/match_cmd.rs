@@ -143,6 +143,14 @@ pub struct MatchArgs {
 /// Plays the match and prints its results on `out`.
 pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
     gridarena_cli::program::supervise().map_err(Failure::Internal)?;
+    let code: Vec<_> = [("red", &args.red), ("blue", &args.blue)]
+        .into_iter()
+        .filter_map(|(team, player)| match player {
+            AiPlayer::Code(source) => Some((team.to_string(), std::sync::Arc::clone(source))),
+            _ => None,
+        })
+        .collect();
+    gridarena_cli::code::announce(&code).map_err(Failure::Input)?;
     let clock = args.clock.clock(args.out_of_time);
     let options = |content_type| PlayerOptions {
         content_type,

@@ -13,6 +13,7 @@
 //!   the same loop.
 //! - [`Game::tick`] judges everything else: an unreadable answer, an illegal move, a missing one.
 
+use crate::code::{self, CodePlayer};
 use crate::program::{self, Clock, ClockUse, ProgramPlayer};
 use crate::web::{check_url, Reply, WebAi};
 use gridarena_engine::halma::ai::BuiltIn;
@@ -27,20 +28,25 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 /// Reads a player argument: the engine's label (`builtin:NAME`, a URL, or `FORMAT:DIR:COMMAND`), then,
-/// for a URL, what the HTTP client needs on top ([`check_url`]).
+/// for a URL, what the HTTP client needs on top ([`check_url`]); `code:PATH` reads a code entry from a
+/// file or folder ([`code::player_of_path`]).
 pub fn parse_player(text: &str) -> Result<AiPlayer, String> {
+    if let Some(path) = text.strip_prefix("code:") {
+        return code::player_of_path(path);
+    }
     match text.parse::<AiPlayer>().map_err(|e| e.to_string())? {
         AiPlayer::Web(url) => check_url(&url).map(AiPlayer::Web),
         other => Ok(other),
     }
 }
 
-/// A player ready to be asked: a built-in AI, a web AI with its connection, or a program.
+/// A player ready to be asked: a built-in AI, a web AI with its connection, a program, or a code entry.
 #[derive(Debug)]
 pub enum Player {
     BuiltIn(BuiltIn),
     Web(WebAi),
     Program(ProgramPlayer),
+    Code(CodePlayer),
 }
 
 /// How the players of a match or tournament are set up, beyond their labels.
@@ -68,11 +74,10 @@ impl Player {
             AiPlayer::Program(program) => {
                 Player::Program(ProgramPlayer::new(program.clone(), options.clock))
             }
-            AiPlayer::Code(_) => {
-                return Err(format!(
-                    "{spec}: code entries are played by the tournament page for now"
-                ))
-            }
+            AiPlayer::Code(source) => Player::Code(
+                CodePlayer::new(source.clone(), options.clock)
+                    .map_err(|e| format!("{spec}: {e}"))?,
+            ),
         })
     }
 
@@ -97,13 +102,25 @@ impl Player {
             Player::BuiltIn(_) => None,
             Player::Web(ai) => Some(ai.url().to_string()),
             Player::Program(p) => Some(p.program().to_string()),
+            Player::Code(c) => Some(c.label()),
         }
     }
 
-    /// Ends a game for a program player: its process and folder go.
+    /// The program player behind this one: a program, or a course-format code entry, which is played
+    /// as one (with its clock and out-of-time policy).
+    pub fn as_program(&self) -> Option<&ProgramPlayer> {
+        match self {
+            Player::Program(p) | Player::Code(CodePlayer::Course(p)) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// Ends a game for a program player or a code entry: its processes and folder go.
     fn end_game(&self) {
-        if let Player::Program(p) = self {
-            p.end_game();
+        match self {
+            Player::Program(p) => p.end_game(),
+            Player::Code(c) => c.end_game(),
+            Player::BuiltIn(_) | Player::Web(_) => {}
         }
     }
 }
@@ -111,7 +128,7 @@ impl Player {
 /// Refuses a game the players cannot play: a course-format program needs the classic 16x16 game.
 pub fn check_players(game: &Game, players: &Teams<Player>) -> Result<(), String> {
     for team in Team::ALL {
-        if let Player::Program(p) = &players[team] {
+        if let Some(p) = players[team].as_program() {
             let program = p.program();
             program
                 .can_play(game)
@@ -285,7 +302,9 @@ pub fn play_game(
         watcher.tick(&outcome, game.game(), &exchanges)?;
         let out = outcome.errors.iter().find(|e| {
             e.code == ProgramFailure::OUT_OF_TIME
-                && matches!(&players[e.team], Player::Program(p) if p.loses_on_time())
+                && players[e.team]
+                    .as_program()
+                    .is_some_and(ProgramPlayer::loses_on_time)
         });
         if let Some(e) = out {
             lost_on_time = Some(e.team);
@@ -300,10 +319,7 @@ pub fn play_game(
         lost_on_time,
         ticks: game.game().turn() - start_turn,
         teams,
-        clocks: Teams::from_fn(|team| match &players[team] {
-            Player::Program(p) => Some(p.clock_use()),
-            _ => None,
-        }),
+        clocks: Teams::from_fn(|team| players[team].as_program().map(ProgramPlayer::clock_use)),
     })
 }
 
@@ -382,7 +398,13 @@ fn ask(
                 let body = bodies[team].as_deref().unwrap_or_default();
                 (ai.ask(body, deadline, tick_ms), bodies[team].clone())
             }
-            Player::Program(p) => program_reply(p, game, team, seed),
+            Player::Program(p) | Player::Code(CodePlayer::Course(p)) => {
+                program_reply(p, game, team, seed)
+            }
+            Player::Code(CodePlayer::Function(f)) => {
+                let asked = f.ask(game, team, seed, limit);
+                code::function::reply(asked, tick_ms)
+            }
             // Not reached: built-in AIs are answered on the calling thread.
             Player::BuiltIn(ai) => (builtin(team, *ai, seeds[team].unwrap_or(seed)), None),
         }

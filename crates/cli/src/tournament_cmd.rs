@@ -7,6 +7,7 @@
 use crate::args::preset_parser;
 use crate::io::Failure;
 use crate::progress::Progress;
+use gridarena_cli::code::CodePlayer;
 use gridarena_cli::durable;
 use gridarena_cli::program::{self, OutOfTime, ProgramPlayer};
 use gridarena_cli::runner::{parse_player, PlayerOptions};
@@ -24,6 +25,8 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
 
 pub const ABOUT: &str = "\
 Play a tournament between the AIs of a roster, headless, with the tournament page's pairing, referee,
@@ -172,7 +175,13 @@ fn read_roster(path: &Path) -> Result<Roster, Failure> {
     let named = |why: String| Failure::Input(format!("{}: {why}", path.display()));
     let text = fs::read_to_string(path).map_err(|e| named(e.to_string()))?;
     let roster = Roster::parse(&text).map_err(|e| named(e.to_string()))?;
-    for (i, entry) in roster.entries.iter().enumerate() {
+    // A code entry's label only names its files for people; the roster's check read the files.
+    for (i, entry) in roster
+        .entries
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.code.is_none())
+    {
         parse_player(&entry.player)
             .map_err(|why| named(format!("Entry {} ({}): {why}", i + 1, entry.name)))?;
     }
@@ -280,14 +289,19 @@ fn roll_call(tournament: &Tournament, options: PlayerOptions) -> Result<(), Fail
         .iter()
         .zip(tournament.roster().players().unwrap_or_default())
     {
-        let AiPlayer::Program(program) = entry else {
-            continue;
+        let team = game.movers().first().copied().unwrap_or(Team::Red);
+        let program = match entry {
+            AiPlayer::Program(program) => program,
+            AiPlayer::Code(source) => {
+                roll_call_code(&game, team, settings, name, &source, options)?;
+                continue;
+            }
+            _ => continue,
         };
         program
             .can_play(&game)
             .map_err(|e| Failure::Input(format!("{name} ({program}): {e}")))?;
         let player = ProgramPlayer::new(program.clone(), options.clock);
-        let team = game.movers().first().copied().unwrap_or(Team::Red);
         let reply = player.ask(&program::Ask {
             game: &game,
             team,
@@ -314,6 +328,60 @@ fn roll_call(tournament: &Tournament, options: PlayerOptions) -> Result<(), Fail
     Ok(())
 }
 
+/// Runs a code entry once on the start position, as the page's roll call does: a syntax error, an
+/// exception or an illegal move shows here, with its line and reason, before the first game. Refuses a
+/// course-format entry in a game its format cannot describe.
+fn roll_call_code(
+    game: &Game,
+    team: Team,
+    settings: &Settings,
+    name: &str,
+    source: &Arc<gridarena_engine::halma::code::Source>,
+    options: PlayerOptions,
+) -> Result<(), Failure> {
+    let label = AiPlayer::Code(Arc::clone(source)).to_string();
+    let player = CodePlayer::new(Arc::clone(source), options.clock)
+        .map_err(|e| Failure::Input(printable(&format!("{name} ({label}): {e}")).into_owned()))?;
+    let (answer, latency) = match &player {
+        CodePlayer::Course(p) => {
+            p.program().can_play(game).map_err(|e| {
+                Failure::Input(printable(&format!("{name} ({label}): {e}")).into_owned())
+            })?;
+            let reply = p.ask(&program::Ask {
+                game,
+                team,
+                seed: settings.seed,
+                single: true,
+                limit: None,
+                request: None,
+            });
+            (reply.answer, reply.latency)
+        }
+        CodePlayer::Function(f) => {
+            let asked = f.ask(
+                game,
+                team,
+                settings.seed,
+                Duration::from_millis(settings.tick_ms),
+            );
+            (asked.answer, asked.latency)
+        }
+    };
+    player.end_game();
+    let took = latency.map_or(String::new(), |l| format!(" in {} ms", l.as_millis()));
+    let said = match answer {
+        Answer::Move(path) => match game.position().check(team, &path) {
+            Ok(_) => format!("roll call: {name} ({label}) answered {path}{took}: ready"),
+            Err(e) => {
+                format!("roll call: {name} ({label}) answered {path}{took}, an illegal move: {e}")
+            }
+        },
+        Answer::NoMove(why) => format!("roll call: {name} ({label}): {why} ({})", why.code()),
+    };
+    eprintln!("{}", printable(&said));
+    Ok(())
+}
+
 /// Writes `text` to `path` through a temporary file, so an interruption never leaves half a file, and
 /// syncs it and its folder, so a power cut does not lose it either ([`durable`]).
 fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
@@ -325,6 +393,17 @@ pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<ExitCode, Fail
     gridarena_cli::program::supervise().map_err(Failure::Internal)?;
     let roster = read_roster(&args.roster)?;
     check_consent(&roster, args.allow_programs)?;
+    let code: Vec<_> = roster
+        .entries
+        .iter()
+        .filter_map(|e| {
+            Some((
+                printable(&e.name).into_owned(),
+                Arc::clone(e.code.as_ref()?),
+            ))
+        })
+        .collect();
+    gridarena_cli::code::announce(&code).map_err(Failure::Input)?;
     let mut tournament = open(args, roster)?;
     let options = PlayerOptions {
         clock: args.clock.clock(match tournament.settings().policy {

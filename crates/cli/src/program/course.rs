@@ -4,6 +4,7 @@ use super::cancel::Ticket;
 use super::process::{Running, Wiring};
 use super::workdir::{open_regular, write_new};
 use super::{exit_failure, millis, Ask, Moved};
+use crate::code::sandbox::Sandbox;
 use gridarena_engine::halma::course::{input_txt, parse_output, Occasion};
 use gridarena_engine::halma::program::stderr_tail;
 use gridarena_engine::halma::{Answer, ProgramFailure, MAX_RESPONSE_BYTES};
@@ -12,10 +13,10 @@ use std::io::{ErrorKind, Read};
 use std::path::Path;
 use std::time::Duration;
 
-/// Runs `command` once in `dir` for the move `ask`, killing it after `deadline` or once `ticket` is
-/// cancelled.
+/// Runs `command` once in `dir` for the move `ask` (in `sandbox` for a code entry), killing it after
+/// `deadline` or once `ticket` is cancelled.
 pub(super) fn play(
-    command: &str,
+    (command, sandbox): (&str, Option<&Sandbox>),
     dir: &Path,
     ask: &Ask<'_>,
     time_left: Duration,
@@ -43,7 +44,7 @@ pub(super) fn play(
         let why = format!("input.txt could not be written: {e}");
         return moved.failed(ProgramFailure::NotStarted { why });
     }
-    let mut running = match Running::start(command, dir, Wiring::Files) {
+    let mut running = match Running::start_in(command, dir, Wiring::Files, sandbox) {
         Ok(started) => started.running,
         Err(why) => return moved.failed(ProgramFailure::NotStarted { why }),
     };

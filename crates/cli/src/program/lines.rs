@@ -3,6 +3,7 @@
 use super::cancel::Ticket;
 use super::process::{Line, Running, Started, Wiring};
 use super::{exit_failure, millis, Moved};
+use crate::code::sandbox::Sandbox;
 use gridarena_engine::halma::program::stderr_tail;
 use gridarena_engine::halma::protocol::parse_response;
 use gridarena_engine::halma::{Answer, ProgramFailure};
@@ -26,6 +27,7 @@ const MAX_STALE_LINES: usize = 1024;
 pub(super) fn play(
     bot: &mut Option<Bot>,
     command: &str,
+    sandbox: Option<&Sandbox>,
     dir: &Path,
     body: String,
     deadline: Duration,
@@ -38,7 +40,7 @@ pub(super) fn play(
     }
     let b = match bot {
         Some(b) => b,
-        None => match Running::start(command, dir, Wiring::Lines) {
+        None => match Running::start_in(command, dir, Wiring::Lines, sandbox) {
             Ok(Started {
                 running,
                 stdin: Some(stdin),

@@ -20,18 +20,20 @@ mod cancel;
 mod course;
 mod lines;
 mod live;
-mod process;
+pub(crate) mod process;
 mod signals;
 mod workdir;
 
 pub use workdir::{GameDir, MAX_BYTES, MAX_FILES, PREFIX};
 
+use crate::code::sandbox::Sandbox;
+use gridarena_engine::halma::code::Source;
 use gridarena_engine::halma::course::Occasion;
 use gridarena_engine::halma::game_loop::game_request_body;
 use gridarena_engine::halma::{Answer, Game, NoMove, Program, ProgramFailure, ProgramFormat, Team};
 use std::fmt;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Readies this process to run programs: removes the game folders a gridarena killed outright left
@@ -167,6 +169,9 @@ impl Drop for GameState {
 pub struct ProgramPlayer {
     program: Program,
     clock: Clock,
+    /// A code entry's files, written as each game's folder instead of a copy of `program.dir`, and the
+    /// sandbox its processes run in.
+    code: Option<(Arc<Source>, Arc<Sandbox>)>,
     state: Mutex<GameState>,
     /// Read without the state's lock, which a running move holds.
     cancels: cancel::Cancels,
@@ -198,9 +203,29 @@ impl ProgramPlayer {
         ProgramPlayer {
             program,
             clock,
+            code: None,
             state: Mutex::new(GameState::default()),
             cancels: cancel::Cancels::default(),
         }
+    }
+
+    /// A course-format code entry played as a program: each game's folder is made from `source`'s
+    /// files, and `program.command` runs confined by `sandbox` ([`crate::code`]).
+    pub fn of_code(
+        program: Program,
+        clock: Clock,
+        source: Arc<Source>,
+        sandbox: Arc<Sandbox>,
+    ) -> ProgramPlayer {
+        ProgramPlayer {
+            code: Some((source, sandbox)),
+            ..ProgramPlayer::new(program, clock)
+        }
+    }
+
+    /// The code entry's files, when this plays one.
+    pub fn code_source(&self) -> Option<&Arc<Source>> {
+        self.code.as_ref().map(|(source, _)| source)
     }
 
     pub fn program(&self) -> &Program {
@@ -282,16 +307,21 @@ impl ProgramPlayer {
             Some(dir) => dir.path(),
             None => {
                 let label = format!("{}-{}", ask.team, self.program.format);
-                match GameDir::copy_of(&PathBuf::from(&self.program.dir), &label) {
+                let made = match &self.code {
+                    Some((source, _)) => GameDir::written(source, &label),
+                    None => GameDir::copy_of(&PathBuf::from(&self.program.dir), &label),
+                };
+                match made {
                     Ok(copy) => dir.insert(copy).path(),
                     Err(why) => return failed(ProgramFailure::NotStarted { why }, String::new()),
                 }
             }
         };
         let start = Instant::now();
+        let sandbox = self.code.as_ref().map(|(_, sandbox)| &**sandbox);
         let moved = match self.program.format {
             ProgramFormat::Course => course::play(
-                &self.program.command,
+                (&self.program.command, sandbox),
                 dir,
                 ask,
                 time_left,
@@ -307,7 +337,15 @@ impl ProgramPlayer {
                         game_request_body(ask.game, ask.team, millis(limit), ask.seed)
                     }
                 };
-                lines::play(lines, &self.program.command, dir, body, deadline, ticket)
+                lines::play(
+                    lines,
+                    &self.program.command,
+                    sandbox,
+                    dir,
+                    body,
+                    deadline,
+                    ticket,
+                )
             }
         };
         let wall = start.elapsed();

@@ -8,6 +8,7 @@
 
 use super::cancel::{Ticket, POLL};
 use super::live;
+use crate::code::sandbox::Sandbox;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
@@ -121,8 +122,14 @@ pub enum Wiring {
 }
 
 impl Running {
-    /// Starts `command` with `sh -c` in `dir`, in a process group of its own.
-    pub fn start(command: &str, dir: &Path, wiring: Wiring) -> Result<Started, String> {
+    /// Starts `command` with `sh -c` in `dir`, in a process group of its own, confined by `sandbox` when
+    /// there is one (a code entry's process).
+    pub fn start_in(
+        command: &str,
+        dir: &Path,
+        wiring: Wiring,
+        sandbox: Option<&Sandbox>,
+    ) -> Result<Started, String> {
         if !dir.is_dir() {
             return Err(format!("its folder {} does not exist", dir.display()));
         }
@@ -132,6 +139,9 @@ impl Running {
             .current_dir(dir)
             .process_group(0)
             .stderr(Stdio::piped());
+        if let Some(sandbox) = sandbox {
+            sandbox.confine(&mut cmd, dir)?;
+        }
         match wiring {
             Wiring::Files => cmd.stdin(Stdio::null()).stdout(Stdio::null()),
             Wiring::Lines => cmd.stdin(Stdio::piped()).stdout(Stdio::piped()),
@@ -188,7 +198,7 @@ impl Running {
 
     /// Waits at most `limit` for the program to exit, as [`Running::wait_for`], giving up early once
     /// `ticket` is cancelled.
-    pub fn wait_unless(&mut self, limit: Duration, ticket: Ticket<'_>) -> Option<Exit> {
+    pub(super) fn wait_unless(&mut self, limit: Duration, ticket: Ticket<'_>) -> Option<Exit> {
         let deadline = Instant::now().checked_add(limit);
         while self.exit.is_none() && !ticket.cancelled() {
             let left = deadline.map_or(POLL, |d| d.saturating_duration_since(Instant::now()));
@@ -497,8 +507,9 @@ mod tests {
         // must be gone by the time its exit is known, so no later kill of the group is ever needed.
         let dir = std::env::temp_dir().join(format!("gridarena-reap-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let started = Running::start("sleep 300 & echo $! > child.pid", &dir, Wiring::Files)
-            .expect("sh starts");
+        let started =
+            Running::start_in("sleep 300 & echo $! > child.pid", &dir, Wiring::Files, None)
+                .expect("sh starts");
         let mut running = started.running;
         running
             .wait_for(Duration::from_secs(10))
@@ -525,10 +536,11 @@ mod tests {
     fn the_cpu_of_a_programs_children_is_counted_while_they_run() {
         // A shell that waits for a busy child: the child's time is the program's.
         let dir = std::env::temp_dir();
-        let started = Running::start(
+        let started = Running::start_in(
             "sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; sleep 5'",
             &dir,
             Wiring::Files,
+            None,
         )
         .expect("sh starts");
         let mut running = started.running;

@@ -11,6 +11,8 @@
 //! that fails rather than reuse what is there, with mode 0700 and every file copied at most 0600 (0700
 //! when it could be run); nothing is made under a fixed shared parent another user could create first.
 
+use gridarena_engine::halma::code::source::{bytes_of, check_path};
+use gridarena_engine::halma::code::Source;
 use std::fs::{self, DirBuilder, File, OpenOptions};
 use std::io::{self, Read};
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
@@ -51,6 +53,44 @@ impl GameDir {
             source,
         };
         copy_tree(source, &dir.path, &mut budget)?;
+        Ok(dir)
+    }
+
+    /// A new private folder holding a code entry's files, in the system's temporary folder. Every path
+    /// is checked again ([`check_path`]: relative, no `..`), each folder made fresh and each file
+    /// created new without following a link, so nothing in `source` can write outside the folder.
+    pub fn written(source: &Source, label: &str) -> Result<GameDir, String> {
+        let dir = GameDir::create(&std::env::temp_dir(), || random_name(label))?;
+        for file in &source.files {
+            let path = check_path(&file.path)?;
+            let failed = |e: io::Error| format!("could not write {path}: {e}");
+            let mut at = dir.path.clone();
+            let parts: Vec<&str> = path.split('/').collect();
+            for folder in &parts[..parts.len() - 1] {
+                at.push(folder);
+                match DirBuilder::new().mode(0o700).create(&at) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                        let meta = fs::symlink_metadata(&at).map_err(failed)?;
+                        if !meta.is_dir() {
+                            return Err(failed(io::Error::other(
+                                "a file is in the way of its folder",
+                            )));
+                        }
+                    }
+                    Err(e) => return Err(failed(e)),
+                }
+            }
+            at.push(parts[parts.len() - 1]);
+            let mut out = OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .custom_flags(libc::O_NOFOLLOW)
+                .mode(0o600)
+                .open(&at)
+                .map_err(failed)?;
+            io::Write::write_all(&mut out, &bytes_of(file)).map_err(failed)?;
+        }
         Ok(dir)
     }
 

@@ -1,0 +1,387 @@
+//! The function format on the command line: the runner shipped in this binary imports the student's
+//! main file and calls `move(request)` once per move.
+//!
+//! - One process per side per game, started at the game's first move, so top-level variables last the
+//!   game and start afresh with the next, as on the page. It is asked one request line on stdin and
+//!   answers one line on stdout; the student's own printing goes to stderr, kept as what it printed, so
+//!   a `print` never corrupts the protocol.
+//! - Importing the module is not charged to the move (the page waits for its worker too), but it may
+//!   take [`START_LIMIT`] at most. A start that fails (a syntax error, no `move`, an exception at the
+//!   top level) fails every move of that game with the same message, without running the code again.
+//! - A move past its tick is `timed_out`: the process group is killed, since nothing else stops an
+//!   endless loop, and the next move starts a fresh process, with fresh module state (the message says
+//!   so, as the page's restart loses it too).
+
+use super::{quote, Interpreter};
+use crate::program::process::{Line, Running, Started, Wiring};
+use crate::program::GameDir;
+use crate::web::Reply;
+use gridarena_engine::halma::code::{Lang, Source};
+use gridarena_engine::halma::game_loop::game_request_body;
+use gridarena_engine::halma::program::stderr_tail;
+use gridarena_engine::halma::protocol::parse_response;
+use gridarena_engine::halma::{Answer, CodeFailure, ContentType, Game, NoMove, Team, Wire};
+use std::fmt;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const RUNNER_PY: &str = include_str!("runner.py");
+const RUNNER_MJS: &str = include_str!("runner.mjs");
+
+/// How long the import of a student's module may take, as the page's "ready within 20 s".
+pub const START_LIMIT: Duration = Duration::from_secs(20);
+
+/// A function-format code entry: its files, its interpreter, and the game it is playing.
+pub struct FunctionPlayer {
+    source: Arc<Source>,
+    interpreter: &'static Interpreter,
+    state: Mutex<State>,
+}
+
+impl fmt::Debug for FunctionPlayer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "FunctionPlayer({})", self.source.main)
+    }
+}
+
+/// One game of a function player. The runner is declared first, so it is killed before its folder goes.
+#[derive(Default)]
+struct State {
+    runner: Option<Runner>,
+    dir: Option<GameDir>,
+    /// Why this game's code could not start: every later move of the game answers it.
+    broken: Option<CodeFailure>,
+}
+
+struct Runner {
+    running: Running,
+    stdin: Sender<Vec<u8>>,
+    lines: Receiver<Line>,
+}
+
+/// What one move came to.
+#[derive(Clone, Debug)]
+pub struct Move {
+    pub answer: Answer,
+    /// Wall time from the request to the answer, when one (good or bad) came.
+    pub latency: Option<Duration>,
+    /// The request line sent.
+    pub request: String,
+    /// The move's JSON as `move` returned it.
+    pub body: Option<String>,
+    /// What the code printed meanwhile (its tail).
+    pub printed: Option<String>,
+}
+
+/// What the runner says in one line.
+#[derive(serde::Deserialize)]
+struct Said {
+    ok: bool,
+    #[serde(default)]
+    body: Option<String>,
+    #[serde(default)]
+    code: Option<String>,
+    #[serde(default)]
+    message: Option<String>,
+}
+
+impl FunctionPlayer {
+    pub fn new(source: Arc<Source>, interpreter: &'static Interpreter) -> FunctionPlayer {
+        FunctionPlayer {
+            source,
+            interpreter,
+            state: Mutex::new(State::default()),
+        }
+    }
+
+    pub fn source(&self) -> &Arc<Source> {
+        &self.source
+    }
+
+    /// Ends the game: the runner's process group is killed and the folder removed.
+    pub fn end_game(&self) {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        *state = State::default();
+    }
+
+    /// Asks for `team`'s move in `game` (of seed `seed`), waiting `limit` at most once the code is
+    /// ready.
+    pub fn ask(&self, game: &Game, team: Team, seed: u64, limit: Duration) -> Move {
+        let limit_ms = u64::try_from(limit.as_millis()).unwrap_or(u64::MAX);
+        let request = game_request_body(game, team, limit_ms, seed);
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let mut printed = String::new();
+        let failed = |failure: CodeFailure, printed: String, request: String| Move {
+            answer: Answer::NoMove(NoMove::Code(failure)),
+            // It answered, badly: a broken entry is told from one that never answers.
+            latency: Some(Duration::ZERO),
+            request,
+            body: None,
+            printed: Some(printed).filter(|p| !p.is_empty()),
+        };
+        if let Some(broken) = &state.broken {
+            return failed(broken.clone(), printed, request);
+        }
+        if state
+            .runner
+            .as_mut()
+            .is_some_and(|r| r.running.exited().is_some())
+        {
+            state.runner = None;
+        }
+        if state.runner.is_none() {
+            match self.start(&mut state, team, seed) {
+                Ok(said) => printed = said,
+                Err((failure, said)) => {
+                    state.runner = None;
+                    state.broken = Some(failure.clone());
+                    return failed(failure, said, request);
+                }
+            }
+        }
+        let Some(runner) = state.runner.as_mut() else {
+            let failure = CodeFailure::NotStarted {
+                why: "its runner did not start".to_string(),
+            };
+            return failed(failure, printed, request);
+        };
+        let mark = runner.running.stderr_mark();
+        let start = Instant::now();
+        let mut line = request.clone().into_bytes();
+        line.push(b'\n');
+        let heard = match runner.stdin.send(line) {
+            Ok(()) => runner.lines.recv_timeout(limit),
+            Err(_) => Err(RecvTimeoutError::Disconnected),
+        };
+        let took = start.elapsed();
+        let mut end_runner = false;
+        let (answer, latency, body) = match heard {
+            Ok(Line::Text(bytes)) => {
+                let (answer, body) = read_answer(&bytes);
+                (answer, Some(took), body)
+            }
+            Ok(Line::TooLong { bytes }) => {
+                end_runner = true;
+                let why = format!("the answer is over {bytes} bytes, more than any move needs");
+                (
+                    Answer::NoMove(NoMove::Code(CodeFailure::Malformed { why })),
+                    Some(took),
+                    None,
+                )
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                end_runner = true;
+                let message = format!(
+                    "no answer: timed out after {limit_ms} ms; its process was stopped, and the next move \
+                     starts a fresh one (the module's variables start afresh)"
+                );
+                let answer = Answer::NoMove(NoMove::Replayed {
+                    code: "timed_out".to_string(),
+                    message,
+                });
+                (answer, None, None)
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                end_runner = true;
+                let exit = runner.running.wait_for(Duration::from_secs(1));
+                let status = exit.map_or("it stopped answering".to_string(), |e| e.describe());
+                let tail = stderr_tail(&runner.running.stderr_since(mark));
+                let failure = died(self.interpreter.lang, &status, &tail);
+                (Answer::NoMove(NoMove::Code(failure)), Some(took), None)
+            }
+        };
+        if end_runner {
+            runner.running.kill();
+        }
+        printed.push_str(&String::from_utf8_lossy(&runner.running.stderr_since(mark)));
+        if end_runner {
+            state.runner = None;
+        }
+        Move {
+            answer,
+            latency,
+            request,
+            body,
+            printed: Some(stderr_tail(printed.as_bytes())).filter(|p| !p.is_empty()),
+        }
+    }
+
+    /// Starts this game's runner and imports the module; returns what the import printed, or why it
+    /// failed with what it printed.
+    fn start(
+        &self,
+        state: &mut State,
+        team: Team,
+        seed: u64,
+    ) -> Result<String, (CodeFailure, String)> {
+        let not_started = |why: String| (CodeFailure::NotStarted { why }, String::new());
+        let dir = match &state.dir {
+            Some(dir) => dir.path().to_path_buf(),
+            None => {
+                let made = GameDir::written(&self.source, &format!("{team}-function"))
+                    .map_err(not_started)?;
+                state.dir.insert(made).path().to_path_buf()
+            }
+        };
+        let exe = quote(&self.interpreter.exe.to_string_lossy());
+        let command = match self.interpreter.lang {
+            Lang::Python => format!("{exe} -c {}", quote(RUNNER_PY)),
+            Lang::JavaScript => format!(
+                "{exe} --max-old-space-size={} --input-type=module -e {}",
+                super::sandbox::MEMORY_LIMIT >> 20,
+                quote(RUNNER_MJS)
+            ),
+        };
+        let started = Running::start_in(
+            &command,
+            &dir,
+            Wiring::Lines,
+            Some(&self.interpreter.sandbox),
+        )
+        .map_err(not_started)?;
+        let Started {
+            running,
+            stdin: Some(stdin),
+            lines: Some(lines),
+        } = started
+        else {
+            return Err(not_started(
+                "its stdin and stdout could not be connected".to_string(),
+            ));
+        };
+        let mut runner = Runner {
+            running,
+            stdin,
+            lines,
+        };
+        let config = serde_json::json!({"seed": seed.to_string(), "main": self.source.main});
+        let mut line = config.to_string().into_bytes();
+        line.push(b'\n');
+        let heard = match runner.stdin.send(line) {
+            Ok(()) => runner.lines.recv_timeout(START_LIMIT),
+            Err(_) => Err(RecvTimeoutError::Disconnected),
+        };
+        let failure = match heard {
+            Ok(Line::Text(bytes)) => match serde_json::from_slice::<Said>(&bytes) {
+                Ok(said) if said.ok => None,
+                Ok(said) => Some(CodeFailure::from_code(
+                    said.code.as_deref().unwrap_or("could_not_start"),
+                    said.message.unwrap_or_default(),
+                )),
+                Err(e) => Some(CodeFailure::NotStarted {
+                    why: format!("its runner said something unreadable: {e}"),
+                }),
+            },
+            Ok(Line::TooLong { .. }) => Some(CodeFailure::NotStarted {
+                why: "its runner said something unreadable".to_string(),
+            }),
+            Err(RecvTimeoutError::Timeout) => {
+                runner.running.kill();
+                Some(CodeFailure::NotStarted {
+                    why: format!(
+                        "the code was not ready {} s after {} had started: the top level of {} ran all \
+                         that time (an endless loop there, or a long computation: keep that for move, \
+                         or ship its result as a data file)",
+                        START_LIMIT.as_secs(),
+                        Interpreter::command(self.interpreter.lang),
+                        self.source.main
+                    ),
+                })
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                let exit = runner.running.wait_for(Duration::from_secs(1));
+                let status = exit.map_or("it stopped answering".to_string(), |e| e.describe());
+                let tail = stderr_tail(&runner.running.stderr_since(0));
+                Some(match died(self.interpreter.lang, &status, &tail) {
+                    CodeFailure::Exception { traceback } => {
+                        CodeFailure::NotStarted { why: traceback }
+                    }
+                    other => other,
+                })
+            }
+        };
+        let printed = String::from_utf8_lossy(&runner.running.stderr_since(0)).into_owned();
+        match failure {
+            None => {
+                state.runner = Some(runner);
+                Ok(printed)
+            }
+            Some(failure) => {
+                runner.running.kill();
+                Err((failure, printed))
+            }
+        }
+    }
+}
+
+/// A move as the runner's reply to the game loop: `move`'s JSON is the wire's body, what the code
+/// printed is kept beside it as a program's stderr is.
+pub fn reply(asked: Move, tick_ms: u64) -> (Reply, Option<String>) {
+    let wire = Wire {
+        ms: asked
+            .latency
+            .map(|l| u32::try_from(l.as_millis()).unwrap_or(u32::MAX)),
+        body: asked.body,
+        stderr: asked.printed,
+        ..Wire::sent(ContentType::default(), tick_ms)
+    };
+    let reply = Reply {
+        answer: asked.answer,
+        latency: asked.latency,
+        wire: Some(wire),
+    };
+    (reply, Some(asked.request))
+}
+
+/// The answer in a runner's line, and the move's JSON when `move` returned one.
+fn read_answer(bytes: &[u8]) -> (Answer, Option<String>) {
+    match serde_json::from_slice::<Said>(bytes) {
+        Ok(Said {
+            ok: true,
+            body: Some(body),
+            ..
+        }) => (Answer::from(parse_response(body.as_bytes())), Some(body)),
+        Ok(said) => {
+            let failure = CodeFailure::from_code(
+                said.code.as_deref().unwrap_or("could_not_start"),
+                said.message.unwrap_or_default(),
+            );
+            (Answer::NoMove(NoMove::Code(failure)), None)
+        }
+        Err(e) => {
+            let why = format!("the runner's line is not its answer ({e}): did the code write to gridarena's own channel?");
+            (
+                Answer::NoMove(NoMove::Code(CodeFailure::Malformed { why })),
+                None,
+            )
+        }
+    }
+}
+
+/// The failure of a runner that ended in the middle of a move or of its start (`status`, with the end
+/// of what it printed): out of memory when the interpreter says so, else an exception.
+fn died(lang: Lang, status: &str, tail: &str) -> CodeFailure {
+    let memory = match lang {
+        Lang::Python => tail.contains("MemoryError") || tail.contains("Cannot allocate memory"),
+        Lang::JavaScript => {
+            tail.contains("heap out of memory") || tail.contains("Fatal process OOM")
+        }
+    };
+    if memory {
+        return CodeFailure::OutOfMemory {
+            why: format!(
+                "its process grew past {} MiB and ended ({status})",
+                super::sandbox::MEMORY_LIMIT >> 20
+            ),
+        };
+    }
+    let mut traceback = format!(
+        "its process ended ({status}); the next move starts a fresh one (the module's variables start afresh)"
+    );
+    if !tail.is_empty() {
+        traceback.push_str(":\n");
+        traceback.push_str(tail);
+    }
+    CodeFailure::Exception { traceback }
+}
