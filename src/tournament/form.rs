@@ -45,6 +45,8 @@ pub struct SettingsForm {
     pub camp_rules: String,
     /// `drawn`, `red` or `blue`; read with the classic preset only.
     pub first_mover: String,
+    /// Code entries only (and house bots): no web AI, no program.
+    pub code_only: bool,
 }
 
 impl Default for SettingsForm {
@@ -91,6 +93,7 @@ impl SettingsForm {
             seed: s.seed.to_string(),
             camp_rules: s.camp_rules.name().to_string(),
             first_mover: s.first_mover.map_or("drawn", Team::name).to_string(),
+            code_only: s.code_only,
         }
     }
 
@@ -129,6 +132,20 @@ impl SettingsForm {
             Field::FirstMover => &mut self.first_mover,
         };
         *slot = value;
+    }
+
+    /// Suggests the number of games at once for a roster with code entries (`code`) on a machine with
+    /// `cores`: one game per core but one, since code entries run on the teacher's machine. Only a
+    /// number the page put there itself is changed, never one typed by hand.
+    pub fn suggest_concurrency(&mut self, code: bool, cores: Option<u32>) {
+        let default = Settings::default().concurrency.to_string();
+        let suggested = super::pool::games_for(cores)
+            .min(gridarena_engine::tournament::settings::MAX_CONCURRENCY)
+            .to_string();
+        if self.concurrency != default && self.concurrency != suggested {
+            return;
+        }
+        self.concurrency = if code { suggested } else { default };
     }
 
     /// The settings, or the first field that is wrong, said for a person.
@@ -174,7 +191,7 @@ impl SettingsForm {
             seed: number("Seed", &self.seed)?,
             camp_rules,
             first_mover,
-            code_only: false,
+            code_only: self.code_only,
         };
         settings.check()?;
         Ok(settings)
@@ -208,6 +225,29 @@ mod tests {
             (Policy::Strict { errors: 2 }, None)
         );
         assert_eq!(SettingsForm::from_settings(&s).settings().unwrap(), s);
+        assert!(!s.code_only);
+        f.code_only = true;
+        let s = f.settings().unwrap();
+        assert!(s.code_only);
+        assert!(SettingsForm::from_settings(&s).code_only);
+    }
+
+    #[test]
+    fn games_at_once_follow_the_cores_once_the_roster_has_code() {
+        let mut f = SettingsForm::default();
+        let default = f.concurrency.clone();
+        f.suggest_concurrency(true, Some(8));
+        assert_eq!(f.concurrency, "7");
+        // Changed by hand: kept.
+        f.set(Field::Concurrency, "2".into());
+        f.suggest_concurrency(true, Some(16));
+        assert_eq!(f.concurrency, "2");
+        // Back without code: the default again, where the form still had the suggestion.
+        let mut g = SettingsForm::default();
+        g.suggest_concurrency(true, Some(2));
+        assert_eq!(g.concurrency, "1");
+        g.suggest_concurrency(false, Some(2));
+        assert_eq!(g.concurrency, default);
     }
 
     #[test]

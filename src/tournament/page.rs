@@ -23,14 +23,15 @@ use gridarena_engine::halma::Preset;
 use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::settings::Settings;
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 
-/// The roster the page opens with: the link's, else the stored one; and what to say of the link (what
-/// was wrong with it, or the program entries it may not bring). A link that is the stored roster without
-/// its programs is the page's own (written by [`store::save_roster`]): the stored roster, programs and
-/// all, is then kept.
-fn initial_roster() -> (RosterList, Option<Line>) {
+/// The roster the page opens with: the link's, else the stored one (`kept`); and what to say of the link
+/// (what was wrong with it, or the program entries it may not bring). A link that is the stored roster
+/// without its programs is the page's own (written by [`store::save_roster`]): the stored roster,
+/// programs and all, is then kept.
+fn initial_roster(kept: Option<String>) -> (RosterList, Option<Line>) {
     let mut stored = RosterList::default();
-    if let Some(t) = store::stored_roster() {
+    if let Some(t) = kept {
         let _ = stored.import("storage", t.as_bytes());
     }
     let Some(text) = store::linked_roster() else {
@@ -62,29 +63,51 @@ fn classroom_settings() -> SettingsForm {
 #[component]
 pub fn TournamentPage() -> impl IntoView {
     let notice = RwSignal::new(None::<Line>);
-    let (list, said) = initial_roster();
-    if said.is_some() {
-        notice.set(said);
-    }
-    let roster = RwSignal::new(list);
+    let roster = RwSignal::new(RosterList::default());
+    // Until the stored roster is read, nothing is saved over it.
+    let loaded = RwSignal::new(false);
     Effect::new(move |_| {
-        roster.with(|r| store::save_roster(&r.compact(), &r.link()));
+        if !loaded.get() {
+            return;
+        }
+        let (json, link) = roster.with(|r| (r.compact(), r.link()));
+        spawn_local(async move {
+            if let Err(why) = store::save_roster(json, link).await {
+                notice.set(Some(Line::new(
+                    Tone::Error,
+                    format!("The roster could not be kept in this browser: {why}. Export it to keep it."),
+                )));
+            }
+        });
     });
     let form = RwSignal::new(classroom_settings());
+    // Code entries run on this machine: the games at once follow its cores once the roster has code.
+    Effect::new(move |_| {
+        let code = roster.with(RosterList::has_code);
+        form.update(|f| f.suggest_concurrency(code, super::driver::cores()));
+    });
     let checks = RwSignal::new(Vec::<Check>::new());
     let ctl = Control::new(notice);
-    if let Some(bundle) = store::stored_bundle() {
-        match Tournament::from_bundle(&bundle) {
-            Ok(t) => {
-                form.set(SettingsForm::from_settings(t.settings()));
-                ctl.play(t);
-            }
-            Err(why) => notice.set(Some(Line::new(
-                Tone::Error,
-                format!("The saved tournament could not be resumed: {why}. Starting a new one replaces it."),
-            ))),
+    spawn_local(async move {
+        let (list, said) = initial_roster(store::stored_roster().await);
+        if said.is_some() {
+            notice.set(said);
         }
-    }
+        roster.set(list);
+        loaded.set(true);
+        if let Some(bundle) = store::stored_bundle().await {
+            match Tournament::from_bundle(&bundle) {
+                Ok(t) => {
+                    form.set(SettingsForm::from_settings(t.settings()));
+                    ctl.play(t);
+                }
+                Err(why) => notice.set(Some(Line::new(
+                    Tone::Error,
+                    format!("The saved tournament could not be resumed: {why}. Starting a new one replaces it."),
+                ))),
+            }
+        }
+    });
     let running = move || ctl.run.with(Option::is_some);
 
     view! {
@@ -201,7 +224,7 @@ fn Running(ctl: Control) -> impl IntoView {
         <ul class="t-log" data-testid="t-log">
             {move || ctl.log.get().into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}
         </ul>
-        <Wall run />
+        <Wall ctl />
         <ReplayView watched notice=ctl.notice />
         <div class="t-tables">
             <StandingsTable run />
