@@ -379,7 +379,7 @@ mod tests {
             ("Python", "function")
         );
         assert_eq!(summary.short_hash().len(), 12);
-        assert_eq!(summary.size(), "30 B");
+        assert_eq!(summary.size(), "29 B");
         assert!(
             r.summary(&r.entries()[0]).is_none(),
             "a house bot has no code"
