@@ -33,6 +33,21 @@ impl CodeSeat {
         ))
     }
 
+    /// Starts `source` (an AI's files as JSON, as a roster carries them) under the name `label`: a
+    /// tournament's code entry. A new game resets this very code; nothing is looked up in the browser.
+    #[wasm_bindgen(js_name = fromSource)]
+    pub fn from_source(
+        label: &str,
+        source: &str,
+        seed: &str,
+        on_status: js_sys::Function,
+    ) -> CodeSeat {
+        let seed = seed.parse().unwrap_or_default();
+        CodeSeat(gridarena::code::host::HostedPlayer::from_source(
+            label, source, seed, on_status,
+        ))
+    }
+
     #[wasm_bindgen(js_name = newGame)]
     pub fn new_game(&mut self, seed: &str) {
         self.0.new_game(seed.parse().unwrap_or_default());

@@ -15,9 +15,12 @@ use super::Moved;
 use gridarena_engine::halma::{Answer, CodeFailure, Game, GameState, NoMove, Team};
 use wasm_bindgen::JsValue;
 
-/// A code player asked for by another page: what its label names in this browser, started for a game.
+/// A code player asked for by another page: what its label names in this browser, or code the page
+/// handed over whole (a tournament's code entry), started for a game.
 pub struct HostedPlayer {
     label: String,
+    /// Code handed over whole: a new game resets it, and never looks in this browser's storage.
+    fixed: bool,
     /// The player, or why the label names nothing that can play.
     player: Result<CodePlayer, CodeFailure>,
     on_status: js_sys::Function,
@@ -41,8 +44,35 @@ impl HostedPlayer {
             .and_then(|code| store::source_of(&code))
             .map(|source| start(source, seed, on_status.clone()))
             .map_err(|why| CodeFailure::NotStarted { why });
+        HostedPlayer::told(label, false, player, on_status)
+    }
+
+    /// Starts `json` (a [`Source`] as JSON, checked here as a roster checks it) under the name `label`
+    /// for a game seeded with `seed`: a tournament's code entry, which this browser does not keep.
+    pub fn from_source(
+        label: &str,
+        json: &str,
+        seed: u64,
+        on_status: js_sys::Function,
+    ) -> HostedPlayer {
+        let player = serde_json::from_str::<Source>(json)
+            .map_err(|e| format!("the entry's code could not be read: {e}"))
+            .and_then(|source| source.check().map(|()| source))
+            .map(|source| start(source, seed, on_status.clone()))
+            .map_err(|why| CodeFailure::NotStarted { why });
+        HostedPlayer::told(label, true, player, on_status)
+    }
+
+    /// The player, its failure to start already told.
+    fn told(
+        label: &str,
+        fixed: bool,
+        player: Result<CodePlayer, CodeFailure>,
+        on_status: js_sys::Function,
+    ) -> HostedPlayer {
         let hosted = HostedPlayer {
             label: label.to_string(),
+            fixed,
             player,
             on_status,
         };
@@ -56,6 +86,13 @@ impl HostedPlayer {
     /// A new game seeded with `seed`: the same code with fresh module state if it is unchanged in this
     /// browser's storage, or what the label names now (edited on the "Write an AI" page meanwhile).
     pub fn new_game(&mut self, seed: u64) {
+        if self.fixed {
+            match &self.player {
+                Ok(player) => player.new_game(seed),
+                Err(failure) => tell(&self.on_status, &Status::Failed(failure.clone())),
+            }
+            return;
+        }
         let now = self
             .label
             .parse::<CodeRef>()

@@ -17,7 +17,7 @@ pub mod seat;
 pub mod store;
 pub mod templates;
 mod test_panel;
-mod transfer;
+pub mod transfer;
 pub mod trial;
 pub mod worker;
 

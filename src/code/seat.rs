@@ -4,6 +4,7 @@
 //! players but this file: their worker's messages, the course format and the stored AIs' reader all
 //! come with that module, on demand, beside Pyodide.
 
+use super::ai::Source;
 use super::Moved;
 use gridarena_engine::halma::protocol::parse_response;
 use gridarena_engine::halma::{Answer, CodeFailure, NoMove, Team};
@@ -60,16 +61,25 @@ pub struct Seat {
 
 struct Inner {
     label: String,
+    /// Code handed over whole (its [`Source`] as JSON), or `None` for code the label names in this
+    /// browser's storage.
+    source: Option<String>,
     seed: u64,
     status: SeatStatus,
     js: Option<JsSeat>,
     on_status: OnStatus,
     /// The callback the module's seat reports its status through.
     heard: Option<Closure<dyn FnMut(String, String)>>,
+    /// Promises waiting for the seat to be ready or failed ([`Seat::settled`]).
+    waiting: Vec<js_sys::Function>,
 }
 
 impl Drop for Inner {
     fn drop(&mut self) {
+        // Nobody waits for a seat that is gone.
+        for resolve in self.waiting.drain(..) {
+            let _ = resolve.call0(&JsValue::UNDEFINED);
+        }
         // Frees the module's seat, which terminates the player's worker.
         if let Some(js) = self.js.take() {
             js.free();
@@ -81,14 +91,33 @@ impl Seat {
     /// Starts the AI `label` names (`code:NAME`, `code:NAME@v3`) for a game seeded with `seed`, loading
     /// the code players' module first if this page has not yet; `on_status` hears every change.
     pub fn open(label: &str, seed: u64, on_status: impl Fn(&SeatStatus) + 'static) -> Seat {
+        Seat::start(label, None, seed, Rc::new(on_status))
+    }
+
+    /// Starts `source` under the name `label` (what the inspector and the page call it) for a game
+    /// seeded with `seed`: code the page holds itself, as a tournament's code entry, rather than an AI
+    /// kept in this browser. A new game resets this very code.
+    pub fn open_source(
+        label: &str,
+        source: &Source,
+        seed: u64,
+        on_status: impl Fn(&SeatStatus) + 'static,
+    ) -> Seat {
+        let json = serde_json::to_string(source).unwrap_or_default();
+        Seat::start(label, Some(json), seed, Rc::new(on_status))
+    }
+
+    fn start(label: &str, source: Option<String>, seed: u64, on_status: OnStatus) -> Seat {
         let seat = Seat {
             inner: Rc::new(RefCell::new(Inner {
                 label: label.to_string(),
+                source,
                 seed,
                 status: SeatStatus::Loading("loading the code players' module…".to_string()),
                 js: None,
-                on_status: Rc::new(on_status),
+                on_status,
                 heard: None,
+                waiting: Vec::new(),
             })),
         };
         let weak = Rc::downgrade(&seat.inner);
@@ -129,18 +158,42 @@ impl Seat {
                     }
                 });
             });
-        let (label, seed) = {
+        let (label, source, seed) = {
             let inner = self.inner.borrow();
-            (inner.label.clone(), inner.seed.to_string())
+            (
+                inner.label.clone(),
+                inner.source.clone(),
+                inner.seed.to_string(),
+            )
         };
         let made = js_sys::Reflect::get(module, &"CodeSeat".into())
             .ok()
             .and_then(|c| c.dyn_into::<js_sys::Function>().ok())
             .ok_or_else(|| "the code players' module has no CodeSeat".to_string())
-            .and_then(|class| {
-                let args =
-                    js_sys::Array::of3(&label.into(), &seed.into(), heard.as_ref().unchecked_ref());
-                js_sys::Reflect::construct(&class, &args).map_err(crate::ai_worker::js_error)
+            .and_then(|class| match source {
+                None => {
+                    let args = js_sys::Array::of3(
+                        &label.into(),
+                        &seed.into(),
+                        heard.as_ref().unchecked_ref(),
+                    );
+                    js_sys::Reflect::construct(&class, &args).map_err(crate::ai_worker::js_error)
+                }
+                Some(json) => {
+                    let from_source = js_sys::Reflect::get(&class, &"fromSource".into())
+                        .ok()
+                        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+                        .ok_or("the code players' module has no CodeSeat.fromSource")?;
+                    let args = js_sys::Array::of4(
+                        &label.into(),
+                        &json.into(),
+                        &seed.into(),
+                        heard.as_ref().unchecked_ref(),
+                    );
+                    from_source
+                        .apply(&class, &args)
+                        .map_err(crate::ai_worker::js_error)
+                }
             });
         match made {
             Ok(js) => {
@@ -153,15 +206,41 @@ impl Seat {
     }
 
     fn set_status(&self, status: SeatStatus) {
-        let on_status = {
+        let (on_status, settled) = {
             let mut inner = self.inner.borrow_mut();
             if inner.status == status {
                 return;
             }
             inner.status = status.clone();
-            inner.on_status.clone()
+            let settled = if matches!(status, SeatStatus::Loading(_)) {
+                Vec::new()
+            } else {
+                std::mem::take(&mut inner.waiting)
+            };
+            (inner.on_status.clone(), settled)
         };
         on_status(&status);
+        for resolve in settled {
+            let _ = resolve.call0(&JsValue::UNDEFINED);
+        }
+    }
+
+    /// Waits until the seat is ready or has failed (or is dropped), and says where it stands.
+    pub async fn settled(&self) -> SeatStatus {
+        if !matches!(self.status(), SeatStatus::Loading(_)) {
+            return self.status();
+        }
+        let promise = {
+            let inner = Rc::downgrade(&self.inner);
+            js_sys::Promise::new(&mut |resolve, _| match inner.upgrade() {
+                Some(inner) => inner.borrow_mut().waiting.push(resolve),
+                None => {
+                    let _ = resolve.call0(&JsValue::UNDEFINED);
+                }
+            })
+        };
+        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+        self.status()
     }
 
     pub fn label(&self) -> String {

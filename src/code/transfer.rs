@@ -92,7 +92,7 @@ async fn link_of(ai: &CodeAi) -> Result<String, String> {
 }
 
 /// The files of a .zip.
-async fn unzip(bytes: &[u8]) -> Result<Vec<CodeFile>, String> {
+pub async fn unzip(bytes: &[u8]) -> Result<Vec<CodeFile>, String> {
     let array = js_sys::Uint8Array::from(bytes);
     let entries = zip_call("unzipFiles", &[array.into()]).await?;
     let entries: js_sys::Array = entries.dyn_into().map_err(|_| "unzipFiles gave no list")?;

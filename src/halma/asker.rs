@@ -215,6 +215,19 @@ impl Asker {
         }
     }
 
+    /// Seats a code player opened elsewhere (a tournament's pool of seats, which reuses them across
+    /// games): its answers come to this asker until [`Asker::take_seat`].
+    pub fn put_seat(&self, seat: Seat) {
+        self.stop(0.0);
+        *self.seat.borrow_mut() = Some(seat);
+    }
+
+    /// Takes the code player's seat back, its move in progress (if any) cut off.
+    pub fn take_seat(&self) -> Option<Seat> {
+        self.stop(0.0);
+        self.seat.borrow_mut().take()
+    }
+
     /// Closes the code player's seat, if one is open (the team has another player now).
     pub fn close_seat(&self) {
         self.code_busy.set(false);

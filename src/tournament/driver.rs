@@ -6,19 +6,30 @@
 //! wall stays watchable. "Skip to the end of the round" drops both waits for the current round: each tick
 //! ends as soon as its answers are in (web AIs still get at most the tick length). A tick that may end
 //! early is woken by its last answer ([`Control::deliver`]), never by looking again and again.
+//!
+//! Code entries are asked like house bots (a tick ends once both have answered), each in a seat of the
+//! code players' module opened from the entry's own code. The seats come from a [`Pool`] kept across
+//! games and roll calls: a game waits until its code entries' seats are free and ready (loading an
+//! interpreter is not a move's time), and gives them back when it ends.
 
+use super::pool::{self, Machine, Pool, Strain};
 use super::roll_call::{self, Check};
 use super::runner::{Run, TickEnd};
 use super::store;
+use crate::code::seat::{Seat, SeatStatus};
 use crate::halma::asker::{Asker, Question};
 use crate::halma::web_ai;
 use crate::notice::{Line, Tone};
 use crate::now_ms;
+use gridarena_engine::halma::code::Source;
 use gridarena_engine::halma::{AiPlayer, Answer, NoMove, Team, Teams};
 use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::settings::Settings;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
 
 /// The shortest tick of built-ins alone, in ms: quicker than that the wall is a blur.
 pub const PACE_MS: f64 = 80.0;
@@ -40,6 +51,12 @@ pub struct Control {
     pub notice: RwSignal<Option<Line>>,
     /// For each game waiting on its tick's answers, what wakes it once they are all in.
     wakers: StoredValue<Vec<(usize, js_sys::Function)>, LocalStorage>,
+    /// The code entries' seats (their interpreters), kept across games and roll calls.
+    pool: StoredValue<Pool<Seat>, LocalStorage>,
+    /// Each code's SHA-256, the pool's key, by the code's address (computed once per code).
+    hashes: StoredValue<HashMap<usize, String>, LocalStorage>,
+    /// How the machine keeps up, for the wall.
+    pub strain: RwSignal<Strain>,
 }
 
 impl Control {
@@ -52,7 +69,109 @@ impl Control {
             log: RwSignal::new(Vec::new()),
             notice,
             wakers: StoredValue::new_local(Vec::new()),
+            pool: StoredValue::new_local(Pool::new(pool::cap_for(device_memory()))),
+            hashes: StoredValue::new_local(HashMap::new()),
+            strain: RwSignal::new(Strain::default()),
         }
+    }
+
+    /// The machine as the wall's verdict reads it.
+    pub fn machine(self) -> Machine {
+        Machine {
+            games: self.run.with(|r| r.as_ref().map_or(0, |r| r.live().len())),
+            cores: cores().unwrap_or(4),
+            cap: self.pool.with_value(Pool::cap),
+        }
+    }
+
+    /// The pool's key for `source`: its SHA-256 (worked out once per code, since a class's code is
+    /// megabytes).
+    fn key(self, source: &Arc<Source>) -> String {
+        let address = Arc::as_ptr(source) as usize;
+        if let Some(Some(key)) = self.hashes.try_with_value(|h| h.get(&address).cloned()) {
+            return key;
+        }
+        let key = source.sha256();
+        self.hashes.update_value(|h| {
+            h.insert(address, key.clone());
+        });
+        key
+    }
+
+    /// Seats `code` (a game's code entries, by team: name and code) in `askers` for a game seeded with
+    /// `seed`, each from the pool: its seat reused with a fresh game, or a new one opened. Waits while
+    /// the pool has no room (polling, as seats come back only when games end), then until every seat is
+    /// ready or has failed (loading an interpreter is not the code's time). Returns the pool's numbers
+    /// for the seats, to give back; `None` once the tournament is replaced meanwhile.
+    async fn seat_code(
+        self,
+        code: &[(Team, String, Arc<Source>)],
+        seed: u64,
+        askers: &Teams<Asker>,
+        still: impl Fn() -> bool,
+    ) -> Option<Vec<u64>> {
+        let keys: Vec<String> = code.iter().map(|(_, _, s)| self.key(s)).collect();
+        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+        let mut waiting = false;
+        let taken = loop {
+            if !still() {
+                if waiting {
+                    self.strain.update(|s| s.waiting_for_seats -= 1);
+                }
+                return None;
+            }
+            if let Some(Some((taken, closed))) = self.pool.try_update_value(|p| p.take(&keys)) {
+                // Closed: their workers are terminated as the last handles go.
+                drop(closed);
+                break taken;
+            }
+            if !waiting {
+                waiting = true;
+                self.strain.update(|s| s.waiting_for_seats += 1);
+            }
+            sleep(200).await;
+        };
+        if waiting {
+            self.strain.update(|s| s.waiting_for_seats -= 1);
+        }
+        let mut seats = Vec::new();
+        let mut ids = Vec::new();
+        for ((team, name, source), t) in code.iter().zip(taken) {
+            let seat = match t.seat {
+                // A seat whose code cannot start stays as it is: it answers every move so at once,
+                // rather than loading its interpreter again to fail again.
+                Some(seat) if matches!(seat.status(), SeatStatus::Failed(_)) => seat,
+                Some(seat) => {
+                    seat.new_game(seed);
+                    seat
+                }
+                None => {
+                    let seat = Seat::open_source(name, source, seed, |_| {});
+                    self.pool.update_value(|p| p.fill(t.id, seat.clone()));
+                    seat
+                }
+            };
+            askers[*team].put_seat(seat.clone());
+            seats.push(seat);
+            ids.push(t.id);
+        }
+        for seat in &seats {
+            seat.settled().await;
+        }
+        Some(ids)
+    }
+
+    /// Gives the seats `ids` back to the pool, taking them out of `askers` (a move still running is
+    /// cut off).
+    fn unseat(self, ids: &[u64], askers: &Teams<Asker>) {
+        for team in Team::ALL {
+            askers[team].take_seat();
+        }
+        self.pool.update_value(|p| {
+            for &id in ids {
+                p.give_back(id);
+            }
+        });
     }
 
     fn current(&self, epoch: u64) -> bool {
@@ -70,11 +189,15 @@ impl Control {
         self.start_games();
     }
 
-    /// Stops the tournament and forgets it.
+    /// Stops the tournament and forgets it; its interpreters are closed.
     pub fn clear(self) {
         self.epoch.update(|e| *e += 1);
         self.run.set(None);
-        store::clear_bundle();
+        self.strain.set(Strain::default());
+        let closed = self.pool.try_update_value(Pool::clear);
+        drop(closed);
+        self.hashes.update_value(HashMap::clear);
+        spawn_local(store::clear_bundle());
     }
 
     fn save(self) {
@@ -84,12 +207,15 @@ impl Control {
         else {
             return;
         };
-        if let Err(why) = store::save_bundle(&bundle) {
-            self.notice.set(Some(Line::new(
-                Tone::Error,
-                format!("The tournament could not be saved, so a reload would lose it: {why}. Export the bundle to keep it."),
-            )));
-        }
+        let notice = self.notice;
+        spawn_local(async move {
+            if let Err(why) = store::save_bundle(&bundle).await {
+                notice.set(Some(Line::new(
+                    Tone::Error,
+                    format!("The tournament could not be saved, so a reload would lose it: {why}. Export the bundle to keep it."),
+                )));
+            }
+        });
     }
 
     /// Starts every game the schedule allows now, each in a task of its own.
@@ -105,8 +231,43 @@ impl Control {
         }
     }
 
-    /// Plays game `number` to its end.
+    /// Plays game `number` to its end: its code entries seated from the pool first, and given back
+    /// to it after.
     async fn game(self, number: usize, epoch: u64) {
+        // How this game's players are asked: built-in AIs think in workers of their own, dropped
+        // (terminated) with the game; code entries in seats from the pool.
+        let askers: Teams<Asker> = Teams::default();
+        let Some((code, seed)) = self.run.with_untracked(|r| {
+            let r = r.as_ref()?;
+            let names = r.tournament.names();
+            let code: Vec<(Team, String, Arc<Source>)> = r
+                .code_entries(number)
+                .into_iter()
+                .map(|(team, entry, source)| {
+                    (team, names.get(entry).cloned().unwrap_or_default(), source)
+                })
+                .collect();
+            Some((code, r.game(number)?.game.fixture().seed))
+        }) else {
+            return;
+        };
+        let ids = if code.is_empty() {
+            Vec::new()
+        } else {
+            match self
+                .seat_code(&code, seed, &askers, move || self.current(epoch))
+                .await
+            {
+                Some(ids) => ids,
+                None => return,
+            }
+        };
+        self.ticks(number, epoch, &askers).await;
+        self.unseat(&ids, &askers);
+    }
+
+    /// Plays game `number`'s ticks to its end (or until the tournament is replaced).
+    async fn ticks(self, number: usize, epoch: u64, askers: &Teams<Asker>) {
         let Some((tick_ms, round)) = self.run.with_untracked(|r| {
             let r = r.as_ref()?;
             Some((
@@ -117,9 +278,6 @@ impl Control {
             return;
         };
         let tick = tick_ms as f64;
-        // How this game's players are asked: built-in AIs think in workers of their own, dropped
-        // (terminated) with the game.
-        let askers: Teams<Asker> = Teams::default();
         loop {
             while self.paused.get_untracked() && self.current(epoch) {
                 sleep(50).await;
@@ -143,8 +301,13 @@ impl Control {
             let answered_all = self.waker(number);
             for request in requests {
                 let (turn, team) = (request.turn, request.team);
+                let code = matches!(request.to, Question::Code { .. });
                 askers[team].ask(request.to, tick_ms, move |asked| {
                     let ms = answered_ms(&asked.answer, asked.elapsed_ms);
+                    if code {
+                        self.strain
+                            .update_untracked(|s| s.answered(asked.elapsed_ms, tick_ms));
+                    }
                     self.deliver(number, epoch, turn, team, asked.answer, ms);
                 });
             }
@@ -274,14 +437,107 @@ fn answered_ms(answer: &Answer, ms: f64) -> Option<u32> {
     }
 }
 
-/// Calls the roll: every entry's check in `checks` (in roster order), web entries as their answers come.
-/// `calls` counts the roll calls, so an answer to an earlier one is not taken for this one's.
+/// A navigator's number, where the browser gives it.
+fn navigator_number(key: &str) -> Option<f64> {
+    let window: wasm_bindgen::JsValue = web_sys::window()?.into();
+    let navigator = js_sys::Reflect::get(&window, &"navigator".into()).ok()?;
+    js_sys::Reflect::get(&navigator, &key.into()).ok()?.as_f64()
+}
+
+/// The machine's logical cores (`navigator.hardwareConcurrency`).
+pub fn cores() -> Option<u32> {
+    navigator_number("hardwareConcurrency")
+        .filter(|n| *n >= 1.0)
+        .map(|n| n as u32)
+}
+
+/// The machine's memory in GB, as the browser rounds it (`navigator.deviceMemory`; Chromium only).
+fn device_memory() -> Option<f64> {
+    navigator_number("deviceMemory")
+}
+
+/// The roll call of one code entry: its seat from the pool, started on the tournament's first game,
+/// asked once on the start position within the roll call's deadline, then given back (warm for the
+/// tournament).
+async fn check_code(
+    ctl: Control,
+    name: String,
+    source: Arc<Source>,
+    settings: Settings,
+    still: impl Fn() -> bool + Copy,
+) -> Check {
+    let askers: Teams<Asker> = Teams::default();
+    let code = [(Team::Red, name, source)];
+    let Some(ids) = ctl.seat_code(&code, settings.seed, &askers, still).await else {
+        return Check::Waiting;
+    };
+    let status = askers
+        .red
+        .seat_status()
+        .map_or(SeatStatus::Ready, |(_, s)| s);
+    let check = match status {
+        SeatStatus::Failed(why) => roll_call::judge_code(
+            &settings,
+            Answer::NoMove(NoMove::Replayed {
+                code: "could_not_start".to_string(),
+                message: why,
+            }),
+            None,
+        ),
+        _ => match roll_call::code_question(&settings) {
+            Err(why) => Check::Red {
+                reason: why,
+                fix: String::new(),
+            },
+            Ok(question) => {
+                let deadline = roll_call::deadline_ms(&settings);
+                let got: Rc<std::cell::RefCell<Option<(Answer, f64)>>> = Rc::default();
+                let answered = {
+                    let got = got.clone();
+                    js_sys::Promise::new(&mut |resolve, _| {
+                        let got = got.clone();
+                        askers.red.ask(question.clone(), deadline, move |asked| {
+                            *got.borrow_mut() = Some((asked.answer, asked.elapsed_ms));
+                            let _ = resolve.call0(&wasm_bindgen::JsValue::UNDEFINED);
+                        });
+                    })
+                };
+                let first = js_sys::Promise::race(&js_sys::Array::of2(
+                    &answered,
+                    &timer(deadline.min(u64::from(u32::MAX)) as u32),
+                ));
+                let _ = wasm_bindgen_futures::JsFuture::from(first).await;
+                let got = got.borrow_mut().take();
+                match got {
+                    Some((answer, ms)) => {
+                        let ms = answered_ms(&answer, ms);
+                        roll_call::judge_code(&settings, answer, ms)
+                    }
+                    None => roll_call::judge_code(
+                        &settings,
+                        Answer::NoMove(NoMove::TimedOut { after_ms: deadline }),
+                        None,
+                    ),
+                }
+            }
+        },
+    };
+    ctl.unseat(&ids, &askers);
+    check
+}
+
+/// Calls the roll: every entry's check in `checks` (in roster order), web entries as their answers come,
+/// code entries as their seats answer (as many at once as there are cores to spare; names are the
+/// entries' own). `calls` counts the roll calls, so an answer to an earlier one is not taken for this
+/// one's.
 pub fn roll_call(
-    players: Vec<AiPlayer>,
+    ctl: Control,
+    entries: Vec<(String, AiPlayer)>,
     settings: Settings,
     checks: RwSignal<Vec<Check>>,
     calls: RwSignal<u64>,
 ) {
+    let (names, players): (Vec<String>, Vec<AiPlayer>) = entries.into_iter().unzip();
     calls.update(|n| *n += 1);
     let call = calls.get_untracked();
     let protocol = store::page_protocol();
@@ -291,8 +547,16 @@ pub fn roll_call(
         .collect();
     checks.set(initial);
     let request = roll_call::request(&settings);
+    let mut code = std::collections::VecDeque::new();
     for (i, player) in players.into_iter().enumerate() {
-        let AiPlayer::Web(url) = player else { continue };
+        let url = match player {
+            AiPlayer::Web(url) => url,
+            AiPlayer::Code(source) => {
+                code.push_back((i, names[i].clone(), source));
+                continue;
+            }
+            _ => continue,
+        };
         if checks.with_untracked(|c| c.get(i) != Some(&Check::Waiting)) {
             continue;
         }
@@ -329,6 +593,30 @@ pub fn roll_call(
                     *slot = check;
                 }
             });
+        });
+    }
+    // Code entries in a few lanes, each taking the next entry when its last is checked.
+    let lanes = pool::games_for(cores()).min(code.len() as u32);
+    let queue = Rc::new(std::cell::RefCell::new(code));
+    let still = move || calls.get_untracked() == call;
+    for _ in 0..lanes {
+        let (queue, settings) = (queue.clone(), settings.clone());
+        spawn_local(async move {
+            loop {
+                let next = queue.borrow_mut().pop_front();
+                let Some((i, name, source)) = next else {
+                    return;
+                };
+                let check = check_code(ctl, name, source, settings.clone(), still).await;
+                if !still() {
+                    return;
+                }
+                checks.update(|c| {
+                    if let Some(slot) = c.get_mut(i) {
+                        *slot = check;
+                    }
+                });
+            }
         });
     }
 }

@@ -2,6 +2,7 @@
 //! only when the tournament starts, so a half-typed number is never an error while typing.
 
 use gridarena_engine::halma::{CampRules, Preset, Team};
+use gridarena_engine::tournament::milestone::parse_list;
 use gridarena_engine::tournament::pairing::Format;
 use gridarena_engine::tournament::settings::{Policy, Settings, DEFAULT_CONSECUTIVE_ERRORS};
 
@@ -21,6 +22,7 @@ pub enum Field {
     Seed,
     CampRules,
     FirstMover,
+    Milestones,
 }
 
 /// The settings as typed.
@@ -46,6 +48,10 @@ pub struct SettingsForm {
     pub camp_rules: String,
     /// `drawn`, `red` or `blue`; read with the classic preset only.
     pub first_mover: String,
+    /// Code entries only (and house bots): no web AI, no program.
+    pub code_only: bool,
+    /// `greedy:50, search-lite:50`: built-in AIs every entry plays twice, for grading.
+    pub milestones: String,
 }
 
 impl Default for SettingsForm {
@@ -93,6 +99,13 @@ impl SettingsForm {
             seed: s.seed.to_string(),
             camp_rules: s.camp_rules.name().to_string(),
             first_mover: s.first_mover.map_or("drawn", Team::name).to_string(),
+            code_only: s.code_only,
+            milestones: s
+                .milestones
+                .iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
         }
     }
 
@@ -109,6 +122,7 @@ impl SettingsForm {
             Field::StrictErrors => &self.strict_errors,
             Field::WithdrawAfter => &self.withdraw_after,
             Field::Seed => &self.seed,
+            Field::Milestones => &self.milestones,
             Field::CampRules => &self.camp_rules,
             Field::FirstMover => &self.first_mover,
         }
@@ -127,10 +141,25 @@ impl SettingsForm {
             Field::StrictErrors => &mut self.strict_errors,
             Field::WithdrawAfter => &mut self.withdraw_after,
             Field::Seed => &mut self.seed,
+            Field::Milestones => &mut self.milestones,
             Field::CampRules => &mut self.camp_rules,
             Field::FirstMover => &mut self.first_mover,
         };
         *slot = value;
+    }
+
+    /// Suggests the number of games at once for a roster with code entries (`code`) on a machine with
+    /// `cores`: one game per core but one, since code entries run on the teacher's machine. Only a
+    /// number the page put there itself is changed, never one typed by hand.
+    pub fn suggest_concurrency(&mut self, code: bool, cores: Option<u32>) {
+        let default = Settings::default().concurrency.to_string();
+        let suggested = super::pool::games_for(cores)
+            .min(gridarena_engine::tournament::settings::MAX_CONCURRENCY)
+            .to_string();
+        if self.concurrency != default && self.concurrency != suggested {
+            return;
+        }
+        self.concurrency = if code { suggested } else { default };
     }
 
     /// The settings, or the first field that is wrong, said for a person.
@@ -176,8 +205,8 @@ impl SettingsForm {
             seed: number("Seed", &self.seed)?,
             camp_rules,
             first_mover,
-            code_only: false,
-            milestones: Vec::new(),
+            code_only: self.code_only,
+            milestones: parse_list(&self.milestones).map_err(|why| format!("Milestones: {why}"))?,
         };
         settings.check()?;
         Ok(settings)
@@ -222,6 +251,44 @@ mod tests {
             (Policy::Strict { errors: 2 }, None)
         );
         assert_eq!(SettingsForm::from_settings(&s).settings().unwrap(), s);
+        assert!(!s.code_only);
+        f.code_only = true;
+        let s = f.settings().unwrap();
+        assert!(s.code_only);
+        assert!(SettingsForm::from_settings(&s).code_only);
+    }
+
+    #[test]
+    fn milestones_are_typed_as_a_list_and_read_back() {
+        let mut f = SettingsForm::default();
+        assert!(f.settings().unwrap().milestones.is_empty());
+        f.set(Field::Milestones, "greedy:50, search-lite:40%".into());
+        let s = f.settings().unwrap();
+        assert_eq!(s.milestones.len(), 2);
+        assert_eq!(
+            SettingsForm::from_settings(&s).milestones,
+            "greedy:50, search-lite:40"
+        );
+        f.set(Field::Milestones, "greedy:500".into());
+        assert!(f.settings().unwrap_err().starts_with("Milestones: "));
+    }
+
+    #[test]
+    fn games_at_once_follow_the_cores_once_the_roster_has_code() {
+        let mut f = SettingsForm::default();
+        let default = f.concurrency.clone();
+        f.suggest_concurrency(true, Some(8));
+        assert_eq!(f.concurrency, "7");
+        // Changed by hand: kept.
+        f.set(Field::Concurrency, "2".into());
+        f.suggest_concurrency(true, Some(16));
+        assert_eq!(f.concurrency, "2");
+        // Back without code: the default again, where the form still had the suggestion.
+        let mut g = SettingsForm::default();
+        g.suggest_concurrency(true, Some(2));
+        assert_eq!(g.concurrency, "1");
+        g.suggest_concurrency(false, Some(2));
+        assert_eq!(g.concurrency, default);
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! The classroom tournament page (`#/tournament`): a roster of Halma AIs, a roll call that checks every
-//! web entry before round 1, the games played live on a projector wall, the standings and crosstable,
+//! The classroom tournament page (`#/tournament`): a roster of Halma AIs (web AIs, house bots, and
+//! students' code handed in as files, folders, .zip files or code links), a roll call that checks every
+//! web and code entry before round 1, the games played live on a projector wall, the standings and crosstable,
 //! replays of finished games, and a saved state a reload resumes from.
 //!
 //! Every rule (pairing, scoring, the error policy, withdrawals) is the engine's
@@ -7,14 +8,18 @@
 //! the components only draw them and drive the clock.
 
 pub mod form;
+pub mod handed_in;
+pub mod pool;
 pub mod roll_call;
 pub mod roster_list;
 pub mod runner;
 pub mod table;
 
+mod code_view;
 mod crosstable_view;
 mod driver;
 mod games_list;
+mod hand_in;
 mod page;
 mod replay_view;
 mod roll_call_panel;

@@ -21,16 +21,18 @@ use crate::halma::replay::Replay;
 use crate::notice::{tone_class, Line, Tone};
 use gridarena_engine::halma::Preset;
 use gridarena_engine::tournament::event::Tournament;
+use gridarena_engine::tournament::grades;
 use gridarena_engine::tournament::settings::Settings;
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 
-/// The roster the page opens with: the link's, else the stored one; and what to say of the link (what
-/// was wrong with it, or the program entries it may not bring). A link that is the stored roster without
-/// its programs is the page's own (written by [`store::save_roster`]): the stored roster, programs and
-/// all, is then kept.
-fn initial_roster() -> (RosterList, Option<Line>) {
+/// The roster the page opens with: the link's, else the stored one (`kept`); and what to say of the link
+/// (what was wrong with it, or the program entries it may not bring). A link that is the stored roster
+/// without its programs is the page's own (written by [`store::save_roster`]): the stored roster,
+/// programs and all, is then kept.
+fn initial_roster(kept: Option<String>) -> (RosterList, Option<Line>) {
     let mut stored = RosterList::default();
-    if let Some(t) = store::stored_roster() {
+    if let Some(t) = kept {
         let _ = stored.import("storage", t.as_bytes());
     }
     let Some(text) = store::linked_roster() else {
@@ -59,32 +61,63 @@ fn classroom_settings() -> SettingsForm {
     })
 }
 
+/// What an export button saves.
+#[derive(Clone, Copy)]
+enum Export {
+    Standings,
+    /// One row per entry: milestones, errors by kind, the code's hash (docs/tournament.md).
+    Grades,
+    Bundle,
+}
+
 #[component]
 pub fn TournamentPage() -> impl IntoView {
     let notice = RwSignal::new(None::<Line>);
-    let (list, said) = initial_roster();
-    if said.is_some() {
-        notice.set(said);
-    }
-    let roster = RwSignal::new(list);
+    let roster = RwSignal::new(RosterList::default());
+    // Until the stored roster is read, nothing is saved over it.
+    let loaded = RwSignal::new(false);
     Effect::new(move |_| {
-        roster.with(|r| store::save_roster(&r.compact(), &r.link()));
+        if !loaded.get() {
+            return;
+        }
+        let (json, link) = roster.with(|r| (r.compact(), r.link()));
+        spawn_local(async move {
+            if let Err(why) = store::save_roster(json, link).await {
+                notice.set(Some(Line::new(
+                    Tone::Error,
+                    format!("The roster could not be kept in this browser: {why}. Export it to keep it."),
+                )));
+            }
+        });
     });
     let form = RwSignal::new(classroom_settings());
+    // Code entries run on this machine: the games at once follow its cores once the roster has code.
+    Effect::new(move |_| {
+        let code = roster.with(RosterList::has_code);
+        form.update(|f| f.suggest_concurrency(code, super::driver::cores()));
+    });
     let checks = RwSignal::new(Vec::<Check>::new());
     let ctl = Control::new(notice);
-    if let Some(bundle) = store::stored_bundle() {
-        match Tournament::from_bundle(&bundle) {
-            Ok(t) => {
-                form.set(SettingsForm::from_settings(t.settings()));
-                ctl.play(t);
-            }
-            Err(why) => notice.set(Some(Line::new(
-                Tone::Error,
-                format!("The saved tournament could not be resumed: {why}. Starting a new one replaces it."),
-            ))),
+    spawn_local(async move {
+        let (list, said) = initial_roster(store::stored_roster().await);
+        if said.is_some() {
+            notice.set(said);
         }
-    }
+        roster.set(list);
+        loaded.set(true);
+        if let Some(bundle) = store::stored_bundle().await {
+            match Tournament::from_bundle(&bundle) {
+                Ok(t) => {
+                    form.set(SettingsForm::from_settings(t.settings()));
+                    ctl.play(t);
+                }
+                Err(why) => notice.set(Some(Line::new(
+                    Tone::Error,
+                    format!("The saved tournament could not be resumed: {why}. Starting a new one replaces it."),
+                ))),
+            }
+        }
+    });
     let running = move || ctl.run.with(Option::is_some);
 
     view! {
@@ -154,13 +187,15 @@ fn Running(ctl: Control) -> impl IntoView {
         })
     };
     let over = move || run.with(|r| r.as_ref().is_some_and(Run::is_over));
-    let export = move |csv: bool| {
+    let export = move |what: Export| {
         let file = run.with_untracked(|r| {
             let t = &r.as_ref()?.tournament;
-            Some(if csv {
-                table::csv(t).map(|text| ("standings.csv", text, "text/csv"))
-            } else {
-                Ok(("tournament.json", t.to_bundle(), "application/json"))
+            Some(match what {
+                Export::Standings => table::csv(t).map(|text| ("standings.csv", text, "text/csv")),
+                Export::Grades => grades::to_csv(t)
+                    .map(|text| ("grades.csv", text, "text/csv"))
+                    .map_err(|e| e.to_string()),
+                Export::Bundle => Ok(("tournament.json", t.to_bundle(), "application/json")),
             })
         });
         if let Some(file) = file {
@@ -194,14 +229,15 @@ fn Running(ctl: Control) -> impl IntoView {
                 {move || if ctl.paused.get() { "Resume" } else { "Pause" }}
             </button>
             <button data-testid="skip-round" disabled=over on:click=skip>"Skip to the end of the round"</button>
-            <button data-testid="export-csv" on:click=move |_| export(true)>"Export standings (CSV)"</button>
-            <button data-testid="export-bundle" on:click=move |_| export(false)>"Export tournament (JSON)"</button>
+            <button data-testid="export-csv" on:click=move |_| export(Export::Standings)>"Export standings (CSV)"</button>
+            <button data-testid="export-grades" on:click=move |_| export(Export::Grades)>"Export grades (CSV)"</button>
+            <button data-testid="export-bundle" on:click=move |_| export(Export::Bundle)>"Export tournament (JSON)"</button>
             <button data-testid="new-tournament" on:click=new_tournament>"New tournament"</button>
         </div>
         <ul class="t-log" data-testid="t-log">
             {move || ctl.log.get().into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}
         </ul>
-        <Wall run />
+        <Wall ctl />
         <ReplayView watched notice=ctl.notice />
         <div class="t-tables">
             <StandingsTable run />

@@ -1,10 +1,12 @@
 //! The roll call before round 1: every web entry gets one real request (the start position, as it will
-//! get in its first game) and turns green or red, with the reason in plain words and what to fix. A
-//! teacher then starts with everyone, or without the red entries, knowing why they are red.
+//! get in its first game), and every code entry runs once on it in its own worker; each turns green or
+//! red, with the reason in plain words and what to fix. A teacher then starts with everyone, or without
+//! the red entries, knowing why they are red.
 //!
 //! The answer is judged by the engine: it is delivered to a scratch game of the start position, so an
 //! illegal move is refused with the referee's own reason.
 
+use crate::halma::asker::Question;
 use gridarena_engine::halma::protocol::ResponseError;
 use gridarena_engine::halma::{AiPlayer, Answer, NoMove, Team};
 use gridarena_engine::tournament::game::{Fixture, TournamentGame};
@@ -70,14 +72,74 @@ pub fn before_asking(player: &AiPlayer, page_protocol: &str) -> Option<Check> {
             "serve the AI over https:, or open this page over http: (for example from a local copy)",
         )),
         AiPlayer::Web(_) => None,
-        AiPlayer::Code(_) => Some(Check::red(
-            "code entries are not yet run by this page",
-            "run this tournament with gridarena halma tournament",
-        )),
+        AiPlayer::Code(_) => None,
         AiPlayer::Program(_) => Some(Check::red(
             "this entry is a program on a computer, which a browser cannot start",
             "serve it with gridarena halma bridge (docs/programs.md) and enter the address it prints as this entry's player, or run the tournament with gridarena halma tournament",
         )),
+    }
+}
+
+/// The question a code entry is asked in the roll call: the start position, as in its first game.
+pub fn code_question(settings: &Settings) -> Result<Question, String> {
+    let mut game = scratch_game(settings)?;
+    let asks = game.begin().map_err(|e| e.to_string())?;
+    let team = asks.first().map_or(Team::Red, |a| a.team);
+    Ok(Question::Code {
+        request: game.request_body(team, settings.tick_ms),
+        state: serde_json::to_string(&game.game().state()).unwrap_or_default(),
+        team,
+    })
+}
+
+/// What a student does about a code failure named `code` (the code players' and the course format's
+/// names, docs/code-players.md).
+fn code_fix(code: &str) -> &'static str {
+    match code {
+        "syntax_error" => "fix the code at that line (the \"Write an AI\" page shows it), and hand it in again",
+        "exception" => "the last lines of the traceback are the student's code that failed: fix it there",
+        "no_move_function" => "the main file must define move(request), or be a course homework script",
+        "network" => "an AI may not use the network in a tournament: take the fetch or socket out",
+        "out_of_memory" => "the code keeps too much: a smaller table, or fewer copies of the board",
+        "malformed_answer" | "malformed_output" => {
+            "answer with a move like {\"from\":{\"x\":2,\"y\":14},\"to\":[{\"x\":2,\"y\":13}]} (course format: output.txt as the course says)"
+        }
+        "no_output" => "the script must write its move to output.txt",
+        "output_too_large" => "the script must write one move to output.txt, nothing more",
+        "crashed" => "the script stopped with an error: read it above, and run the script on the course's input.txt",
+        "out_of_time" => "the course's clock for a game is spent: the script must be quicker",
+        _ => "open the code on the \"Write an AI\" page and play it there against a house bot to see why",
+    }
+}
+
+/// Judges a code entry's answer to the roll call's question: its failure with the line and the reason
+/// (the failure's own message says them), or its move judged by the referee as a web AI's is, green
+/// with the move and the time.
+pub fn judge_code(settings: &Settings, answer: Answer, latency_ms: Option<u32>) -> Check {
+    let tick = settings.tick_ms;
+    match &answer {
+        Answer::NoMove(NoMove::Replayed { code, message }) => Check::red(message.clone(), code_fix(code)),
+        Answer::NoMove(NoMove::Code(failure)) => Check::red(failure.to_string(), code_fix(failure.code())),
+        Answer::NoMove(NoMove::Program(failure)) => {
+            Check::red(failure.to_string(), code_fix(failure.code()))
+        }
+        Answer::NoMove(NoMove::TimedOut { after_ms }) => Check::red(
+            format!("no answer within {after_ms} ms"),
+            format!(
+                "the code must answer within the tick length ({tick} ms): does it loop for ever, or search too deep? Or raise the tick length"
+            ),
+        ),
+        Answer::Move(path) => {
+            let moved = path.to_string();
+            match judge(settings, answer, latency_ms) {
+                Check::Green(_) => Check::Green(match latency_ms {
+                    Some(ms) => format!("moved {moved} in {ms} ms"),
+                    None => format!("moved {moved}"),
+                }),
+                other => other,
+            }
+        }
+        _ => judge(settings, answer, latency_ms),
     }
 }
 

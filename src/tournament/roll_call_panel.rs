@@ -24,8 +24,15 @@ pub fn RollCallPanel(
             Ok(s) => s,
             Err(e) => return error(e),
         };
+        let names = roster.with_untracked(|r| r.roster().names());
         match roster.with_untracked(|r| r.roster().players()) {
-            Ok(players) => driver::roll_call(players, settings, checks, calls),
+            Ok(players) => driver::roll_call(
+                ctl,
+                names.into_iter().zip(players).collect(),
+                settings,
+                checks,
+                calls,
+            ),
             Err(e) => error(e.to_string()),
         }
     };
@@ -99,7 +106,7 @@ pub fn RollCallPanel(
         <fieldset class="t-roll">
             <legend>"Roll call"</legend>
             <p class="hint">
-                "Each web AI gets one real request (the start position) before round 1. House bots are always ready."
+                "Each web AI gets one real request (the start position) before round 1, and each code entry runs once on it in its own worker (loading Python takes a few seconds an entry). House bots are always ready."
             </p>
             <ul data-testid="roll-call">{rows}</ul>
             <div class="t-buttons">

@@ -2,11 +2,55 @@
 //! exported as JSON. Every change is checked by the engine's [`Roster::check`] before it is kept, so the
 //! list on screen is always a roster a tournament accepts (names unique, players valid).
 
+use super::handed_in::entry_name;
+use gridarena_engine::halma::code::Source;
 use gridarena_engine::halma::AiPlayer;
-use gridarena_engine::tournament::roster::{entries_from_lines, Entry, Roster};
+use gridarena_engine::tournament::roster::{entries_from_lines, Entry, Roster, MAX_ROSTER_BYTES};
+use std::sync::Arc;
 
-/// The largest roster file read: rosters of a class are a few kilobytes.
-pub const MAX_ROSTER_FILE: usize = 1_000_000;
+/// The largest roster file read: the engine's limit, since a roster with a class's code in it is tens
+/// of megabytes.
+pub const MAX_ROSTER_FILE: usize = MAX_ROSTER_BYTES;
+
+/// What the roster shows of a code entry: its language, format and size, and its code's hash.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CodeSummary {
+    pub lang: String,
+    pub format: String,
+    pub bytes: usize,
+    /// The SHA-256 of its code, in hex.
+    pub sha256: String,
+}
+
+impl CodeSummary {
+    fn of(source: &Source) -> CodeSummary {
+        CodeSummary {
+            lang: source.lang.to_string(),
+            format: source.format.key().to_string(),
+            bytes: source.size(),
+            sha256: source.sha256(),
+        }
+    }
+
+    /// The first 12 hex digits of the hash: enough to tell a class's entries apart on a projector.
+    pub fn short_hash(&self) -> &str {
+        &self.sha256[..self.sha256.len().min(12)]
+    }
+
+    /// The size for people: bytes, KB or MB.
+    pub fn size(&self) -> String {
+        size_text(self.bytes)
+    }
+}
+
+/// A size for people: `820 B`, `18 KB`, `1.3 MB`.
+pub fn size_text(bytes: usize) -> String {
+    match bytes {
+        b if b < 1000 => format!("{b} B"),
+        b if b < 1_000_000 => format!("{} KB", b.div_ceil(1000)),
+        b => format!("{:.1} MB", b as f64 / 1e6),
+    }
+}
 
 /// Whether `entry` is a program: a command that a computer would run (the CLI, with the teacher's
 /// `--allow-programs`, or a bridge). The page never runs one, but a roster is data from anyone, so the
@@ -35,17 +79,89 @@ fn programs_note(entries: &[Entry]) -> Option<String> {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RosterList {
     entries: Vec<Entry>,
+    /// Each code entry's summary, worked out once (hashing a class's code takes a while); kept with
+    /// the code it describes, so a summary is never shown for other code.
+    summaries: Vec<(Arc<Source>, CodeSummary)>,
 }
 
 impl RosterList {
     pub fn new(roster: Roster) -> RosterList {
-        RosterList {
+        let mut list = RosterList {
             entries: roster.entries,
-        }
+            summaries: Vec::new(),
+        };
+        list.summarize();
+        list
     }
 
     pub fn entries(&self) -> &[Entry] {
         &self.entries
+    }
+
+    /// Brings the code summaries up to date with the entries.
+    fn summarize(&mut self) {
+        let old = std::mem::take(&mut self.summaries);
+        for source in self.entries.iter().filter_map(|e| e.code.as_ref()) {
+            let summary = old
+                .iter()
+                .find(|(s, _)| Arc::ptr_eq(s, source))
+                .map(|(_, summary)| summary.clone())
+                .unwrap_or_else(|| CodeSummary::of(source));
+            self.summaries.push((Arc::clone(source), summary));
+        }
+    }
+
+    /// The summary of `entry`'s code, if it is a code entry of this roster.
+    pub fn summary(&self, entry: &Entry) -> Option<&CodeSummary> {
+        let source = entry.code.as_ref()?;
+        self.summaries
+            .iter()
+            .find(|(s, _)| Arc::ptr_eq(s, source))
+            .map(|(_, summary)| summary)
+    }
+
+    /// Whether any entry is code.
+    pub fn has_code(&self) -> bool {
+        self.entries.iter().any(|e| e.code.is_some())
+    }
+
+    /// Adds code entries, each named after its file, folder or .zip (`raw`) and made distinct; the code
+    /// that could not be read is named with why, and the rest are added.
+    pub fn add_code(
+        &mut self,
+        handed_in: Vec<(String, Result<Source, String>)>,
+    ) -> Result<String, String> {
+        let mut next = self.entries.clone();
+        let mut taken: Vec<String> = next.iter().map(|e| e.name.clone()).collect();
+        let mut added = Vec::new();
+        let mut refused = Vec::new();
+        for (raw, source) in handed_in {
+            match source {
+                Ok(source) => {
+                    let name = entry_name(&raw, &taken);
+                    taken.push(name.clone());
+                    added.push(name.clone());
+                    next.push(Entry::code(&name, source));
+                }
+                Err(why) => refused.push(format!("{raw}: {why}")),
+            }
+        }
+        if !added.is_empty() {
+            self.replace(next)?;
+        }
+        let mut said = match added.len() {
+            0 => String::new(),
+            1 => format!("Code entry added: {}.", added[0]),
+            n => format!("{n} code entries added: {}.", added.join(", ")),
+        };
+        if !refused.is_empty() {
+            said.push_str(&format!(" Not added: {}.", refused.join("; ")));
+        }
+        if added.is_empty() {
+            Err(said.trim().to_string())
+        } else {
+            Ok(said)
+        }
     }
 
     pub fn roster(&self) -> Roster {
@@ -58,6 +174,7 @@ impl RosterList {
     fn replace(&mut self, entries: Vec<Entry>) -> Result<(), String> {
         let checked = Roster { entries }.check().map_err(|e| e.to_string())?;
         self.entries = checked.into_iter().map(|(e, _)| e).collect();
+        self.summarize();
         Ok(())
     }
 
@@ -85,6 +202,7 @@ impl RosterList {
             return Err("That entry is no longer in the roster.".to_string());
         }
         let gone = self.entries.remove(index);
+        self.summarize();
         Ok(format!("{} removed.", gone.name))
     }
 
@@ -95,6 +213,7 @@ impl RosterList {
         let n = roster.entries.len();
         let note = programs_note(&roster.entries).unwrap_or_default();
         self.entries = roster.entries;
+        self.summarize();
         Ok(format!("{n} entries loaded from {name}.{note}"))
     }
 
@@ -107,6 +226,7 @@ impl RosterList {
         let (programs, kept): (Vec<Entry>, Vec<Entry>) =
             roster.entries.into_iter().partition(is_program);
         self.entries = kept;
+        self.summarize();
         Ok((!programs.is_empty()).then(|| {
             let names: Vec<&str> = programs.iter().map(|e| e.name.as_str()).collect();
             format!(
@@ -136,15 +256,18 @@ impl RosterList {
     }
 
     /// The roster in one line for the page's link, without its program entries (a link is for
-    /// sharing, and shares no commands).
-    pub fn link(&self) -> String {
+    /// sharing, and shares no commands); `None` for a roster with code, too big for a link.
+    pub fn link(&self) -> Option<String> {
+        if self.has_code() {
+            return None;
+        }
         let entries = self
             .entries
             .iter()
             .filter(|e| !is_program(e))
             .cloned()
             .collect();
-        serde_json::to_string(&Roster { entries }).unwrap_or_default()
+        serde_json::to_string(&Roster { entries }).ok()
     }
 }
 
@@ -206,13 +329,77 @@ mod tests {
         assert!(is_program(&r.entries()[0]) && !is_program(&r.entries()[1]));
         assert!(r.export_note().unwrap().contains("Ada"));
         // The page's own link leaves the program out; the storage keeps it.
-        assert!(!r.link().contains("homework") && r.compact().contains("homework"));
+        let link = r.link().unwrap();
+        assert!(!link.contains("homework") && r.compact().contains("homework"));
         let mut linked = RosterList::default();
         let note = linked.import_link(r.compact().as_bytes()).unwrap().unwrap();
         assert!(note.contains("left out: Ada"), "{note}");
         assert_eq!(linked.roster().names(), ["Bo"]);
-        assert_eq!(linked.import_link(r.link().as_bytes()), Ok(None));
+        assert_eq!(linked.import_link(link.as_bytes()), Ok(None));
         let plain = RosterList::default();
         assert_eq!(plain.export_note(), None);
+    }
+
+    fn source(main: &str, text: &str) -> Result<Source, String> {
+        gridarena_engine::halma::code::source::source_of(vec![
+            gridarena_engine::halma::code::CodeFile::text(main, text),
+        ])
+    }
+
+    #[test]
+    fn code_entries_are_named_summarized_and_kept_out_of_links() {
+        let mut r = RosterList::default();
+        r.paste("ada builtin:greedy").unwrap();
+        assert!(r.link().is_some());
+        let said = r
+            .add_code(vec![
+                (
+                    "ada.py".into(),
+                    source("ada.py", "def move(r):\n    return None\n"),
+                ),
+                (
+                    "bo.js".into(),
+                    source("bo.js", "function move(r) { return null; }"),
+                ),
+                (
+                    "cy.zip".into(),
+                    Err("no main file: name it main.py or main.js".into()),
+                ),
+            ])
+            .unwrap();
+        assert!(
+            said.starts_with("2 code entries added: ada 2, bo."),
+            "{said}"
+        );
+        assert!(said.contains("Not added: cy.zip: no main file"), "{said}");
+        assert_eq!(r.roster().names(), ["ada", "ada 2", "bo"]);
+        let summary = r.summary(&r.entries()[1]).unwrap().clone();
+        assert_eq!(
+            (summary.lang.as_str(), summary.format.as_str()),
+            ("Python", "function")
+        );
+        assert_eq!(summary.short_hash().len(), 12);
+        assert_eq!(summary.size(), "29 B");
+        assert!(
+            r.summary(&r.entries()[0]).is_none(),
+            "a house bot has no code"
+        );
+        assert_eq!(r.link(), None, "too big for a link");
+        // The roster file and the browser's copy carry the code, and read back the same.
+        let mut back = RosterList::default();
+        back.import("roster.json", r.to_json().as_bytes()).unwrap();
+        assert_eq!(back.summary(&back.entries()[1]), Some(&summary));
+        assert_eq!(back.roster(), r.roster());
+        r.remove(1).unwrap();
+        assert_eq!(r.summary(&r.entries()[1]).unwrap().lang, "JavaScript");
+        assert!(r.add_code(vec![("x".into(), Err("bad".into()))]).is_err());
+        assert_eq!(
+            (size_text(999), size_text(18_200), size_text(1_260_000)),
+            (
+                "999 B".to_string(),
+                "19 KB".to_string(),
+                "1.3 MB".to_string()
+            )
+        );
     }
 }

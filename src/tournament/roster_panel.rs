@@ -1,5 +1,8 @@
-//! The roster: add one entry, paste many, remove, import and export the roster file.
+//! The roster: add one entry, paste many, hand in code (dropped on the roster, chosen, or a code link),
+//! remove, open a code entry's code, import and export the roster file.
 
+use super::code_view::CodeView;
+use super::hand_in::HandIn;
 use super::roster_list::{is_program, RosterList, MAX_ROSTER_FILE};
 use crate::files;
 use crate::notice::{self, Line};
@@ -44,16 +47,32 @@ pub fn RosterPanel(roster: RwSignal<RosterList>, notice: RwSignal<Option<Line>>)
             }
         }
     };
+    // The code entry whose code is open, by name.
+    let open = RwSignal::new(None::<String>);
     let rows = move || {
         roster.with(|r| {
             r.entries()
                 .iter()
                 .enumerate()
                 .map(|(i, e)| {
+                    let summary = r.summary(e).cloned();
+                    let name = e.name.clone();
                     view! {
                         <li>
                             <span class="t-name">{e.name.clone()}</span>
-                            <code>{e.player.clone()}</code>
+                            {match summary {
+                                Some(c) => view! {
+                                    <span class="t-code" data-testid="code-summary" title=c.sha256.clone()>
+                                        {format!("{} · {} · {} · ", c.lang, c.format, c.size())}
+                                        <code data-testid="code-hash">{c.short_hash().to_string()}</code>
+                                    </span>
+                                    <button data-testid="open-code" on:click=move |_| open.set(Some(name.clone()))>
+                                        "Code"
+                                    </button>
+                                }
+                                    .into_any(),
+                                None => view! { <code>{e.player.clone()}</code> }.into_any(),
+                            }}
                             {is_program(e).then(|| view! {
                                 <span
                                     class="t-program"
@@ -75,10 +94,47 @@ pub fn RosterPanel(roster: RwSignal<RosterList>, notice: RwSignal<Option<Line>>)
                 .collect_view()
         })
     };
+    let code_view = move || {
+        let name = open.get()?;
+        let source = roster.with(|r| {
+            r.entries()
+                .iter()
+                .find(|e| e.name == name)
+                .and_then(|e| e.code.clone())
+        })?;
+        Some(view! { <CodeView name source on_close=Callback::new(move |()| open.set(None)) /> })
+    };
+    // The whole roster takes a drop of homework.
+    let dropping = RwSignal::new(false);
+    let dropped = RwSignal::new_local(None::<wasm_bindgen::JsValue>);
+    let over = move |ev: leptos::ev::DragEvent| {
+        ev.prevent_default();
+        dropping.set(true);
+    };
+    let drop = move |ev: leptos::ev::DragEvent| {
+        ev.prevent_default();
+        let event: &wasm_bindgen::JsValue = ev.as_ref();
+        dropped.set(Some(event.clone()));
+    };
+    let link_note = move || {
+        roster.with(|r| r.has_code()).then(|| view! {
+            <p class="hint" data-testid="roster-link-note">
+                "This roster holds code, too much for the page's link: the address no longer carries it. "
+                "It is kept in this browser; to share it, export the roster file."
+            </p>
+        })
+    };
     view! {
-        <fieldset class="t-roster">
+        <fieldset
+            class="t-roster"
+            on:dragover=over
+            on:dragleave=move |_| dropping.set(false)
+            on:drop=drop
+        >
             <legend>"Roster (" {move || roster.with(|r| r.entries().len())} " entries)"</legend>
             <ol data-testid="roster">{rows}</ol>
+            {code_view}
+            <HandIn roster notice dropping dropped />
             <SubmitForm class="setup" label="Add one entry" on_submit=add>
                 <label>
                     <span>"Name"</span>
@@ -117,6 +173,7 @@ pub fn RosterPanel(roster: RwSignal<RosterList>, notice: RwSignal<Option<Line>>)
                 />
                 <button data-testid="export-roster" on:click=export>"Export roster"</button>
             </div>
+            {link_note}
         </fieldset>
     }
 }

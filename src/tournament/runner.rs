@@ -6,9 +6,11 @@
 use crate::halma::asker::Question;
 use crate::halma::board_view::BoardView;
 use crate::halma::builtin;
+use gridarena_engine::halma::code::Source;
 use gridarena_engine::halma::{AiPlayer, Answer, ContentType, NoMove, Team, TickOutcome};
 use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::game::{Fixture, TournamentGame};
+use std::sync::Arc;
 
 /// An AI to ask this tick, and what it is asked (a web AI's request, a built-in AI's job for the page's
 /// worker).
@@ -122,12 +124,11 @@ impl Run {
                     content_type: ContentType::TextPlain,
                     body: live.game.request_body(ask.team, tick_ms),
                 },
-                Some(AiPlayer::Code(_)) => {
-                    let why = "code entries are not yet run by this page".to_string();
-                    let answer = Answer::NoMove(NoMove::Failed(why));
-                    live.game.deliver(ask.turn, ask.team, answer, None);
-                    continue;
-                }
+                Some(AiPlayer::Code(_)) => Question::Code {
+                    request: live.game.request_body(ask.team, tick_ms),
+                    state: serde_json::to_string(&live.game.game().state()).unwrap_or_default(),
+                    team: ask.team,
+                },
                 Some(AiPlayer::Program(_)) => {
                     let why = crate::halma::player::PROGRAM_IN_PAGE.to_string();
                     let answer = Answer::NoMove(NoMove::Failed(why));
@@ -204,6 +205,21 @@ impl Run {
         self.game(number).map_or_else(BoardView::default, |l| {
             BoardView::new(l.game.game().position(), l.last.as_ref(), None, &[])
         })
+    }
+
+    /// The code entries of game `number`, by team: each one's index in the roster and its code.
+    pub fn code_entries(&self, number: usize) -> Vec<(Team, usize, Arc<Source>)> {
+        let Some(live) = self.game(number) else {
+            return Vec::new();
+        };
+        let f = *live.game.fixture();
+        Team::ALL
+            .iter()
+            .filter_map(|&team| match self.tournament.player(f.entry(team)) {
+                Some(AiPlayer::Code(source)) => Some((team, f.entry(team), Arc::clone(source))),
+                _ => None,
+            })
+            .collect()
     }
 
     /// The names of game `number`'s two entries, and its turn.

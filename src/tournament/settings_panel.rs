@@ -90,6 +90,18 @@ pub fn SettingsPanel(form: RwSignal<SettingsForm>) -> impl IntoView {
             </Show>
             <Input form field=Field::WithdrawAfter label="Withdraw after K silent games (empty: never)" testid="withdraw-after" />
             <Input form field=Field::Seed label="Seed" testid="seed" />
+            <Input form field=Field::Milestones
+                label="Milestones for grading (greedy:50, search-lite:50, search:25; empty: none)"
+                testid="milestones" />
+            <label class="check">
+                <input
+                    type="checkbox"
+                    data-testid="code-only"
+                    prop:checked=move || form.with(|f| f.code_only)
+                    on:change=move |ev| form.update(|f| f.code_only = event_target_checked(&ev))
+                />
+                <span>"Code entries only (a final: no web AI a person could drive, house bots allowed)"</span>
+            </label>
         </fieldset>
     }
 }

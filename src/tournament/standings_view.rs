@@ -1,12 +1,25 @@
 //! The live standings table: the engine's order and points, with each entry's latency, errors and
-//! withdrawal.
+//! withdrawal, and a code entry's hash (the first 12 hex digits of its code's SHA-256: the code that
+//! was played, fixed when the tournament started).
 
 use super::runner::Run;
 use super::table::{self, TableRow};
 use leptos::prelude::*;
+use std::collections::HashMap;
 
 #[component]
 pub fn StandingsTable(run: RwSignal<Option<Run>>) -> impl IntoView {
+    // Worked out once: a tournament's code does not change, and hashing a class's code takes a while.
+    let hashes: HashMap<String, String> = run.with_untracked(|r| {
+        r.as_ref().map_or_else(HashMap::new, |r| {
+            r.tournament
+                .roster()
+                .entries
+                .iter()
+                .filter_map(|e| Some((e.name.clone(), e.code.as_ref()?.sha256())))
+                .collect()
+        })
+    });
     // Recomputed when a game finishes, not on every tick.
     let finished =
         Memo::new(move |_| run.with(|r| r.as_ref().map_or(0, |r| r.tournament.finished_count())));
@@ -34,10 +47,13 @@ pub fn StandingsTable(run: RwSignal<Option<Run>>) -> impl IntoView {
                 );
                 let tie = r.tie.map(|g| format!("tied group {}", g + 1));
                 let tied = tie.is_some();
+                let hash = hashes.get(&r.name).map(|h| view! {
+                    " " <code class="t-hash" data-testid="standings-hash" title=h.clone()>{h[..12.min(h.len())].to_string()}</code>
+                });
                 view! {
                     <tr class=class data-testid="standings-row">
                         <td>{r.rank}</td>
-                        <th scope="row">{r.name}</th>
+                        <th scope="row">{r.name}{hash}</th>
                         <td>{r.played}</td>
                         <td>{r.wins}</td>
                         <td>{r.draws}</td>

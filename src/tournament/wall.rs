@@ -1,5 +1,7 @@
-//! The projector wall: every game in progress as a small live board with the two names, in large text.
+//! The projector wall: every game in progress as a small live board with the two names, in large text,
+//! and a line when the machine, not a student's code, is the bottleneck ([`super::pool::Strain`]).
 
+use super::driver::Control;
 use super::runner::Run;
 use crate::halma::board::Board;
 use leptos::prelude::*;
@@ -38,7 +40,13 @@ fn GameCard(run: RwSignal<Option<Run>>, number: usize) -> impl IntoView {
 }
 
 #[component]
-pub fn Wall(run: RwSignal<Option<Run>>) -> impl IntoView {
+pub fn Wall(ctl: Control) -> impl IntoView {
+    let run = ctl.run;
+    // Said when the teacher's machine, not a student's code, holds the games up.
+    let verdict = move || {
+        let machine = ctl.machine();
+        ctl.strain.with(|s| s.verdict(machine))
+    };
     let live = Memo::new(move |_| {
         run.with(|r| {
             r.as_ref()
@@ -52,6 +60,7 @@ pub fn Wall(run: RwSignal<Option<Run>>) -> impl IntoView {
         })
     });
     view! {
+        <p class="t-machine" data-testid="machine-verdict" role="status">{verdict}</p>
         <section class="t-wall" data-testid="wall" aria-label="Games in progress">
             <For each=move || live.get() key=|n| *n let:number>
                 <GameCard run number />
