@@ -8,15 +8,14 @@ use crate::progress::Progress;
 use clap::Args;
 use gridarena_cli::program::OutOfTime;
 use gridarena_cli::runner::{
-    check_players, describe, parse_player, play_game, Played, Player, PlayerOptions, RunError,
-    Watcher,
+    check_players, describe, match_game, parse_player, play_game, Played, Player, PlayerOptions,
+    RunError, Watcher,
 };
 use gridarena_cli::terminal::printable;
 use gridarena_engine::halma::record::Recorder;
 use gridarena_engine::halma::{
     AiPlayer, ContentType, Exchange, Game, Preset, Tally, Team, Teams, TickOutcome,
 };
-use gridarena_engine::tournament::game::{Fixture, TournamentGame};
 use gridarena_engine::tournament::pairing::Format;
 use gridarena_engine::tournament::settings::{Policy, Settings};
 use gridarena_engine::tournament::Score;
@@ -204,14 +203,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
     let started = Instant::now();
     for k in 1..=args.games {
         let seed = first_seed.wrapping_add(u64::from(k - 1));
-        let fixture = Fixture {
-            number: (k - 1) as usize,
-            round: 0,
-            red: 0,
-            blue: 1,
-            seed,
-        };
-        let game = TournamentGame::new(fixture, &settings)
+        let game = match_game(&settings, seed)
             .map_err(|e| Failure::Input(format!("cannot set up the {} preset: {e}", args.preset)))?
             .with_out_of_time_loss(args.out_of_time == OutOfTime::Lose);
         check_players(game.game(), &players).map_err(Failure::Input)?;

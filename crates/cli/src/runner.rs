@@ -19,11 +19,13 @@ use crate::program::{self, Clock, ClockUse, ProgramPlayer};
 use crate::web::{check_url, Reply, WebAi};
 use gridarena_engine::halma::ai::BuiltIn;
 use gridarena_engine::halma::game_loop::{game_request_body, Ask};
+use gridarena_engine::halma::SetupError;
 use gridarena_engine::halma::{
     AiPlayer, Answer, ContentType, Exchange, Game, GameResult, LoopError, NoMove, Team, Teams,
     TickOutcome, Verdict, Wire,
 };
-use gridarena_engine::tournament::game::{Ending, GameReport, TournamentGame};
+use gridarena_engine::tournament::game::{Ending, Fixture, GameReport, TournamentGame};
+use gridarena_engine::tournament::settings::Settings;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -159,6 +161,19 @@ impl From<std::io::Error> for RunError {
     fn from(e: std::io::Error) -> RunError {
         RunError::Output(e)
     }
+}
+
+/// A match's game under `settings` (preset, turn limit, rules, error policy), played from `seed`: a
+/// tournament game with no tournament around it, so it is judged as one.
+pub fn match_game(settings: &Settings, seed: u64) -> Result<TournamentGame, SetupError> {
+    let fixture = Fixture {
+        number: 0,
+        round: 0,
+        red: 0,
+        blue: 1,
+        seed,
+    };
+    TournamentGame::new(fixture, settings)
 }
 
 /// Plays `game` to its end with `players`, `tick_ms` milliseconds a tick, built-in AIs seeded from the
@@ -404,8 +419,7 @@ mod tests {
     use super::*;
     use gridarena_engine::halma::ai::{team_seed, tick_seed};
     use gridarena_engine::halma::Preset;
-    use gridarena_engine::tournament::game::Fixture;
-    use gridarena_engine::tournament::settings::{Policy, Settings};
+    use gridarena_engine::tournament::settings::Policy;
 
     /// A match's game: `preset`, lenient, played from `seed`.
     fn game_of(preset: Preset, seed: u64) -> TournamentGame {
@@ -414,14 +428,7 @@ mod tests {
             policy: Policy::Lenient,
             ..Settings::default()
         };
-        let fixture = Fixture {
-            number: 0,
-            round: 0,
-            red: 0,
-            blue: 1,
-            seed,
-        };
-        TournamentGame::new(fixture, &settings).expect("a preset")
+        match_game(&settings, seed).expect("a preset")
     }
 
     #[test]
