@@ -269,7 +269,7 @@ mod tests {
         let long = "x".repeat(60);
         let name = entry_name(&format!("{long}.py"), &[]);
         assert_eq!(name.chars().count(), MAX_NAME_CHARS);
-        let again = entry_name(&format!("{long}.py"), &[name.clone()]);
+        let again = entry_name(&format!("{long}.py"), std::slice::from_ref(&name));
         assert!(again.ends_with(" 2") && again.chars().count() <= MAX_NAME_CHARS);
         assert_ne!(again, name);
         // Every name made is one the roster takes.

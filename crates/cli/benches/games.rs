@@ -8,10 +8,11 @@
 //! Besides the runner's figure it prints the engine's alone (the same games played by a bare loop of
 //! `BuiltIn::choose` and `Game::tick`), so the runner's own overhead per game is the difference.
 
-use gridarena_cli::runner::{play_game, Player, Watcher};
+use gridarena_cli::runner::{match_game, play_game, Player, Watcher};
 use gridarena_engine::halma::ai::BuiltIn;
 use gridarena_engine::halma::record::Recorder;
 use gridarena_engine::halma::{Answer, Exchange, Game, NoMove, Preset, Team, Teams, TickOutcome};
+use gridarena_engine::tournament::settings::{Policy, Settings};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -58,18 +59,28 @@ fn measure(budget: Duration, mut play: impl FnMut(u64) -> u32) -> (u64, u64, Dur
     (games, ticks, start.elapsed())
 }
 
+/// An arena match's game from `seed`, as `gridarena halma match` plays it.
+fn arena_game(seed: u64) -> gridarena_engine::tournament::game::TournamentGame {
+    let settings = Settings {
+        preset: Preset::Arena,
+        policy: Policy::Lenient,
+        ..Settings::default()
+    };
+    match_game(&settings, seed).expect("the arena preset sets up")
+}
+
 fn runner_game(seed: u64, players: &Teams<Player>) -> u32 {
-    let game = Game::new(&Preset::Arena.rules(), seed).expect("the arena preset sets up");
-    let report = play_game(game, seed, players, 1000, &mut ()).expect("a built-in game plays");
-    black_box(report.ticks)
+    let played =
+        play_game(arena_game(seed), players, 1000, &mut ()).expect("a built-in game plays");
+    black_box(played.report.ticks)
 }
 
 fn recorded_game(seed: u64, players: &Teams<Player>) -> u32 {
-    let game = Game::new(&Preset::Arena.rules(), seed).expect("the arena preset sets up");
     let mut rec = Recording(None);
-    let report = play_game(game, seed, players, 1000, &mut rec).expect("a built-in game plays");
+    let played =
+        play_game(arena_game(seed), players, 1000, &mut rec).expect("a built-in game plays");
     black_box(rec.0.map(|r| r.text().len()));
-    report.ticks
+    played.report.ticks
 }
 
 /// The same game with nothing but the engine: the floor the runner is measured against.

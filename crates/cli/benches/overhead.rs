@@ -12,9 +12,10 @@
 //!
 //! `cargo bench -p gridarena-cli --bench overhead`. Without `--bench` it plays a few ticks as a smoke test.
 
-use gridarena_cli::runner::{parse_player, play_game, Player};
+use gridarena_cli::runner::{match_game, parse_player, play_game, Player};
 use gridarena_engine::halma::game_loop::request_body;
 use gridarena_engine::halma::{Game, Preset, Team, Teams};
+use gridarena_engine::tournament::settings::{Policy, Settings};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -149,18 +150,24 @@ fn runner_game(red: &str, blue: &str, ticks: u32, time: &ServerTime) -> Figures 
         red: Player::new(&spec(red)).expect("a player"),
         blue: Player::new(&spec(blue)).expect("a player"),
     };
-    let mut rules = Preset::Arena.rules();
-    rules.turn_limit = ticks;
-    let game = Game::new(&rules, 1).expect("the arena sets up");
+    let settings = Settings {
+        preset: Preset::Arena,
+        max_turns: Some(ticks),
+        policy: Policy::Lenient,
+        ..Settings::default()
+    };
+    let game = match_game(&settings, 1).expect("the arena sets up");
     time.take();
     let start = Instant::now();
-    let report = play_game(game, 1, &players, 1000, &mut ()).expect("the game plays");
+    let report = play_game(game, &players, 1000, &mut ())
+        .expect("the game plays")
+        .report;
     let wall = start.elapsed();
     let (served, server_total) = time.take();
     Figures {
         ticks: report.ticks,
         wall_per_tick: wall / report.ticks.max(1),
-        latency: report.teams.map(|_, s| s.average_ms()),
+        latency: report.sides.map(|_, s| s.mean_ms()),
         server: server_total / u32::try_from(served.max(1)).unwrap_or(u32::MAX),
     }
 }

@@ -10,8 +10,9 @@
 //! `cargo bench -p gridarena-cli --bench programs`; without `--bench` it asks a few moves as a smoke test.
 
 use gridarena_cli::program::{Ask, Clock, ProgramPlayer};
-use gridarena_cli::runner::{play_game, Player};
+use gridarena_cli::runner::{match_game, play_game, Player};
 use gridarena_engine::halma::{Answer, Game, Preset, Program, ProgramFormat, Team, Teams};
+use gridarena_engine::tournament::settings::{Policy, Settings};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -117,8 +118,12 @@ fn main() {
     }
 
     let games = if bench { 10 } else { 1 };
-    let mut rules = Preset::Classic.rules();
-    rules.turn_limit = 40;
+    let settings = Settings {
+        preset: Preset::Classic,
+        max_turns: Some(40),
+        policy: Policy::Lenient,
+        ..Settings::default()
+    };
     let players = Teams {
         red: Player::Program(program(
             ProgramFormat::Course,
@@ -134,9 +139,9 @@ fn main() {
     let start = Instant::now();
     let mut plies = 0;
     for seed in 0..games {
-        let game = Game::new(&rules, seed).expect("classic");
-        let report = play_game(game, seed, &players, 60_000, &mut ()).expect("plays");
-        plies += report.ticks;
+        let game = match_game(&settings, seed).expect("classic");
+        let played = play_game(game, &players, 60_000, &mut ()).expect("plays");
+        plies += played.report.ticks;
     }
     let took = start.elapsed().as_secs_f64();
     println!(

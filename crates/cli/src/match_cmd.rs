@@ -8,14 +8,17 @@ use crate::progress::Progress;
 use clap::Args;
 use gridarena_cli::program::OutOfTime;
 use gridarena_cli::runner::{
-    check_players, describe_report, parse_player, play_game, GameReport, Player, PlayerOptions,
-    RunError, TeamStats, Watcher,
+    check_players, describe, match_game, parse_player, play_game, Played, Player, PlayerOptions,
+    RunError, Watcher,
 };
 use gridarena_cli::terminal::printable;
 use gridarena_engine::halma::record::Recorder;
 use gridarena_engine::halma::{
-    AiPlayer, ContentType, Exchange, Game, GameResult, Preset, Team, Teams, TickOutcome,
+    AiPlayer, ContentType, Exchange, Game, Preset, Tally, Team, Teams, TickOutcome,
 };
+use gridarena_engine::tournament::pairing::Format;
+use gridarena_engine::tournament::settings::{Policy, Settings};
+use gridarena_engine::tournament::Score;
 use serde::Serialize;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -36,10 +39,14 @@ tick, so a team never has two requests in flight. The next tick starts as soon a
 built-in games run as fast as the CPU allows. The alternating presets (classic, mini) ask only the side
 to move.
 
-Everything a web AI does wrong costs it that tick and the game goes on: a refused connection, an HTTP
-status other than 2xx, a redirect (never followed, as in the browser), an answer over 64 KiB (at most
-64 KiB + 1 byte is read), a body that is not one move (empty, HTML, invalid JSON, wrong shape, a list of
-moves, bad coordinates), or an illegal move. In the arena neither team moves in such a tick.
+Everything a web AI does wrong is an error tick: a refused connection, an HTTP status other than 2xx, a
+redirect (never followed, as in the browser), an answer over 64 KiB (at most 64 KiB + 1 byte is read), a
+body that is not one move (empty, HTML, invalid JSON, wrong shape, a list of moves, bad coordinates), or
+an illegal move. In the arena neither team moves in such a tick. What errors cost is --policy: lenient
+(the default: the tick is lost and the game goes on), consecutive:N (N error ticks in a row forfeit the
+game, the tournament's default) or strict:N (the N-th error tick in a game forfeits it). Under every
+policy a game that reaches the turn limit is lost by the side with more error ticks (each of them froze
+the other side's move too) and drawn on equal counts, so errors never turn a loss into a draw.
 
 Programs (docs/programs.md): a player written FORMAT:DIR:COMMAND is a program run by sh -c in a fresh copy
 of the folder DIR made for each game. FORMAT course is the USC CSCI 561 homework's: each move it is run
@@ -51,7 +58,8 @@ clock loses the game (--out-of-time lose, the course's rule) or makes every late
 (--out-of-time no-move). Each failure is named: could_not_start, crashed (with its exit status and the end
 of its stderr), no_output, malformed_output, output_too_large, timed_out, out_of_time.
 
-Output (stdout): one line per game, then a summary: wins, draws, each team's average latency over the
+Output (stdout): one line per game (a forfeit or a game lost at the turn limit names its cause), then a
+summary: wins, draws, each team's average latency over the
 requests answered in time (a built-in AI's compute time) and its errors by kind. With --verbose each
 tick's errors go to stderr as they happen. With --games above 1 and stderr a terminal, a progress bar
 is drawn on stderr.
@@ -104,6 +112,10 @@ pub struct MatchArgs {
     /// What a program's spent clock costs: lose (the game, as in the course) or no-move (every later move)
     #[arg(long, value_name = "POLICY", default_value = "lose", value_parser = clap::value_parser!(OutOfTime))]
     out_of_time: OutOfTime,
+    /// What errors cost: lenient (the tick), consecutive:N (N in a row forfeit the game) or strict:N (the
+    /// N-th in a game forfeits it); under every policy the side with more error ticks loses at the turn limit
+    #[arg(long, value_name = "POLICY", default_value = "lenient", value_parser = str::parse::<Policy>)]
+    policy: Policy,
     /// How red's requests are labelled, if red is a web AI: text (text/plain) or json (application/json)
     #[arg(long, value_name = "TYPE", default_value = "text", value_parser = parse_content_type)]
     red_content_type: ContentType,
@@ -166,13 +178,24 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
         red: args.red.to_string(),
         blue: args.blue.to_string(),
     };
-    let mut rules = args.preset.rules();
-    if let Some(limit) = args.max_turns {
-        rules.turn_limit = limit;
-    }
-    rules.camp_rules = args.rules.camp_rules;
-    rules.first_mover = args.rules.first.0;
-    rules.check_options().map_err(Failure::Input)?;
+    // A match is a tournament game with no tournament around it: its settings make the rules and the
+    // error policy.
+    let settings = Settings {
+        format: Format::RoundRobin,
+        preset: args.preset,
+        tick_ms: args.tick_ms,
+        max_turns: args.max_turns,
+        concurrency: 1,
+        per_entry: 1,
+        policy: args.policy,
+        withdraw_after: None,
+        seed: 0,
+        camp_rules: args.rules.camp_rules,
+        first_mover: args.rules.first.0,
+        code_only: false,
+        milestones: Vec::new(),
+    };
+    settings.rules().check_options().map_err(Failure::Input)?;
     let first_seed = args.seed.unwrap_or_else(|| {
         let seed = random_seed();
         let _ = writeln!(
@@ -190,10 +213,10 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
     let started = Instant::now();
     for k in 1..=args.games {
         let seed = first_seed.wrapping_add(u64::from(k - 1));
-        let game = Game::new(&rules, seed).map_err(|e| {
-            Failure::Input(format!("cannot set up the {} preset: {e}", args.preset))
-        })?;
-        check_players(&game, &players).map_err(Failure::Input)?;
+        let game = match_game(&settings, seed)
+            .map_err(|e| Failure::Input(format!("cannot set up the {} preset: {e}", args.preset)))?
+            .with_out_of_time_loss(args.out_of_time == OutOfTime::Lose);
+        check_players(game.game(), &players).map_err(Failure::Input)?;
         let mut watcher = CliWatcher {
             game: k,
             verbose: args.verbose,
@@ -209,8 +232,8 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
                 recorder: None,
             }),
         };
-        let report =
-            play_game(game, seed, &players, args.tick_ms, &mut watcher).map_err(|e| match e {
+        let played =
+            play_game(game, &players, args.tick_ms, &mut watcher).map_err(|e| match e {
                 RunError::Output(e) => Failure::Output(e),
                 RunError::Internal(why) => Failure::Internal(why),
             })?;
@@ -218,9 +241,9 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
             record.close().map_err(Failure::Output)?;
         }
         progress.clear_for_stdout();
-        writeln!(out, "{}", game_line(k, args.games, &report))?;
+        writeln!(out, "{}", printable(&game_line(k, args.games, &played)))?;
         out.flush()?;
-        totals.add(&report);
+        totals.add(&played);
         progress.draw(
             u64::from(k),
             u64::from(args.games),
@@ -269,17 +292,18 @@ pub fn record_path(path: &Path, k: u32, games: u32) -> PathBuf {
 }
 
 /// "game 2/3: seed 8, red wins after 57 ticks; errors: red 0, blue 3", then each program's clock.
-fn game_line(k: u32, games: u32, report: &GameReport) -> String {
+fn game_line(k: u32, games: u32, played: &Played) -> String {
+    let report = &played.report;
     let mut line = format!(
         "game {k}/{games}: seed {}, {} after {} ticks; errors: red {}, blue {}",
-        report.seed,
-        describe_report(report),
+        report.fixture.seed,
+        describe(&report.ending),
         report.ticks,
-        report.teams.red.errors,
-        report.teams.blue.errors
+        report.sides.red.errors,
+        report.sides.blue.errors
     );
     for team in Team::ALL {
-        if let Some(clock) = report.clocks[team] {
+        if let Some(clock) = played.clocks[team] {
             line.push_str(&format!(
                 "; {team} clock {:.2} s of {:.0} s ({})",
                 clock.used.as_secs_f64(),
@@ -298,19 +322,21 @@ struct Totals {
     wins: Teams<u32>,
     draws: u32,
     ticks: u64,
-    teams: Teams<TeamStats>,
+    teams: Teams<Tally>,
 }
 
 impl Totals {
-    fn add(&mut self, report: &GameReport) {
+    fn add(&mut self, played: &Played) {
+        let report = &played.report;
         self.games += 1;
-        match report.result {
-            GameResult::Win { winner } => self.wins[winner] += 1,
-            GameResult::BothFinished | GameResult::TurnLimit => self.draws += 1,
+        match report.ending.score() {
+            Score::RedWins => self.wins.red += 1,
+            Score::BlueWins => self.wins.blue += 1,
+            Score::Draw => self.draws += 1,
         }
         self.ticks += u64::from(report.ticks);
         for t in Team::ALL {
-            self.teams[t].add(&report.teams[t]);
+            self.teams[t].add(&report.sides[t]);
         }
     }
 }
@@ -345,7 +371,7 @@ fn write_summary(
     )?;
     for team in Team::ALL {
         let stats = &totals.teams[team];
-        let latency = match stats.average_ms() {
+        let latency = match stats.mean_ms() {
             Some(ms) => format!(
                 "{ms:.3} ms average over {}",
                 plural(stats.answered, "answer")
@@ -363,8 +389,7 @@ fn write_summary(
             "{team}: latency {latency}{late}; {}",
             plural(stats.errors, "error")
         )?;
-        let mut causes: Vec<_> = stats.causes.iter().collect();
-        causes.sort_by(|a, b| b.1.count.cmp(&a.1.count).then(a.0.cmp(b.0)));
+        let causes = stats.causes_by_count();
         for (code, cause) in causes.iter().take(CAUSES_SHOWN) {
             let example = printable(&cause.example);
             writeln!(out, "  {} x {code}, latest: {example}", cause.count)?;

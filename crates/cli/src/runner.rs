@@ -1,6 +1,8 @@
-//! The headless match runner: who plays each team, and the transport around the engine's
-//! [`GameLoop`], which decides whom to ask, the built-in AIs' seeds and what a missing answer becomes,
-//! exactly as on the browser page.
+//! The headless game runner: who plays each team, and the transport around the engine's
+//! [`TournamentGame`] (a [`GameLoop`](gridarena_engine::halma::GameLoop) with the error policy and the
+//! tally of each side's answers), which decides whom to ask, the built-in AIs' seeds, what a missing
+//! answer becomes and how a game ends, exactly as on the browser page. A match's game and a tournament's
+//! are played by the one function [`play_game`]: a match is a tournament game with no tournament around it.
 //!
 //! - Each tick the movers are asked ([`Game::movers`]: both teams in the arena, the side to move in the
 //!   alternating presets). Web AIs get the request JSON ([`request_body`]: `timeLimitMs` set to the
@@ -18,12 +20,13 @@ use crate::program::{self, Clock, ClockUse, ProgramPlayer};
 use crate::web::{check_url, Reply, WebAi};
 use gridarena_engine::halma::ai::BuiltIn;
 use gridarena_engine::halma::game_loop::{game_request_body, Ask};
+use gridarena_engine::halma::SetupError;
 use gridarena_engine::halma::{
-    AiPlayer, Answer, ContentType, Exchange, Game, GameLoop, GameResult, LoopError, NoMove,
-    ProgramFailure, Team, TeamError, Teams, TickOutcome, Verdict, Wire,
+    AiPlayer, Answer, ContentType, Exchange, Game, GameResult, LoopError, NoMove, Team, Teams,
+    TickOutcome, Verdict, Wire,
 };
-use gridarena_engine::tournament::game::{GameReport as TournamentReport, TournamentGame};
-use std::collections::BTreeMap;
+use gridarena_engine::tournament::game::{Ending, Fixture, GameReport, TournamentGame};
+use gridarena_engine::tournament::settings::Settings;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -138,76 +141,10 @@ pub fn check_players(game: &Game, players: &Teams<Player>) -> Result<(), String>
     Ok(())
 }
 
-/// One kind of error a team made, for the summary.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Cause {
-    /// How many ticks had it.
-    pub count: u32,
-    /// The latest message of this kind.
-    pub example: String,
-}
-
-/// How one team fared: requests, answers, latency and errors.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TeamStats {
-    /// Times the team was asked for a move.
-    pub asked: u32,
-    /// Answers that arrived in time (any HTTP status or body): the ones latency is measured over.
-    pub answered: u32,
-    /// The sum of those answers' latencies: HTTP round trips, or a built-in AI's compute time.
-    pub latency: Duration,
-    /// Ticks in which the team had an error (no move, or an illegal one).
-    pub errors: u32,
-    /// The errors by their code (`timed_out`, `request_failed`, `jump_over_empty`, ...).
-    pub causes: BTreeMap<String, Cause>,
-}
-
-impl TeamStats {
-    /// The mean latency in milliseconds, if anything was answered.
-    pub fn average_ms(&self) -> Option<f64> {
-        (self.answered > 0).then(|| self.latency.as_secs_f64() * 1000.0 / f64::from(self.answered))
-    }
-
-    /// Adds another game's (or match's) figures.
-    pub fn add(&mut self, other: &TeamStats) {
-        self.asked += other.asked;
-        self.answered += other.answered;
-        self.latency += other.latency;
-        self.errors += other.errors;
-        for (code, cause) in &other.causes {
-            let mine = self.causes.entry(code.clone()).or_default();
-            mine.count += cause.count;
-            mine.example.clone_from(&cause.example);
-        }
-    }
-
-    fn reply(&mut self, latency: Option<Duration>) {
-        self.asked += 1;
-        if let Some(l) = latency {
-            self.answered += 1;
-            self.latency += l;
-        }
-    }
-
-    fn error(&mut self, e: &TeamError) {
-        self.errors += 1;
-        let cause = self.causes.entry(e.code.clone()).or_default();
-        cause.count += 1;
-        cause.example = e.to_string();
-    }
-}
-
-/// How one game went.
+/// A game played to its end: the engine's report, and what only the CLI knows.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameReport {
-    pub seed: u64,
-    /// The result: the board's, or a win for the other side when `lost_on_time` is set.
-    pub result: GameResult,
-    /// The team whose program ran out of time and lost the game under the course's policy.
-    pub lost_on_time: Option<Team>,
-    /// Ticks played.
-    pub ticks: u32,
-    pub teams: Teams<TeamStats>,
+pub struct Played {
+    pub report: GameReport,
     /// Each program player's clock at the end.
     pub clocks: Teams<Option<ClockUse>>,
 }
@@ -248,40 +185,48 @@ impl From<std::io::Error> for RunError {
     }
 }
 
-/// Plays `game` to its end with `players`, `tick_ms` milliseconds a tick, built-in AIs seeded from `seed`.
+/// A match's game under `settings` (preset, turn limit, rules, error policy), played from `seed`: a
+/// tournament game with no tournament around it, so it is judged as one.
+pub fn match_game(settings: &Settings, seed: u64) -> Result<TournamentGame, SetupError> {
+    let fixture = Fixture {
+        number: 0,
+        round: 0,
+        red: 0,
+        blue: 1,
+        seed,
+    };
+    TournamentGame::new(fixture, settings)
+}
+
+/// Plays `game` to its end with `players`, `tick_ms` milliseconds a tick, built-in AIs seeded from the
+/// game's seed. Each answer is delivered with its latency, so the game's tally can tell an AI that never
+/// answers from one that answers badly; how the game ends (the board, a forfeit, the turn limit's
+/// adjudication) is the engine's.
 pub fn play_game(
-    game: Game,
-    seed: u64,
+    mut game: TournamentGame,
     players: &Teams<Player>,
     tick_ms: u64,
     watcher: &mut impl Watcher,
-) -> Result<GameReport, RunError> {
+) -> Result<Played, RunError> {
     let refused = |e: LoopError| RunError::Internal(format!("the referee refused a tick: {e}"));
     let _ending = EndsGames(players);
-    let mut teams = Teams::<TeamStats>::default();
-    let mut game = GameLoop::new(game, seed);
+    let seed = game.fixture().seed;
     watcher.start(game.game())?;
-    let start_turn = game.game().turn();
-    let mut lost_on_time = None;
-    let result = loop {
-        if let Some(result) = game.game().result() {
-            break result;
+    let report = loop {
+        if let Some(report) = game.report() {
+            break report;
         }
-        let asks = game.begin(|_| true).map_err(refused)?;
+        let asks = game.begin().map_err(refused)?;
         let (mut replies, mut requests) = ask(game.game(), seed, players, &asks, tick_ms);
         let mut wires = Teams::<Option<_>>::default();
         for a in &asks {
             if let Some(reply) = replies[a.team].take() {
-                teams[a.team].reply(reply.latency);
                 wires[a.team] = reply.wire;
-                game.deliver(a.turn, a.team, reply.answer);
+                game.deliver_timed(a.turn, a.team, reply.answer, reply.latency);
             }
         }
         // Every asked team has its reply by now (a time-out is one), so the time waited is never read.
         let outcome = game.finish(tick_ms).map_err(refused)?;
-        for e in &outcome.errors {
-            teams[e.team].error(e);
-        }
         let exchanges = Teams::from_fn(|team| {
             let (Some(url), Some(wire), Some(request)) = (
                 players[team].address(),
@@ -300,25 +245,9 @@ pub fn play_game(
             })
         });
         watcher.tick(&outcome, game.game(), &exchanges)?;
-        let out = outcome.errors.iter().find(|e| {
-            e.code == ProgramFailure::OUT_OF_TIME
-                && players[e.team]
-                    .as_program()
-                    .is_some_and(ProgramPlayer::loses_on_time)
-        });
-        if let Some(e) = out {
-            lost_on_time = Some(e.team);
-            break GameResult::Win {
-                winner: e.team.other(),
-            };
-        }
     };
-    Ok(GameReport {
-        seed,
-        result,
-        lost_on_time,
-        ticks: game.game().turn() - start_turn,
-        teams,
+    Ok(Played {
+        report,
         clocks: Teams::from_fn(|team| players[team].as_program().map(ProgramPlayer::clock_use)),
     })
 }
@@ -331,35 +260,6 @@ impl Drop for EndsGames<'_> {
         for team in Team::ALL {
             self.0[team].end_game();
         }
-    }
-}
-
-/// Plays a tournament game to its end, asking and timing exactly as [`play_game`] does; each answer is
-/// delivered with its latency, so the tournament can tell an AI that never answers from one that
-/// answers badly.
-pub fn play_tournament_game(
-    mut game: TournamentGame,
-    players: &Teams<Player>,
-    tick_ms: u64,
-) -> Result<TournamentReport, RunError> {
-    let refused = |e: LoopError| RunError::Internal(format!("the referee refused a tick: {e}"));
-    let _ending = EndsGames(players);
-    let seed = game.fixture().seed;
-    loop {
-        if let Some(report) = game.report() {
-            return Ok(report);
-        }
-        let asks = game.begin().map_err(refused)?;
-        let (mut replies, _) = ask(game.game(), seed, players, &asks, tick_ms);
-        for a in &asks {
-            if let Some(reply) = replies[a.team].take() {
-                let ms = reply
-                    .latency
-                    .map(|l| u32::try_from(l.as_millis()).unwrap_or(u32::MAX));
-                game.deliver(a.turn, a.team, reply.answer, ms);
-            }
-        }
-        game.finish(tick_ms).map_err(refused)?;
     }
 }
 
@@ -525,20 +425,17 @@ fn builtin_reply(
     }
 }
 
-/// "red wins", "blue wins: red ran out of time", "draw (turn limit)", ...: a game's end in a few words.
-pub fn describe_report(report: &GameReport) -> String {
-    match report.lost_on_time {
-        Some(team) => format!("{} wins: {team} ran out of time", team.other()),
-        None => describe(report.result),
-    }
-}
-
-/// "red wins", "draw (turn limit)", ...: a result in a few words.
-pub fn describe(result: GameResult) -> String {
-    match result {
-        GameResult::Win { winner } => format!("{winner} wins"),
-        GameResult::BothFinished => "draw (both finished)".to_string(),
-        GameResult::TurnLimit => "draw (turn limit)".to_string(),
+/// "red wins", "draw (turn limit)", "blue wins: red forfeited (10 errors in a row; the last: ...)", "red
+/// wins at the turn limit: blue lost (its errors stalled the game: ...)": a game's end in a few words,
+/// with the cause of any end the board did not decide.
+pub fn describe(ending: &Ending) -> String {
+    match ending {
+        Ending::Played { result } => match result {
+            GameResult::Win { winner } => format!("{winner} wins"),
+            GameResult::BothFinished => "draw (both finished)".to_string(),
+            GameResult::TurnLimit => "draw (turn limit)".to_string(),
+        },
+        other => other.to_string(),
     }
 }
 
@@ -547,6 +444,17 @@ mod tests {
     use super::*;
     use gridarena_engine::halma::ai::{team_seed, tick_seed};
     use gridarena_engine::halma::Preset;
+    use gridarena_engine::tournament::settings::Policy;
+
+    /// A match's game: `preset`, lenient, played from `seed`.
+    fn game_of(preset: Preset, seed: u64) -> TournamentGame {
+        let settings = Settings {
+            preset,
+            policy: Policy::Lenient,
+            ..Settings::default()
+        };
+        match_game(&settings, seed).expect("a preset")
+    }
 
     #[test]
     fn players_parse_and_print_as_given() {
@@ -591,19 +499,31 @@ mod tests {
             blue: Player::BuiltIn(BuiltIn::Greedy),
         };
         let play = |seed| {
-            let game = Game::new(&Preset::Mini.rules(), seed).expect("a preset");
-            let mut report = play_game(game, seed, &players, 1000, &mut ()).expect("plays");
-            for t in Team::ALL {
-                report.teams[t].latency = Duration::ZERO;
-            }
-            report
+            let played = play_game(game_of(Preset::Mini, seed), &players, 1000, &mut ());
+            let report = played.expect("plays").report;
+            // Everything but the answer times, which are the machine's.
+            let moves: Vec<[Option<String>; 2]> = report
+                .log
+                .ticks
+                .iter()
+                .map(|t| t.clone().map(|a| a.and_then(|a| a.path)))
+                .collect();
+            (report, moves)
         };
-        let first = play(11);
-        assert_eq!(first, play(11));
+        let (first, moves) = play(11);
+        let (again, moves_again) = play(11);
+        assert_eq!(
+            (&first.ending, first.ticks, &moves),
+            (&again.ending, again.ticks, &moves_again)
+        );
         assert!(first.ticks > 0);
-        assert_eq!(first.teams.red.errors + first.teams.blue.errors, 0);
-        // Alternating: each tick asks one side.
-        assert_eq!(first.teams.red.asked + first.teams.blue.asked, first.ticks);
+        assert_eq!(first.sides.red.errors + first.sides.blue.errors, 0);
+        // Alternating: each tick asks one side, and a built-in AI always answers in time.
+        assert_eq!(first.sides.red.asked + first.sides.blue.asked, first.ticks);
+        assert_eq!(
+            first.sides.red.answered + first.sides.blue.answered,
+            first.ticks
+        );
     }
 
     #[test]
@@ -615,7 +535,9 @@ mod tests {
             red: Player::BuiltIn(BuiltIn::Greedy),
             blue: Player::BuiltIn(BuiltIn::Greedy),
         };
-        let report = play_game(game.clone(), seed, &players, 60_000, &mut ()).expect("plays");
+        let report = play_game(game_of(Preset::Arena, seed), &players, 60_000, &mut ())
+            .expect("plays")
+            .report;
         while game.result().is_none() {
             let tick = tick_seed(seed, game.turn());
             let mv = |ai: BuiltIn, team| {
@@ -628,7 +550,8 @@ mod tests {
             );
             game.tick(r, b).expect("not over");
         }
-        assert_eq!(Some(report.result), game.result());
+        let result = game.result().expect("over");
+        assert_eq!(report.ending, Ending::Played { result });
         assert_eq!(report.ticks, game.turn());
     }
 }

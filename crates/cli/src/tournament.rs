@@ -1,11 +1,11 @@
 //! Playing a whole tournament headless: the engine's [`Tournament`] says which games to start, each
-//! runs on a thread of its own through [`play_tournament_game`] (the same asking and timing as
-//! `gridarena halma match`), and each report goes back to the tournament as it arrives.
+//! runs on a thread of its own through [`play_game`] (the loop `gridarena halma match` plays through),
+//! and each report goes back to the tournament as it arrives.
 //!
 //! The caller sees every finished game ([`Finished`]) before the next games start, which is where
 //! `gridarena halma tournament` writes its bundle, so an interruption loses only the games in flight.
 
-use crate::runner::{play_tournament_game, Player, PlayerOptions, RunError};
+use crate::runner::{play_game, Player, PlayerOptions, RunError};
 use gridarena_engine::halma::Teams;
 use gridarena_engine::tournament::event::{Tournament, Withdrawal};
 use gridarena_engine::tournament::game::{Fixture, GameReport, TournamentGame};
@@ -42,9 +42,8 @@ pub fn play(
                     in_flight += 1;
                     scope.spawn(move || {
                         let result = match (game, players) {
-                            (Ok(game), Ok(players)) => {
-                                play_tournament_game(game, &players, tick_ms)
-                            }
+                            (Ok(game), Ok(players)) => play_game(game, &players, tick_ms, &mut ())
+                                .map(|played| played.report),
                             (Err(e), _) => Err(RunError::Internal(format!(
                                 "game {} could not be set up: {e}",
                                 fixture.number + 1

@@ -42,18 +42,22 @@ games), swiss (--rounds N rounds, equal scores meet, no pair twice while avoidab
 win 1, a draw 1/2), then head-to-head among the entries on equal points, then Sonneborn-Berger; the
 rating (Weng-Lin, mean and a 95% interval) shows which entries the games cannot tell apart.
 
-Errors: --policy lenient (a bad answer is no move and the game goes on) or strict:N (the N-th error in
-one game forfeits it); an entry that never answers in --withdraw-after K games in a row is withdrawn,
-and its games not yet played are lost. Each forfeit and withdrawal names its cause.
+Errors: --policy consecutive:N (the default, consecutive:10: N error ticks in a row forfeit the game, so
+a dead, crashing or closed-port entry loses each game in N ticks), strict:N (the N-th error tick in one
+game forfeits it) or lenient (a bad answer is no move and the game goes on). Under every policy a game
+that reaches the turn limit is lost by the side with more error ticks, and drawn on equal counts: in the
+arena each error tick froze the other side's move too, so errors never turn a loss into a draw. An entry
+that never answers in --withdraw-after K games in a row is withdrawn, and its games not yet played are
+lost. Each forfeit, stalled game and withdrawal names its cause.
 
 Programs (docs/programs.md): an entry may be a program on this machine, {\"name\": \"Ada\", \"program\":
 {\"command\": \"python3 homework.py\", \"dir\": \"agents/ada\", \"format\": \"course\"}} (or the label
 \"course:agents/ada:python3 homework.py\"). Each game gets its own copy of the folder and its own process. A
-program has a clock of --clock seconds a game; under strict:N a spent clock loses the game at once (the
-course's rule), under lenient it makes every later move no move. Before the first game each program is
-run once on the start position (a roll call), and its answer or failure is printed. A program entry is a
-command this machine runs as you, so a roster with one is refused, its commands listed, unless you give
---allow-programs (read them first: a roster may come from anyone).
+program has a clock of --clock seconds a game; under consecutive:N and strict:N a spent clock loses the
+game at once (the course's rule), under lenient it makes every later move no move. Before the first
+game each program is run once on the start position (a roll call), and its answer or failure is
+printed. A program entry is a command this machine runs as you, so a roster with one is refused, its
+commands listed, unless you give --allow-programs (read them first: a roster may come from anyone).
 
 Files in --out DIR: bundle.json (roster, settings, every result and every game's log; rewritten after
 each game), standings.csv (rank, name, played, wins, draws, losses, points, ...), grades.csv (one row per entry:
@@ -107,8 +111,10 @@ pub struct TournamentArgs {
     per_entry: u32,
     #[command(flatten)]
     clock: crate::args::ClockArgs,
-    /// lenient, or strict:N (the N-th error in one game forfeits it)
-    #[arg(long, value_name = "lenient|strict:N", default_value = "lenient", value_parser = str::parse::<Policy>)]
+    /// consecutive:N (N errors in a row forfeit a game), strict:N (the N-th error in one game forfeits
+    /// it) or lenient; under every policy the side with more errors loses at the turn limit
+    #[arg(long, value_name = "consecutive:N|strict:N|lenient", default_value_t = Policy::default(),
+        value_parser = str::parse::<Policy>)]
     policy: Policy,
     /// Withdraw an entry after K games in a row without a single answer; 0 never withdraws
     #[arg(long, value_name = "K", default_value_t = DEFAULT_WITHDRAW_AFTER,
@@ -406,10 +412,13 @@ pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<ExitCode, Fail
     gridarena_cli::code::announce(&code).map_err(Failure::Input)?;
     let mut tournament = open(args, roster)?;
     let options = PlayerOptions {
-        clock: args.clock.clock(match tournament.settings().policy {
-            Policy::Lenient => OutOfTime::NoMove,
-            Policy::Strict { .. } | Policy::Consecutive { .. } => OutOfTime::Lose,
-        }),
+        clock: args
+            .clock
+            .clock(if tournament.settings().policy.out_of_time_loses() {
+                OutOfTime::Lose
+            } else {
+                OutOfTime::NoMove
+            }),
         ..PlayerOptions::default()
     };
     roll_call(&tournament, options)?;

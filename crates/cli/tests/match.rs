@@ -433,9 +433,16 @@ fn hostile(path: &str, code: &str, text: &str) -> Vec<String> {
         run.stdout.contains(code),
         "{path}: no {code} in the summary: {run:?}"
     );
+    // Its errors stalled the game, so the turn limit goes against it (the lenient policy plays on).
     assert!(
-        run.stdout
-            .contains("game 1/1: seed 1, draw (turn limit) after 3 ticks; errors: red 3, blue 0"),
+        run.stdout.contains(
+            "game 1/1: seed 1, blue wins at the turn limit: red lost (its errors stalled the game: \
+             3 error ticks in 3, the other side 0; the last: red: "
+        ) && run.stdout.contains("after 3 ticks; errors: red 3, blue 0"),
+        "{path}: {run:?}"
+    );
+    assert!(
+        run.stdout.contains("wins: red 0, blue 1; draws: 0"),
         "{path}: {run:?}"
     );
     // Three ticks, none longer than the tick length plus scheduling slack.
@@ -525,10 +532,45 @@ fn nothing_listening_is_connection_refused() {
         3,
         "{run:?}"
     );
-    assert!(run
-        .stdout
-        .contains("draw (turn limit) after 3 ticks; errors: red 3, blue 0"));
+    assert!(run.stdout.contains(
+        "blue wins at the turn limit: red lost (its errors stalled the game: 3 error ticks in 3, the \
+         other side 0; the last: red: request failed: connection refused"
+    ), "{run:?}");
+    assert!(
+        run.stdout.contains("after 3 ticks; errors: red 3, blue 0"),
+        "{run:?}"
+    );
     assert!(run.stdout.contains("3 x request_failed"), "{run:?}");
+}
+
+#[test]
+fn a_side_answering_500_forfeits_after_ten_in_a_row_under_the_consecutive_policy() {
+    let url = server().url("/500");
+    let run = matchup(
+        &format!(
+            "--red {url} --blue builtin:greedy --tick-ms 200 --max-turns 50 --seed 1 --policy consecutive:10"
+        ),
+        &[],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stdout.contains(
+            "game 1/1: seed 1, blue wins: red forfeited (10 errors in a row; the last: red: request \
+             failed: HTTP 500 Internal Server Error) after 10 ticks; errors: red 10, blue 0"
+        ),
+        "{run:?}"
+    );
+    assert!(
+        run.stdout.contains("wins: red 0, blue 1; draws: 0"),
+        "{run:?}"
+    );
+    assert!(run.stdout.contains("10 x request_failed"), "{run:?}");
+    let bad = matchup(
+        "--red builtin:greedy --blue builtin:greedy --policy harsh",
+        &[],
+    );
+    assert_eq!(bad.code, 2, "{bad:?}");
+    assert!(bad.stderr.contains("consecutive:N"), "{bad:?}");
 }
 
 #[test]

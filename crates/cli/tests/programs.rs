@@ -173,10 +173,11 @@ fn a_move_past_the_clock_is_killed_and_the_course_policy_loses_the_game() {
     assert_eq!(refusals[0].0, "timed_out", "{refusals:?}");
     assert!(refusals[0].1.contains("500 ms"), "{refusals:?}");
     assert!(
-        stdout.contains("blue wins: red ran out of time"),
+        stdout.contains("blue wins: red forfeited (red: out of time: "),
         "{stdout}"
     );
-    // Under the arena's policy the game goes on with no move.
+    // Under the arena's policy the game goes on with no move, and at the turn limit red's error ticks
+    // lose it.
     let (stdout, trace) = classic(
         &label,
         &[
@@ -190,7 +191,10 @@ fn a_move_past_the_clock_is_killed_and_the_course_policy_loses_the_game() {
     );
     let codes: Vec<String> = red_refusals(&trace).into_iter().map(|r| r.0).collect();
     assert_eq!(codes, ["timed_out", "out_of_time"]);
-    assert!(stdout.contains("draw (turn limit)"), "{stdout}");
+    assert!(
+        stdout.contains("blue wins at the turn limit: red lost (its errors stalled the game: "),
+        "{stdout}"
+    );
 }
 
 #[test]

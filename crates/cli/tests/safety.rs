@@ -175,7 +175,7 @@ fn a_program_that_detaches_its_work_still_runs_out_of_time() {
     let (stdout, _, trace) =
         classic(&label, "12", &["--clock", "0.3"], &tmp).expect("the match ends");
     assert!(
-        stdout.contains("blue wins: red ran out of time"),
+        stdout.contains("blue wins: red forfeited (red: out of time: "),
         "{stdout}\n{trace:?}"
     );
     let _ = fs::remove_dir_all(&tmp);

@@ -185,6 +185,77 @@ fn six_entries_in_a_double_round_robin_with_a_dead_one_withdrawn() {
 }
 
 #[test]
+fn with_the_default_policy_a_crashing_and_a_closed_entry_rank_below_the_built_ins() {
+    let dir = temp_dir("default-policy");
+    let closed = TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap();
+    let entries = vec![
+        ("Greedy", "builtin:greedy".to_string()),
+        ("Search", "builtin:search".to_string()),
+        ("Crash", format!("http://127.0.0.1:{}/", http_500())),
+        ("Closed", format!("http://127.0.0.1:{closed}/")),
+    ];
+    let roster = roster_file(&dir, &entries);
+    let out = dir.join("out");
+    let started = Instant::now();
+    let args = tournament_args(
+        &roster,
+        "--format double --tick-ms 200 --max-turns 60 --seed 36",
+        &out,
+    );
+    let done = gridarena(&args);
+    assert_eq!(done.code, 0, "{done:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "a broken entry's game ends in 10 ticks: {:?}",
+        started.elapsed()
+    );
+    let t = Tournament::from_bundle(&std::fs::read_to_string(out.join("bundle.json")).unwrap())
+        .unwrap();
+    assert_eq!(t.settings().policy.to_string(), "consecutive:10");
+    let crash = 2;
+    for r in t.finished() {
+        let sides = [r.fixture.red, r.fixture.blue];
+        if sides.contains(&crash) && !sides.contains(&3) {
+            let Ending::Forfeit { team, cause } = &r.ending else {
+                panic!("the crashing entry forfeits to a built-in: {:?}", r.ending)
+            };
+            assert_eq!(r.fixture.entry(*team), crash);
+            assert_eq!(r.ticks, 10, "{cause}");
+            assert!(
+                cause.starts_with("10 errors in a row; the last: ") && cause.contains("HTTP 500"),
+                "{cause}"
+            );
+        }
+    }
+    let csv = table(&out);
+    let rows: Vec<Vec<&str>> = csv[1..].iter().map(|l| l.split(',').collect()).collect();
+    let names: Vec<&str> = rows.iter().map(|r| r[1]).collect();
+    assert!(
+        names[..2].contains(&"Greedy") && names[..2].contains(&"Search"),
+        "{csv:?}"
+    );
+    let points = |name: &str| -> f64 {
+        rows.iter().find(|r| r[1] == name).unwrap()[6]
+            .parse()
+            .unwrap()
+    };
+    for broken in ["Crash", "Closed"] {
+        for built_in in ["Greedy", "Search"] {
+            assert!(points(broken) < points(built_in), "{csv:?}");
+        }
+    }
+    assert!(
+        done.stdout
+            .contains("withdrawn: Closed: no answer in 3 games in a row"),
+        "{}",
+        done.stdout
+    );
+}
+
+#[test]
 fn an_interrupted_tournament_resumes_to_the_same_table() {
     let dir = temp_dir("resume");
     let entries: Vec<(&str, String)> = ["Ada", "Bo", "Cy", "Di"]

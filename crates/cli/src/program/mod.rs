@@ -232,11 +232,6 @@ impl ProgramPlayer {
         &self.program
     }
 
-    /// Whether a spent clock loses the game (rather than giving no move).
-    pub fn loses_on_time(&self) -> bool {
-        self.clock.out_of_time == OutOfTime::Lose
-    }
-
     /// The clock so far in this game.
     pub fn clock_use(&self) -> ClockUse {
         let state = self.state.lock().unwrap_or_else(|p| p.into_inner());
