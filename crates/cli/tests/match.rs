@@ -756,9 +756,11 @@ fn both_teams_are_asked_together_and_cut_together() {
         );
     }
     // The second tick's requests left after the first tick's deadline, not after the late answers.
+    // The gap is measured where the requests arrive, so a loaded machine that delivers the first one a
+    // few milliseconds late shortens it: the lower bound allows for that.
     let gap = reds[1].received - reds[0].received;
     assert!(
-        gap >= Duration::from_millis(290) && gap < Duration::from_millis(480),
+        gap >= Duration::from_millis(250) && gap < Duration::from_millis(480),
         "{gap:?}"
     );
 }
@@ -1178,7 +1180,7 @@ fn bad_arguments_exit_2_and_say_what_is_accepted() {
     let cases = [
         (
             "--red greedy --blue builtin:greedy".to_string(),
-            "builtin:greedy, builtin:search, the http:// or https:// URL of a web AI, or a program",
+            "builtin:greedy, builtin:search-lite, builtin:search, the http:// or https:// URL of a web AI, or a program",
         ),
         (
             "--red builtin:random --blue builtin:greedy".to_string(),
