@@ -27,7 +27,7 @@ const ROSTER = { entries: [
   { name: 'Course', code: code('python', 'course', 'halma_course.py', { 'halma_course.py': read('ai/course/halma_course.py') }) },
   { name: 'Js', code: code('javascript', 'function', 'main.js', { 'main.js': read('ai/page/halma_function.js') }) },
   { name: 'Broken', code: code('python', 'function', 'main.py', { 'main.py': 'def move(request):\n    return (\n\nx = 1\n' }) },
-  { name: 'Loop', code: code('javascript', 'function', 'main.js', { 'main.js': 'function move(request) {\n  for (;;) {}\n}\n' }) },
+  { name: 'Loop', code: code('javascript', 'function', 'main.js', { 'main.js': 'export function move(request) {\n  for (;;) {}\n}\n' }) },
   { name: 'Net', code: code('python', 'function', 'main.py', {
     'main.py': 'import js\n\ndef move(request):\n    js.fetch("http://127.0.0.1:9/")\n    return None\n' }) },
   { name: 'Greedy', player: 'builtin:greedy' },
