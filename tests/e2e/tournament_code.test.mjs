@@ -135,11 +135,13 @@ test('a class of code entries: roll call, a tournament with a reload, standings 
   await page.waitForSelector('[data-testid=t-status]');
   await page.waitForFunction(() => /^Round \d+ of \d+: [2-9] of 8/.test(document.querySelector('[data-testid=t-status]').textContent),
     null, { timeout: 120_000 });
-  // A reload mid-tournament resumes it from the browser's storage.
+  // A reload mid-tournament resumes it from the browser's storage. The bundle is stored after each game
+  // without blocking the page, so a game that finished a moment before the reload may not be in it yet:
+  // it is played again from its seed, as every game in progress is. At least one finished game stays.
   await page.reload();
   await page.waitForSelector('[data-testid=t-status]');
   const resumed = await text(page, 't-status');
-  assert.match(resumed, /[2-9] of 8 games finished|is over/, resumed);
+  assert.match(resumed, /[1-9] of 8 games finished|is over/, resumed);
   await page.waitForFunction(() => /is over/.test(document.querySelector('[data-testid=t-status]').textContent),
     null, { timeout: 150_000 });
   assert.match(await text(page, 't-status'), /8 of 8 games finished/);
