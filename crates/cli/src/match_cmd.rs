@@ -150,6 +150,10 @@ pub struct MatchArgs {
     /// Print each tick's errors (no move, illegal move) on stderr as they happen
     #[arg(long, short)]
     verbose: bool,
+    /// Run a code player even where this machine cannot confine it (no Landlock, or no network
+    /// isolation): it could then read your files and use the network, so only for code you trust
+    #[arg(long)]
+    unconfined_code: bool,
 }
 
 /// Plays the match and prints its results on `out`.
@@ -162,7 +166,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
             _ => None,
         })
         .collect();
-    gridarena_cli::code::announce(&code).map_err(Failure::Input)?;
+    gridarena_cli::code::announce(&code, args.unconfined_code).map_err(Failure::Input)?;
     let clock = args.clock.clock(args.out_of_time);
     let options = |content_type| PlayerOptions {
         content_type,

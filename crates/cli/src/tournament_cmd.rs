@@ -136,6 +136,10 @@ pub struct TournamentArgs {
     /// Take only code entries and built-in AIs (a final: nobody can drive a web AI or a program by hand)
     #[arg(long)]
     code_only: bool,
+    /// Run code entries even where this machine cannot confine them (no Landlock, or no network
+    /// isolation): they could then read your files and use the network, so only for code you trust
+    #[arg(long)]
+    unconfined_code: bool,
     /// A milestone for grading: every entry plays this built-in AI twice (seats swapped) and passes by
     /// scoring at least PERCENT of the points; repeat for several (greedy:50 --milestone search-lite:50)
     #[arg(long = "milestone", value_name = "AI:PERCENT", value_parser = str::parse::<Milestone>)]
@@ -409,7 +413,7 @@ pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<ExitCode, Fail
             ))
         })
         .collect();
-    gridarena_cli::code::announce(&code).map_err(Failure::Input)?;
+    gridarena_cli::code::announce(&code, args.unconfined_code).map_err(Failure::Input)?;
     let mut tournament = open(args, roster)?;
     let options = PlayerOptions {
         clock: args

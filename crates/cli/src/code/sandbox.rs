@@ -16,9 +16,11 @@
 //! - a clean environment, so neither the teacher's tokens nor their `PYTHON*`/`NODE_*` settings reach
 //!   the code.
 //!
-//! Where the namespaces or Landlock are missing (an old kernel, a distribution that forbids
-//! unprivileged namespaces) the code still runs with what is left, and [`Isolation::warnings`] says
-//! so once at the start: a tournament is not refused over it.
+//! Where a measure is missing (an old kernel, a distribution that forbids unprivileged namespaces)
+//! [`Isolation::check`] decides: without Landlock a student's code could read the teacher's files, and
+//! without either the namespaces or Landlock's network rules it could use the network, so nothing runs
+//! unless the teacher says they trust every entry (`--unconfined-code`); a lesser gap (Landlock's
+//! network rules standing in for the namespaces) is said once and the code runs.
 
 use std::ffi::CString;
 use std::io;
@@ -60,6 +62,43 @@ impl Isolation {
             namespaces: namespaces_work(),
             landlock: landlock_abi(),
         })
+    }
+
+    /// What code could do here that it should not, if this machine cannot confine it: `None` where
+    /// the file system is confined (Landlock) and the network cut (the namespaces, or Landlock's own
+    /// TCP rules from its fourth version).
+    pub fn shortfall(&self) -> Option<String> {
+        let network_cut = self.namespaces || self.landlock.is_some_and(|abi| abi >= 4);
+        match (self.landlock.is_some(), network_cut) {
+            (true, true) => None,
+            (false, true) => Some(
+                "this kernel lacks Landlock, so a student's code could read and write your files"
+                    .to_string(),
+            ),
+            (true, false) => Some(
+                "this machine refuses new user namespaces to unprivileged users and its Landlock has no \
+                 network rules, so a student's code could use the network"
+                    .to_string(),
+            ),
+            (false, false) => Some(
+                "this machine offers neither Landlock nor unprivileged user namespaces, so a student's \
+                 code could read and write your files and use the network"
+                    .to_string(),
+            ),
+        }
+    }
+
+    /// Whether code may run here: the lines to say once before it does, or why it may not. With
+    /// `unconfined` (the teacher trusts every entry) a shortfall is said and the code runs.
+    pub fn check(&self, unconfined: bool) -> Result<Vec<String>, String> {
+        match self.shortfall() {
+            Some(why) if !unconfined => Err(format!(
+                "code entries cannot be confined here: {why}.\nNothing was run. Play them on a machine \
+                 that confines them (Linux 6.7 or later with Landlock and unprivileged user namespaces), \
+                 or, if you trust every entry's code, run again with --unconfined-code."
+            )),
+            _ => Ok(self.warnings()),
+        }
     }
 
     /// One line for each measure missing here, to be said once before code runs.
@@ -341,6 +380,53 @@ fn allow(ruleset: &OwnedFd, path: &Path, access: u64, file_rights: u64) -> io::R
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn code_that_could_reach_files_or_the_network_runs_only_when_the_teacher_trusts_it() {
+        let full = Isolation {
+            namespaces: true,
+            landlock: Some(6),
+        };
+        assert_eq!(full.check(false), Ok(Vec::new()));
+        // Landlock's TCP rules stand in for the namespaces: said, not refused.
+        let tcp_only = Isolation {
+            namespaces: false,
+            landlock: Some(4),
+        };
+        let said = tcp_only.check(false).expect("runs");
+        assert_eq!(said.len(), 1);
+        assert!(said[0].contains("Landlock still refuses their TCP"), "{said:?}");
+        for (isolation, reason) in [
+            (
+                Isolation {
+                    namespaces: true,
+                    landlock: None,
+                },
+                "read and write your files",
+            ),
+            (
+                Isolation {
+                    namespaces: false,
+                    landlock: Some(3),
+                },
+                "use the network",
+            ),
+            (
+                Isolation {
+                    namespaces: false,
+                    landlock: None,
+                },
+                "your files and use the network",
+            ),
+        ] {
+            let refused = isolation.check(false).expect_err("refused");
+            assert!(refused.contains(reason), "{refused}");
+            assert!(refused.contains("--unconfined-code"), "{refused}");
+            assert!(refused.contains("Nothing was run"), "{refused}");
+            let warned = isolation.check(true).expect("trusted");
+            assert!(!warned.is_empty(), "{isolation:?}");
+        }
+    }
 
     #[test]
     fn a_confined_shell_writes_in_its_folder_only_and_reaches_no_network() {
