@@ -14,7 +14,7 @@ use gridarena_cli::runner::{parse_player, PlayerOptions};
 use gridarena_cli::terminal::printable;
 use gridarena_cli::tournament::{play, Finished};
 use gridarena_engine::halma::{AiPlayer, Answer, Game, Preset, Team, Teams};
-use gridarena_engine::tournament::event::Tournament;
+use gridarena_engine::tournament::event::{Tournament, BUNDLE_FORMAT};
 use gridarena_engine::tournament::grades;
 use gridarena_engine::tournament::milestone::Milestone;
 use gridarena_engine::tournament::pairing::Format;
@@ -64,7 +64,8 @@ each game), standings.csv (rank, name, played, wins, draws, losses, points, ...)
 milestones passed, games, errors by kind, median answer time, the code's hash), games/game-N.jsonl
 (each game's record, which the arena page's Load record replays). Run the same command again with the
 same --out and the tournament resumes where it stopped, with the settings it started with; games that
-were in progress are played again from their seed.";
+were in progress are played again from their seed. A tournament exported by the tournament page (its
+\"Export tournament (JSON)\") resumes here too: give that file in place of the roster, and a new --out.";
 
 pub const AFTER: &str = "\
 Exit status:
@@ -80,7 +81,8 @@ Examples:
 
 #[derive(Debug, clap::Args)]
 pub struct TournamentArgs {
-    /// The roster: {"entries": [{"name": ..., "player": URL or builtin:NAME}, ...]}
+    /// The roster: {"entries": [{"name": ..., "player": URL or builtin:NAME}, ...]}; or a tournament's
+    /// bundle (the page's export, another run's bundle.json), which is resumed
     #[arg(value_name = "ROSTER.json")]
     roster: PathBuf,
     /// round-robin, double, or swiss (with --rounds)
@@ -180,11 +182,24 @@ impl TournamentArgs {
     }
 }
 
-/// Reads and checks the roster file, with the HTTP client's URL checks on top of the engine's.
-fn read_roster(path: &Path) -> Result<Roster, Failure> {
+/// What the ROSTER argument held: a roster, or a tournament's bundle (exported by the page or another
+/// run's bundle.json), which is resumed.
+struct Input {
+    roster: Roster,
+    bundle: Option<Tournament>,
+}
+
+/// Reads and checks the roster file, with the HTTP client's URL checks on top of the engine's. A
+/// tournament's bundle is taken too: its roster, and the tournament to resume.
+fn read_roster(path: &Path) -> Result<Input, Failure> {
     let named = |why: String| Failure::Input(format!("{}: {why}", path.display()));
     let text = fs::read_to_string(path).map_err(|e| named(e.to_string()))?;
-    let roster = Roster::parse(&text).map_err(|e| named(e.to_string()))?;
+    let (roster, bundle) = if is_bundle(&text) {
+        let t = Tournament::from_bundle(&text).map_err(|e| named(e.to_string()))?;
+        (t.roster().clone(), Some(t))
+    } else {
+        (Roster::parse(&text).map_err(|e| named(e.to_string()))?, None)
+    };
     // A code entry's label only names its files for people; the roster's check read the files.
     for (i, entry) in roster
         .entries
@@ -195,7 +210,17 @@ fn read_roster(path: &Path) -> Result<Roster, Failure> {
         parse_player(&entry.player)
             .map_err(|why| named(format!("Entry {} ({}): {why}", i + 1, entry.name)))?;
     }
-    Ok(roster)
+    Ok(Input { roster, bundle })
+}
+
+/// Whether `text` is a tournament's bundle rather than a roster: its `format` says so.
+fn is_bundle(text: &str) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Probe {
+        format: Option<String>,
+    }
+    serde_json::from_str::<Probe>(text.strip_prefix('\u{feff}').unwrap_or(text))
+        .is_ok_and(|p| p.format.as_deref() == Some(BUNDLE_FORMAT))
 }
 
 /// The commands `roster`'s program entries would run on this machine, one line each, as the teacher
@@ -238,52 +263,59 @@ fn check_consent(roster: &Roster, allowed: bool) -> Result<(), Failure> {
     )))
 }
 
-/// The tournament to play: the one in `out` if there is one (it must be of this roster), else a new one.
-fn open(args: &TournamentArgs, roster: Roster) -> Result<Tournament, Failure> {
+/// The tournament to play: the one in `out` if there is one (it must be of this roster), else the
+/// bundle given as the roster (a tournament exported by the page, resumed here), else a new one.
+fn open(args: &TournamentArgs, input: Input) -> Result<Tournament, Failure> {
     let bundle = args.out.join("bundle.json");
-    match fs::read_to_string(&bundle) {
+    let (t, from) = match fs::read_to_string(&bundle) {
         Ok(text) => {
             let t = Tournament::from_bundle(&text)
                 .map_err(|e| Failure::Input(format!("{}: {e}", bundle.display())))?;
-            if t.roster() != &roster {
+            if t.roster() != &input.roster {
                 return Err(Failure::Input(format!(
                     "{} holds a tournament of another roster; choose another --out, or delete it to start again",
                     bundle.display()
                 )));
             }
-            // Without --seed the asked seed is a fresh random one, which says nothing.
-            let asked = Settings {
-                seed: args.seed.unwrap_or(t.settings().seed),
-                ..args.settings()?
-            };
-            let kept = t.settings();
-            if asked != *kept {
-                eprintln!(
-                    "note: resuming {} with the settings it started with ({}, {}, tick {} ms, {}, seed {}), not the options given",
-                    bundle.display(),
-                    kept.format,
-                    kept.preset,
-                    kept.tick_ms,
-                    kept.policy,
-                    kept.seed
-                );
-            }
-            eprintln!(
-                "resuming: {} of {} games already played",
-                t.finished_count(),
-                t.total_games()
-            );
-            Ok(t)
+            (t, bundle)
         }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            let settings = args.settings()?;
-            if args.seed.is_none() {
-                eprintln!("seed: {}", settings.seed);
+        Err(e) if e.kind() == io::ErrorKind::NotFound => match input.bundle {
+            Some(t) => (t, args.roster.clone()),
+            None => {
+                let settings = args.settings()?;
+                if args.seed.is_none() {
+                    eprintln!("seed: {}", settings.seed);
+                }
+                return Tournament::new(input.roster, settings)
+                    .map_err(|e| Failure::Input(e.to_string()));
             }
-            Tournament::new(roster, settings).map_err(|e| Failure::Input(e.to_string()))
-        }
-        Err(e) => Err(Failure::Input(format!("{}: {e}", bundle.display()))),
+        },
+        Err(e) => return Err(Failure::Input(format!("{}: {e}", bundle.display()))),
+    };
+    // Without --seed the asked seed is a fresh random one, which says nothing.
+    let asked = Settings {
+        seed: args.seed.unwrap_or(t.settings().seed),
+        ..args.settings()?
+    };
+    let kept = t.settings();
+    if asked != *kept {
+        eprintln!(
+            "note: resuming {} with the settings it started with ({}, {}, tick {} ms, {}, seed {}), not the options given",
+            from.display(),
+            kept.format,
+            kept.preset,
+            kept.tick_ms,
+            kept.policy,
+            kept.seed
+        );
     }
+    eprintln!(
+        "resuming: {} of {} games already played ({})",
+        t.finished_count(),
+        t.total_games(),
+        from.display()
+    );
+    Ok(t)
 }
 
 /// Runs each program entry once on the start position and says how it answered, so a student sees
@@ -401,9 +433,10 @@ fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
 /// Plays the tournament and prints its table on `out`.
 pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
     gridarena_cli::program::supervise().map_err(Failure::Internal)?;
-    let roster = read_roster(&args.roster)?;
-    check_consent(&roster, args.allow_programs)?;
-    let code: Vec<_> = roster
+    let input = read_roster(&args.roster)?;
+    check_consent(&input.roster, args.allow_programs)?;
+    let code: Vec<_> = input
+        .roster
         .entries
         .iter()
         .filter_map(|e| {
@@ -414,7 +447,7 @@ pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<ExitCode, Fail
         })
         .collect();
     gridarena_cli::code::announce(&code, args.unconfined_code).map_err(Failure::Input)?;
-    let mut tournament = open(args, roster)?;
+    let mut tournament = open(args, input)?;
     let options = PlayerOptions {
         clock: args
             .clock

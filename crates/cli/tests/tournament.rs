@@ -358,3 +358,55 @@ fn another_roster_in_the_same_folder_is_refused() {
         refused.stderr
     );
 }
+
+#[test]
+fn a_tournament_exported_by_the_page_resumes_when_given_as_the_roster() {
+    let dir = temp_dir("exported");
+    let roster = roster_file(
+        &dir,
+        &[
+            ("Ada", "builtin:greedy".into()),
+            ("Bo", "builtin:search-lite".into()),
+            ("Cy", "builtin:greedy".into()),
+        ],
+    );
+    let whole = dir.join("whole");
+    let options = "--preset mini --seed 9 --format double --tick-ms 200";
+    assert_eq!(gridarena(&tournament_args(&roster, options, &whole)).code, 0);
+    // The page's export is the engine's bundle: here the whole run's, cut back to its first two games
+    // (a tournament stopped half-way), written where the teacher saved it.
+    let mut bundle: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(whole.join("bundle.json")).unwrap()).unwrap();
+    bundle["games"].as_array_mut().unwrap().truncate(2);
+    let exported = dir.join("tournament.json");
+    std::fs::write(&exported, bundle.to_string()).unwrap();
+    // Other options are the bundle's: a resumed tournament keeps the settings it started with.
+    let out = dir.join("resumed");
+    let resumed = gridarena(&tournament_args(&exported, "--preset arena", &out));
+    assert_eq!(resumed.code, 0, "{resumed:?}");
+    assert!(
+        resumed
+            .stderr
+            .contains("resuming: 2 of 6 games already played (")
+            && resumed.stderr.contains("tournament.json)")
+            && resumed.stderr.contains("with the settings it started with"),
+        "{}",
+        resumed.stderr
+    );
+    assert_eq!(table(&out), table(&whole));
+    // Run again: the bundle in --out, now finished, is the one resumed.
+    let again = gridarena(&tournament_args(&exported, "", &out));
+    assert!(
+        again
+            .stderr
+            .contains("resuming: 6 of 6 games already played ("),
+        "{}",
+        again.stderr
+    );
+    // A bundle that is not a tournament's says what is wrong with it.
+    bundle["version"] = serde_json::json!(99);
+    std::fs::write(&exported, bundle.to_string()).unwrap();
+    let refused = gridarena(&tournament_args(&exported, "", &dir.join("never")));
+    assert_eq!(refused.code, 2);
+    assert!(refused.stderr.contains("newer than this build"), "{}", refused.stderr);
+}
