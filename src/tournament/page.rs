@@ -19,8 +19,9 @@ use super::{store, table};
 use crate::files;
 use crate::halma::replay::Replay;
 use crate::notice::{tone_class, Line, Tone};
+use crate::widgets::{Chosen, FileInput};
 use gridarena_engine::halma::Preset;
-use gridarena_engine::tournament::event::Tournament;
+use gridarena_engine::tournament::event::{Tournament, MAX_BUNDLE_BYTES};
 use gridarena_engine::tournament::grades;
 use gridarena_engine::tournament::settings::Settings;
 use leptos::prelude::*;
@@ -132,12 +133,57 @@ pub fn TournamentPage() -> impl IntoView {
                         <RosterPanel roster notice />
                         <SettingsPanel form />
                         <RollCallPanel roster form checks ctl />
+                        <ResumeFile roster form ctl />
                     </div>
                 }
             >
                 <Running ctl />
             </Show>
         </section>
+    }
+}
+
+/// Continues a tournament from its exported bundle: the page's "Export tournament (JSON)" on another
+/// machine, or the CLI's `bundle.json`. The bundle carries the roster, code included, the settings
+/// and every finished game, so it needs nothing else.
+#[component]
+fn ResumeFile(
+    roster: RwSignal<RosterList>,
+    form: RwSignal<SettingsForm>,
+    ctl: Control,
+) -> impl IntoView {
+    let read = Callback::new(move |file: Chosen| {
+        let Chosen { name, bytes } = file;
+        let resumed = bytes.and_then(|b| {
+            let text = String::from_utf8(b).map_err(|_| format!("{name} is not a text file."))?;
+            Tournament::from_bundle(&text).map_err(|e| format!("{name}: {e}"))
+        });
+        match resumed {
+            Ok(t) => {
+                let said = format!(
+                    "Resumed {name}: {} of {} games already played.",
+                    t.finished_count(),
+                    t.total_games()
+                );
+                roster.update(|r| r.take(t.roster().clone()));
+                form.set(SettingsForm::from_settings(t.settings()));
+                ctl.play(t);
+                ctl.notice.set(Some(Line::new(Tone::Info, said)));
+            }
+            Err(why) => ctl.notice.set(Some(Line::new(Tone::Error, why))),
+        }
+    });
+    view! {
+        <div class="t-files t-resume">
+            <FileInput
+                label="Resume a tournament (JSON, from this page or gridarena's bundle.json)"
+                testid="resume-bundle"
+                max_bytes=MAX_BUNDLE_BYTES
+                what="tournaments"
+                accept=".json,application/json"
+                on_read=read
+            />
+        </div>
     }
 }
 

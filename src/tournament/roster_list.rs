@@ -5,6 +5,7 @@
 use super::handed_in::entry_name;
 use gridarena_engine::halma::code::Source;
 use gridarena_engine::halma::AiPlayer;
+use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::roster::{entries_from_lines, Entry, Roster, MAX_ROSTER_BYTES};
 use std::sync::Arc;
 
@@ -209,12 +210,22 @@ impl RosterList {
     /// Replaces the roster with a roster file's contents (the form [`RosterList::to_json`] writes).
     pub fn import(&mut self, name: &str, bytes: &[u8]) -> Result<String, String> {
         let text = std::str::from_utf8(bytes).map_err(|_| format!("{name} is not a text file."))?;
+        if Tournament::is_bundle(text) {
+            return Err(format!(
+                "{name} is a tournament, not a roster: continue it with \"Resume a tournament\"."
+            ));
+        }
         let roster = Roster::parse(text).map_err(|e| format!("{name}: {e}"))?;
         let n = roster.entries.len();
         let note = programs_note(&roster.entries).unwrap_or_default();
+        self.take(roster);
+        Ok(format!("{n} entries loaded from {name}.{note}"))
+    }
+
+    /// Takes `roster`'s entries in place of these (a resumed tournament's, for example).
+    pub fn take(&mut self, roster: Roster) {
         self.entries = roster.entries;
         self.summarize();
-        Ok(format!("{n} entries loaded from {name}.{note}"))
     }
 
     /// Takes the roster a link brought: a link may come from anyone, and may not bring commands, so

@@ -3,12 +3,15 @@
 // JavaScript entry, one with a syntax error, one that loops for ever and one that tries the network, and
 // two house bots. The roll call runs each code entry once; the tournament plays with interpreters reused
 // across games, survives a reload, and ends with standings (each code entry's hash), a replay and a
-// bundle that carries every entry's code. Release build, headless Chromium, Pyodide from dist/.
+// bundle that carries every entry's code. The same roster through the CLI (`gridarena halma tournament`,
+// the debug build) gives a table of the same shape, and each side's bundle resumes in the other. Release
+// build, headless Chromium, Pyodide from dist/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { serveDist, launch, openApp, root } from './harness.mjs';
 
 let server, browser;
@@ -168,6 +171,87 @@ test('a class of code entries: roll call, a tournament with a reload, standings 
     assert.equal(got.files[e.code.main], e.code.files[e.code.main], e.name);
   }
   assert.equal(CODE.length, 6);
+  assert.deepEqual(errors.filter((e) => !/Failed to load resource|ERR_|net::/.test(e)), []);
+  await page.close();
+});
+
+/** `bundle` (text) with only its first `k` games, cut as text: its seeds are 64-bit integers, which
+ * JSON.parse and JSON.stringify in JavaScript would round (the page and the CLI read them exactly). */
+function firstGames(bundle, k) {
+  const start = bundle.lastIndexOf('"games":[') + '"games":['.length;
+  const ends = []; // where each game ends
+  let depth = 0, inString = false, i = start;
+  for (; i < bundle.length; i++) {
+    const c = bundle[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') {
+      if (depth === 0) break; // the array's end
+      if (--depth === 0) ends.push(i);
+    }
+  }
+  return bundle.slice(0, k === 0 ? start : ends[k - 1] + 1) + bundle.slice(i);
+}
+
+test('the same roster through the CLI: a table of the same shape, and each bundle resumes in the other', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tournament-cross-'));
+  const bin = path.join(root, 'target', 'debug', 'gridarena');
+  const cli = (args) => spawnSync(bin, ['halma', 'tournament', ...args], { encoding: 'utf8', timeout: 240_000 });
+  const roster = path.join(dir, 'class.json');
+  fs.writeFileSync(roster, JSON.stringify(ROSTER));
+  const played = path.join(dir, 'cli');
+  const run = cli([roster, '--format', 'swiss', '--rounds', '2', '--preset', 'classic', '--camp-rules', 'course',
+    '--tick-ms', '1000', '--max-turns', '10', '--concurrency', '2', '--code-only', '--seed', '7', '--out', played]);
+  assert.equal(run.status, 0, run.stderr);
+  const cliCsv = fs.readFileSync(path.join(played, 'standings.csv'), 'utf8').trim().split('\n');
+  const cliText = fs.readFileSync(path.join(played, 'bundle.json'), 'utf8');
+  const cliBundle = JSON.parse(cliText);
+  assert.equal(cliBundle.games.length, 8);
+
+  // The CLI's bundle, cut back to its first three games (a tournament stopped half-way), resumes in the
+  // page from the file alone: every entry's code comes with it.
+  const { page, errors } = await openApp(browser, `${server.url}#/tournament`, undefined, '[data-testid=entry-name]');
+  // Given as a roster, a tournament says what it is.
+  await page.setInputFiles('[data-testid=import-roster]', {
+    name: 'bundle.json', mimeType: 'application/json', buffer: Buffer.from(cliText),
+  });
+  assert.match(await text(page, 't-notice'), /bundle\.json is a tournament, not a roster: continue it with "Resume a tournament"/);
+  await page.setInputFiles('[data-testid=resume-bundle]', {
+    name: 'bundle.json', mimeType: 'application/json',
+    buffer: Buffer.from(firstGames(cliText, 3)),
+  });
+  await page.waitForFunction(() => /Resumed|resume|bundle\.json:/.test(document.querySelector('[data-testid=t-notice]').textContent));
+  assert.match(await text(page, 't-notice'), /Resumed bundle\.json: 3 of 8 games already played/);
+  await page.waitForFunction(() => /is over/.test(document.querySelector('[data-testid=t-status]').textContent),
+    null, { timeout: 150_000 });
+  assert.match(await text(page, 't-status'), /8 of 8 games finished/);
+  assert.equal((await page.locator('[data-testid=standings-hash]').allTextContents()).length, 6);
+
+  // The page's table has the CLI's shape: the same columns, a row per entry, the same entries.
+  const pageCsv = (await saved(page, 'export-csv')).trim().split('\n');
+  assert.equal(pageCsv[0], cliCsv[0]);
+  assert.equal(pageCsv.length, cliCsv.length);
+  const names = (rows) => rows.slice(1).map((r) => r.split(',')[1]).sort();
+  assert.deepEqual(names(pageCsv), names(cliCsv));
+
+  // The page's bundle, cut back to five games, resumes in the CLI given in place of the roster.
+  const pageText = await saved(page, 'export-bundle');
+  const pageBundle = JSON.parse(pageText);
+  assert.equal(pageBundle.games.length, 8);
+  assert.deepEqual(pageBundle.games.slice(0, 3), cliBundle.games.slice(0, 3));
+  const exported = path.join(dir, 'tournament.json');
+  fs.writeFileSync(exported, firstGames(pageText, 5));
+  assert.equal(JSON.parse(firstGames(pageText, 5)).games.length, 5);
+  const back = cli([exported, '--out', path.join(dir, 'back')]);
+  assert.equal(back.status, 0, back.stderr);
+  assert.match(back.stderr, /resuming: 5 of 8 games already played/);
+  const finished = JSON.parse(fs.readFileSync(path.join(dir, 'back', 'bundle.json'), 'utf8'));
+  assert.equal(finished.games.length, 8);
+  assert.equal(fs.readFileSync(path.join(dir, 'back', 'standings.csv'), 'utf8').split('\n')[0], cliCsv[0]);
+
   assert.deepEqual(errors.filter((e) => !/Failed to load resource|ERR_|net::/.test(e)), []);
   await page.close();
 });

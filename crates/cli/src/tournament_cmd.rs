@@ -14,7 +14,7 @@ use gridarena_cli::runner::{parse_player, PlayerOptions};
 use gridarena_cli::terminal::printable;
 use gridarena_cli::tournament::{play, Finished};
 use gridarena_engine::halma::{AiPlayer, Answer, Game, Preset, Team, Teams};
-use gridarena_engine::tournament::event::{Tournament, BUNDLE_FORMAT};
+use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::grades;
 use gridarena_engine::tournament::milestone::Milestone;
 use gridarena_engine::tournament::pairing::Format;
@@ -194,11 +194,14 @@ struct Input {
 fn read_roster(path: &Path) -> Result<Input, Failure> {
     let named = |why: String| Failure::Input(format!("{}: {why}", path.display()));
     let text = fs::read_to_string(path).map_err(|e| named(e.to_string()))?;
-    let (roster, bundle) = if is_bundle(&text) {
+    let (roster, bundle) = if Tournament::is_bundle(&text) {
         let t = Tournament::from_bundle(&text).map_err(|e| named(e.to_string()))?;
         (t.roster().clone(), Some(t))
     } else {
-        (Roster::parse(&text).map_err(|e| named(e.to_string()))?, None)
+        (
+            Roster::parse(&text).map_err(|e| named(e.to_string()))?,
+            None,
+        )
     };
     // A code entry's label only names its files for people; the roster's check read the files.
     for (i, entry) in roster
@@ -211,16 +214,6 @@ fn read_roster(path: &Path) -> Result<Input, Failure> {
             .map_err(|why| named(format!("Entry {} ({}): {why}", i + 1, entry.name)))?;
     }
     Ok(Input { roster, bundle })
-}
-
-/// Whether `text` is a tournament's bundle rather than a roster: its `format` says so.
-fn is_bundle(text: &str) -> bool {
-    #[derive(serde::Deserialize)]
-    struct Probe {
-        format: Option<String>,
-    }
-    serde_json::from_str::<Probe>(text.strip_prefix('\u{feff}').unwrap_or(text))
-        .is_ok_and(|p| p.format.as_deref() == Some(BUNDLE_FORMAT))
 }
 
 /// The commands `roster`'s program entries would run on this machine, one line each, as the teacher

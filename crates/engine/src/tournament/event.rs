@@ -621,6 +621,18 @@ impl Tournament {
         super::table::Table::of(self)
     }
 
+    /// Whether `text` is meant as a bundle rather than a roster (its `format` says so), so a reader
+    /// that takes either (the CLI's roster argument, the page's import) can say what is wrong with it
+    /// as the one it is.
+    pub fn is_bundle(text: &str) -> bool {
+        #[derive(Deserialize)]
+        struct Probe {
+            format: Option<String>,
+        }
+        serde_json::from_str::<Probe>(text.strip_prefix('\u{feff}').unwrap_or(text))
+            .is_ok_and(|p| p.format.as_deref() == Some(BUNDLE_FORMAT))
+    }
+
     /// The bundle: roster, settings, withdrawals and every finished game with its log, as JSON.
     pub fn to_bundle(&self) -> String {
         let bundle = BundleOut {
