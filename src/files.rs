@@ -64,3 +64,19 @@ pub fn chosen(ev: &web_sys::Event) -> Option<web_sys::File> {
     input.set_value("");
     file
 }
+
+/// Every file the input of `ev` holds (several, or a folder's), the input cleared for the next choice.
+pub fn chosen_all(ev: &web_sys::Event) -> Vec<web_sys::File> {
+    let Some(input) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+    else {
+        return Vec::new();
+    };
+    let list = input.files();
+    let files = (0..list.as_ref().map_or(0, web_sys::FileList::length))
+        .filter_map(|i| list.as_ref()?.get(i))
+        .collect();
+    input.set_value("");
+    files
+}

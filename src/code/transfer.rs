@@ -140,21 +140,6 @@ async fn import(list: Vec<web_sys::File>) -> Result<CodeAi, String> {
     ai_from_files(&name, files)
 }
 
-fn chosen_files(ev: &web_sys::Event) -> Vec<web_sys::File> {
-    let Some(input) = ev
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-    else {
-        return Vec::new();
-    };
-    let list = input.files();
-    let files = (0..list.as_ref().map_or(0, web_sys::FileList::length))
-        .filter_map(|i| list.as_ref()?.get(i))
-        .collect();
-    input.set_value("");
-    files
-}
-
 #[component]
 pub fn Transfer(
     on_import: Callback<CodeAi>,
@@ -170,7 +155,7 @@ pub fn Transfer(
         }
     });
     let take = move |ev: leptos::ev::Event| {
-        let files = chosen_files(&ev);
+        let files = crate::files::chosen_all(&ev);
         if files.is_empty() {
             return;
         }

@@ -84,15 +84,8 @@ async fn entries_of(files: Vec<(String, web_sys::File)>) -> Vec<(String, Result<
 
 /// The files an input holds, with their folder paths where it took a folder; the input is cleared.
 fn input_files(ev: &leptos::ev::Event) -> Vec<(String, web_sys::File)> {
-    let Some(input) = ev
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-    else {
-        return Vec::new();
-    };
-    let list = input.files();
-    let files = (0..list.as_ref().map_or(0, web_sys::FileList::length))
-        .filter_map(|i| list.as_ref()?.get(i))
+    crate::files::chosen_all(ev)
+        .into_iter()
         .map(|file| {
             let path = js_sys::Reflect::get(&file, &"webkitRelativePath".into())
                 .ok()
@@ -101,9 +94,7 @@ fn input_files(ev: &leptos::ev::Event) -> Vec<(String, web_sys::File)> {
                 .unwrap_or_else(|| file.name());
             (path, file)
         })
-        .collect();
-    input.set_value("");
-    files
+        .collect()
 }
 
 /// The files of a drop.
