@@ -2,9 +2,12 @@
 //! tournament` and `gridarena halma match`, sandboxed (docs/code-players.md, "Code entries on the
 //! command line"). Needs `python3` and `node` on PATH, as the starters' tests do.
 
+#[path = "support/tournament_files.rs"]
+mod files;
 #[path = "support/run.rs"]
 mod run;
 
+use files::{bundle, gridarena, roster_file, tournament_args};
 use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::game::Ending;
 use run::run;
@@ -26,12 +29,8 @@ fn starter(path: &str) -> String {
     std::fs::read_to_string(repo(path)).unwrap()
 }
 
-/// A folder of its own under the system's temporary folder, emptied first.
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gridarena-code-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    files::temp_dir("code", name)
 }
 
 /// A roster entry that is code: one file, `main`.
@@ -41,24 +40,8 @@ fn code(name: &str, language: &str, format: &str, main: &str, text: &str) -> ser
     }})
 }
 
-fn roster_file(dir: &Path, entries: &[serde_json::Value]) -> PathBuf {
-    let path = dir.join("roster.json");
-    std::fs::write(&path, serde_json::json!({ "entries": entries }).to_string()).unwrap();
-    path
-}
-
 fn tournament(roster: &Path, options: &str, out: &Path) -> run::Run {
-    let mut args = vec!["halma", "tournament"];
-    let roster = roster.display().to_string();
-    let out = out.display().to_string();
-    args.push(&roster);
-    args.extend(options.split_whitespace());
-    args.extend(["--out", &out]);
-    run(&args, "", None)
-}
-
-fn bundle(out: &Path) -> Tournament {
-    Tournament::from_bundle(&std::fs::read_to_string(out.join("bundle.json")).unwrap()).unwrap()
+    gridarena(&tournament_args(roster, options, out))
 }
 
 /// A Python function entry that raises at the top level on line 3.

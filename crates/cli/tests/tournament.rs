@@ -3,30 +3,25 @@
 
 #[path = "support/canned.rs"]
 mod canned;
+#[path = "support/tournament_files.rs"]
+mod files;
 #[path = "support/run.rs"]
 mod run;
 #[path = "support/starter.rs"]
 mod starter;
 
+use files::{gridarena, tournament_args};
 use gridarena_engine::halma::record::Record;
 use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::game::Ending;
-use run::run;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// A folder of its own under the system's temporary folder, emptied first.
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "gridarena-tournament-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    files::temp_dir("tournament", name)
 }
 
 /// An endpoint that reads each request and answers HTTP 500, with CORS, as a crashing AI server does.
@@ -52,9 +47,7 @@ fn roster_file(dir: &Path, entries: &[(&str, String)]) -> PathBuf {
         .iter()
         .map(|(name, player)| serde_json::json!({"name": name, "player": player}))
         .collect();
-    let path = dir.join("roster.json");
-    std::fs::write(&path, serde_json::json!({ "entries": entries }).to_string()).unwrap();
-    path
+    files::roster_file(dir, &entries)
 }
 
 /// The first seven columns of standings.csv: what must not depend on timing.
@@ -64,24 +57,6 @@ fn table(dir: &Path) -> Vec<String> {
         .lines()
         .map(|l| l.split(',').take(7).collect::<Vec<_>>().join(","))
         .collect()
-}
-
-/// `gridarena halma tournament ROSTER OPTIONS... --out OUT` as arguments.
-fn tournament_args(roster: &Path, options: &str, out: &Path) -> Vec<String> {
-    let mut args = vec![
-        "halma".to_string(),
-        "tournament".to_string(),
-        roster.display().to_string(),
-    ];
-    args.extend(options.split_whitespace().map(String::from));
-    args.extend(["--out".to_string(), out.display().to_string()]);
-    args
-}
-
-/// Runs `gridarena` with `args` and nothing on stdin.
-fn gridarena(args: &[String]) -> run::Run {
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    run(&args, "", None)
 }
 
 #[test]
