@@ -37,6 +37,7 @@
 pub mod ai;
 pub mod code;
 pub mod course;
+pub mod debug;
 pub mod doctor;
 pub mod exchange;
 mod game;
