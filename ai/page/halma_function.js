@@ -8,7 +8,7 @@
 //
 // Variables at the top level of this module keep their values from move to move during one game, and
 // start afresh with the next game. This starter is legal and greedy: it moves the piece that gets
-// nearest a free destination. Improve it in choose().
+// nearest a free destination. Improve it in ranked(); debugMarks() draws what it considered on the board.
 
 const DIRECTIONS = [[-1, -1], [0, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [0, 1], [1, 1]];
 const key = (x, y) => `${x},${y}`;
@@ -56,8 +56,9 @@ function smaller(a, b) {
   return i >= 0 && a[i] < b[i];
 }
 
-// The greedy move: the one that brings a piece nearest a free destination. Improve me!
-function choose(request) {
+// Every legal move with its rank and gain, best first: greedy, the move that brings a piece nearest a
+// free destination. Improve me!
+function ranked(request) {
   const { boardSize, pieces, destinations, enemy, campRule = false } = request;
   const occupied = new Set([...pieces, ...enemy].map((p) => key(p.x, p.y)));
   const home = new Set(destinations.map((d) => key(d.x, d.y)));
@@ -65,28 +66,44 @@ function choose(request) {
   const targets = free.length > 0 ? free : destinations;
   const distance = ([x, y]) => home.has(key(x, y)) ? 0
     : Math.min(...targets.map((t) => Math.max(Math.abs(x - t.x), Math.abs(y - t.y))));
-  let best = null, bestRank = null;
+  const moves = [];
   for (const m of legalMoves(boardSize, pieces, occupied, home, campRule)) {
     const end = m.path[m.path.length - 1];
     const gain = distance(m.from) - distance(end);
     // Prefer a gain; then the piece furthest behind; then fixed squares so the choice is repeatable.
     const shuffle = home.has(key(...m.from)) && home.has(key(...end)) ? 1 : 0;
     const rank = [shuffle, -gain, -distance(m.from), m.from[0], m.from[1], end[0], end[1]];
-    if (bestRank === null || smaller(rank, bestRank)) { best = m; bestRank = rank; }
+    moves.push({ ...m, rank, gain });
   }
-  return best;
+  // Stable: of two equal moves, the first found.
+  return moves.sort((a, b) => (smaller(a.rank, b.rank) ? -1 : smaller(b.rank, a.rank) ? 1 : 0));
+}
+
+// What the arena draws on the board for this answer (docs/protocol.md, "Debug marks"): the best move and
+// the next two as arrows labelled with their gains. The referee ignores it.
+function debugMarks(moves) {
+  const colours = ['green', 'yellow', 'orange'];
+  const marks = moves.slice(0, 3).map((m, i) => {
+    const [x, y] = m.path[m.path.length - 1];
+    const label = m.gain >= 0 ? `+${m.gain}` : `${m.gain}`;
+    return { from: { x: m.from[0], y: m.from[1] }, to: { x, y }, color: colours[i], label };
+  });
+  const gain = moves[0].gain >= 0 ? `+${moves[0].gain}` : `${moves[0].gain}`;
+  return { text: `best of ${moves.length} moves: gain ${gain}`, marks };
 }
 
 export function move(request) {
-  const chosen = choose(request);
-  if (chosen === null) {
+  const moves = ranked(request);
+  if (moves.length === 0) {
     console.log('no legal move');
     return null;
   }
+  const chosen = moves[0];
   const end = chosen.path[chosen.path.length - 1];
   console.log(`turn ${request.turn}: (${chosen.from}) -> (${end})`);
   return {
     from: { x: chosen.from[0], y: chosen.from[1] },
     to: chosen.path.map(([x, y]) => ({ x, y })),
+    debug: debugMarks(moves),
   };
 }

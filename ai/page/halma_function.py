@@ -8,7 +8,7 @@ JSON as a dict (docs/protocol.md): "boardSize", your "pieces" (x, y, damage), yo
 
 Variables at the top level of this file keep their values from move to move during one game, and start
 afresh with the next game. This starter is legal and greedy: it moves the piece that gets nearest a free
-destination. Improve it in choose().
+destination. Improve it in ranked(); debug_marks() draws what it considered on the board.
 """
 
 # The eight directions a piece can step or jump.
@@ -42,8 +42,9 @@ def legal_moves(size, pieces, occupied, home, camp_rule):
             yield (x0, y0), path
 
 
-def choose(size, pieces, destinations, enemy, camp_rule):
-    """The greedy move: the one that brings a piece nearest a free destination. Improve me!"""
+def ranked(size, pieces, destinations, enemy, camp_rule):
+    """Every legal move as (rank, gain, start, path), best first: greedy, the move that brings a piece
+    nearest a free destination. Improve me!"""
     occupied = {s for s, _ in pieces} | set(enemy)
     home = set(destinations)
     targets = [d for d in destinations if d not in occupied] or destinations
@@ -53,16 +54,28 @@ def choose(size, pieces, destinations, enemy, camp_rule):
             return 0
         return min(max(abs(s[0] - t[0]), abs(s[1] - t[1])) for t in targets)
 
-    best, best_rank = None, None
+    moves = []
     for start, path in legal_moves(size, pieces, occupied, home, camp_rule):
         gain = distance(start) - distance(path[-1])
         # Prefer a gain; then the piece furthest behind; then fixed squares so the choice is repeatable.
         rank = (-gain, -distance(start), start, path[-1])
         if start in home and path[-1] in home:
             rank = (1,) + rank[1:]  # shuffling inside the goal: a last resort
-        if best_rank is None or rank < best_rank:
-            best, best_rank = (start, path), rank
-    return best
+        moves.append((rank, gain, start, path))
+    moves.sort(key=lambda m: m[0])  # stable: of two equal moves, the first found
+    return moves
+
+
+def debug_marks(moves):
+    """What the arena draws on the board for this answer (docs/protocol.md, "Debug marks"): the best
+    move and the next two as arrows labelled with their gains. The referee ignores it."""
+    colours = ["green", "yellow", "orange"]
+    marks = [
+        {"from": {"x": start[0], "y": start[1]}, "to": {"x": path[-1][0], "y": path[-1][1]},
+         "color": colour, "label": f"{gain:+d}"}
+        for colour, (_, gain, start, path) in zip(colours, moves)
+    ]
+    return {"text": f"best of {len(moves)} moves: gain {moves[0][1]:+d}", "marks": marks}
 
 
 def move(request):
@@ -70,10 +83,14 @@ def move(request):
     pieces = [((p["x"], p["y"]), p.get("damage", 0)) for p in request["pieces"]]
     destinations = [(d["x"], d["y"]) for d in request["destinations"]]
     enemy = [(e["x"], e["y"]) for e in request["enemy"]]
-    chosen = choose(size, pieces, destinations, enemy, request.get("campRule", False))
-    if chosen is None:
+    moves = ranked(size, pieces, destinations, enemy, request.get("campRule", False))
+    if not moves:
         print("no legal move")
         return None
-    start, path = chosen
+    _, _, start, path = moves[0]
     print(f"turn {request.get('turn')}: {start} -> {path[-1]}")
-    return {"from": {"x": start[0], "y": start[1]}, "to": [{"x": x, "y": y} for x, y in path]}
+    return {
+        "from": {"x": start[0], "y": start[1]},
+        "to": [{"x": x, "y": y} for x, y in path],
+        "debug": debug_marks(moves),
+    }

@@ -172,8 +172,8 @@ function chebyshev(array $a, array $b): int
     return max(abs($a[0] - $b[0]), abs($a[1] - $b[1]));
 }
 
-/** The greedy move as [from, path], or null if there is no legal move. */
-function choose_move(int $size, array $pieces, array $destinations, array $enemy, bool $campRule): ?array
+/** Every legal move as [rank, [from, path]], best first: the greedy move is the first. */
+function ranked_moves(int $size, array $pieces, array $destinations, array $enemy, bool $campRule): array
 {
     $occupied = [];
     foreach ($pieces as [$s, $damage]) {
@@ -222,29 +222,50 @@ function choose_move(int $size, array $pieces, array $destinations, array $enemy
         }
         return [$kind, -$gain, -$distance($start), $start[0], $start[1], $end[0], $end[1]];
     };
-    $best = null;
-    $bestRank = null;
-    foreach (legal_moves($size, $pieces, $destinations, $occupied, $campRule) as $move) {
-        $r = $rank($move);
-        if ($best === null || $r < $bestRank) { // arrays of equal length compare element by element
-            [$best, $bestRank] = [$move, $r];
-        }
+    $ranked = [];
+    foreach (legal_moves($size, $pieces, $destinations, $occupied, $campRule) as $i => $move) {
+        $ranked[] = [$rank($move), $move, $i];
     }
-    return $best;
+    // Arrays of equal length compare element by element; of two equal moves, the first found (the
+    // index: PHP 7's usort is not stable).
+    usort($ranked, fn($a, $b) => [$a[0], $a[2]] <=> [$b[0], $b[2]]);
+    return $ranked;
+}
+
+/** The greedy move as [from, path], or null if there is no legal move. */
+function choose_move(int $size, array $pieces, array $destinations, array $enemy, bool $campRule): ?array
+{
+    $ranked = ranked_moves($size, $pieces, $destinations, $enemy, $campRule);
+    return $ranked[0][1] ?? null;
+}
+
+/** What the arena draws for this answer (docs/protocol.md, "Debug marks"): the best move and the next two
+ * as arrows, each labelled with its gain; the referee ignores it. Draw your own AI's thinking here. */
+function debug_marks(array $ranked): array
+{
+    $point = fn($s) => ['x' => $s[0], 'y' => $s[1]];
+    $marks = [];
+    foreach (array_slice($ranked, 0, 3) as $i => [$r, [$start, $path]]) {
+        $gain = -$r[1];
+        $marks[] = ['from' => $point($start), 'to' => $point(end($path)),
+            'color' => ['green', 'yellow', 'orange'][$i], 'label' => sprintf('%+d', $gain)];
+    }
+    $kind = ['nearer', 'deeper', 'around', 'last resort'][$ranked[0][0][0]];
+    return ['text' => sprintf('best of %d moves: %s', count($ranked), $kind), 'marks' => $marks];
 }
 
 /** The response body (an array) for a request already decoded from JSON. */
 function answer($request): array
 {
-    $move = choose_move(...read_request($request));
-    if ($move === null) {
+    $ranked = ranked_moves(...read_request($request));
+    if (!$ranked) {
         // Not a move: the referee records "no move" for this tick, which is all a team without a legal
         // move can do. The error text shows up in logs and with curl.
         return ['error' => 'no legal move'];
     }
-    [$start, $path] = $move;
+    [$start, $path] = $ranked[0][1];
     $point = fn($s) => ['x' => $s[0], 'y' => $s[1]];
-    return ['from' => $point($start), 'to' => array_map($point, $path)];
+    return ['from' => $point($start), 'to' => array_map($point, $path), 'debug' => debug_marks($ranked)];
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ answers with one move: {"from":{"x":..,"y":..},"to":[{"x":..,"y":..},...]}.
 
 The move is always legal (the rules are docs/halma.md) and greedy, like the course's sample AIs: the one
 that brings a piece nearest to a free destination square. Ties are broken the same way every time, so the
-PHP starter (ai/php/index.php) gives exactly the same answers. Start improving it in choose_move().
+PHP starter (ai/php/index.php) gives exactly the same answers. Start improving it in ranked_moves(); debug_marks() draws its thinking on the board.
 """
 
 import argparse
@@ -145,8 +145,8 @@ def chebyshev(a, b):
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
-def choose_move(size, pieces, destinations, enemy, camp_rule):
-    """The greedy move as (from, path), or None if there is no legal move."""
+def ranked_moves(size, pieces, destinations, enemy, camp_rule):
+    """Every legal move as (rank, (from, path)), best first: the greedy move is the first."""
     occupied = {s for s, _ in pieces} | set(enemy)
     home = set(destinations)
     free = [d for d in destinations if d not in occupied]
@@ -183,18 +183,36 @@ def choose_move(size, pieces, destinations, enemy, camp_rule):
         return (kind, -gain, -distance(start), start, end)
 
     moves = legal_moves(size, pieces, destinations, occupied, camp_rule)
-    return min(moves, key=rank, default=None)
+    return sorted(((rank(m), m) for m in moves), key=lambda ranked: ranked[0])
+
+
+def choose_move(size, pieces, destinations, enemy, camp_rule):
+    """The greedy move as (from, path), or None if there is no legal move."""
+    ranked = ranked_moves(size, pieces, destinations, enemy, camp_rule)
+    return ranked[0][1] if ranked else None
+
+
+def debug_marks(ranked):
+    """What the arena draws for this answer (docs/protocol.md, "Debug marks"): the best move and the next
+    two as arrows, each labelled with its gain; the referee ignores it. Draw your own AI's thinking here."""
+    marks = []
+    for (kind, minus_gain, *_), (start, path) in ranked[:3]:
+        colour = ["green", "yellow", "orange"][len(marks)]
+        marks.append({"from": point(start), "to": point(path[-1]), "color": colour, "label": f"{-minus_gain:+d}"})
+    best_kind = ranked[0][0][0]
+    text = f"best of {len(ranked)} moves: {['nearer', 'deeper', 'around', 'last resort'][best_kind]}"
+    return {"text": text, "marks": marks}
 
 
 def answer(request):
     """The response body (a dict) for a request already parsed from JSON."""
-    move = choose_move(*read_request(request))
-    if move is None:
+    ranked = ranked_moves(*read_request(request))
+    if not ranked:
         # Not a move: the referee records "no move" for this tick, which is all a team without a legal
         # move can do. The error text shows up in logs and with curl.
         return {"error": "no legal move"}
-    start, path = move
-    return {"from": point(start), "to": [point(s) for s in path]}
+    start, path = ranked[0][1]
+    return {"from": point(start), "to": [point(s) for s in path], "debug": debug_marks(ranked)}
 
 
 def point(s):

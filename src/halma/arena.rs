@@ -8,6 +8,7 @@ use super::arena_model::{click_notice, parse_seed, waiting_text, Screen};
 use super::beat::{late_note, tab_hidden, Beat, ON_TIME_TO_CLEAR};
 use super::board::Board;
 use super::controls::{Controls, DEFAULT_TICK_MS};
+use super::debug_marks::DebugMarks;
 use super::human_actions::HumanActions;
 use super::inspector::Inspector;
 use super::latency_panel::LatencyPanel;
@@ -255,7 +256,17 @@ pub fn ArenaPage() -> impl IntoView {
     let on_step = Callback::new(move |()| advance(true));
     let keys = arena_keys(running, playable, on_step, on_confirm, on_cancel);
     on_cleanup(move || keys.remove());
-    let board = Memo::new(move |_| screen.with(|s| s.board()));
+    let plain_board = Memo::new(move |_| screen.with(|s| s.board()));
+    let marks_of = RwSignal::new(None::<Team>);
+    let thought = Memo::new(move |_| {
+        let team = marks_of.get()?;
+        let size = plain_board.with(|v| v.size);
+        Some((team, screen.with(|s| s.debug(team, size))))
+    });
+    let board = Memo::new(move |_| {
+        let debug = thought.with(|t| t.as_ref().and_then(|(_, r)| r.debug.clone()));
+        plain_board.get().with_debug(debug.as_ref())
+    });
     let filter = RwSignal::new(Filter::default());
     let all_messages = RwSignal::new(false);
     let messages = Memo::new(move |_| {
@@ -270,6 +281,7 @@ pub fn ArenaPage() -> impl IntoView {
             </div>
             <div class="arena-side">
             <MessageField lines=messages filter=filter all=all_messages />
+            <DebugMarks team=marks_of thought=thought />
             <NoticeLine notice=notice waiting=Signal::derive(move || session.with(waiting_text)) />
             <p class="late" role="status" data-testid="late">{move || late.get()}</p>
             <LatencyPanel session=session />

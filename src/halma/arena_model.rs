@@ -7,6 +7,7 @@ use super::messages::{start_lines, Filter, Line, Tone};
 use super::player::Player;
 use super::replay::Replay;
 use super::session::{ClickResult, Session};
+use gridarena_engine::halma::debug::{self, DebugRead};
 use gridarena_engine::halma::record::Record;
 use gridarena_engine::halma::{Exchange, Game, Preset, Team, Verdict};
 
@@ -38,6 +39,21 @@ impl<'a> Screen<'a> {
                 )
             }
         }
+    }
+
+    /// What `team`'s AI said it was thinking in the shown tick: the `debug` field of its answer, read
+    /// for a board of `size` (nothing when it sent none, or its answer is not kept: a built-in AI's).
+    pub fn debug(self, team: Team, size: u8) -> DebugRead {
+        let Ok(exchanges) = self.exchanges(self.latest_tick()) else {
+            return DebugRead::default();
+        };
+        exchanges
+            .iter()
+            .find(|e| e.team == team)
+            .and_then(|e| e.wire.body.as_deref())
+            .and_then(|body| serde_json::from_str::<serde_json::Value>(body).ok())
+            .map(|answer| debug::read(&answer, size))
+            .unwrap_or_default()
     }
 
     /// The message field: a replay's shown tick, or the live game's history through `filter`.

@@ -4,7 +4,8 @@
 //! clicks, the keyboard and screen readers.
 
 use super::board_view::{BoardView, CellView, Occupant};
-use gridarena_engine::halma::Team;
+use gridarena_engine::halma::debug::{Colour, Mark};
+use gridarena_engine::halma::{Square, Team};
 use std::f64::consts::TAU;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
@@ -177,6 +178,7 @@ fn paint(
         }
     }
     trails(ctx, view, palette, s);
+    marks(ctx, &view.marks, s, px);
 }
 
 /// The squares and the destinations (a light tint and an inner border in the team's colour).
@@ -300,4 +302,92 @@ fn trails(ctx: &CanvasRenderingContext2d, view: &BoardView, palette: &Palette, s
         ctx.stroke();
     }
     ctx.set_global_alpha(1.0);
+}
+
+/// A debug mark's colour: strong enough over both square colours and both teams' pieces.
+fn shade(colour: Colour) -> &'static str {
+    match colour {
+        Colour::Green => "#1a9e3f",
+        Colour::Red => "#d62828",
+        Colour::Blue => "#1d5fd1",
+        Colour::Yellow => "#e0b000",
+        Colour::Orange => "#f07800",
+        Colour::Purple => "#8a3fc7",
+        Colour::Grey => "#6b6b6b",
+        Colour::White => "#ffffff",
+    }
+}
+
+/// An AI's debug marks over everything: a square as a tinted frame, an arrow as a line with a head, and
+/// each label in the square (an arrow's at its middle), dark text on a light halo so it reads anywhere.
+fn marks(ctx: &CanvasRenderingContext2d, marks: &[Mark], s: f64, px: f64) {
+    let centre = |q: Square| ((f64::from(q.x()) + 0.5) * s, (f64::from(q.y()) + 0.5) * s);
+    let mut labels = Vec::new();
+    for mark in marks {
+        match mark {
+            Mark::Square { at, colour, label } => {
+                let (x, y) = (f64::from(at.x()) * s, f64::from(at.y()) * s);
+                ctx.set_global_alpha(0.25);
+                ctx.set_fill_style_str(shade(*colour));
+                ctx.fill_rect(x, y, s, s);
+                ctx.set_global_alpha(0.95);
+                ctx.set_stroke_style_str(shade(*colour));
+                ctx.set_line_width(3.0 * px);
+                ctx.stroke_rect(x + 1.5 * px, y + 1.5 * px, s - 3.0 * px, s - 3.0 * px);
+                if let Some(l) = label {
+                    labels.push((centre(*at), l));
+                }
+            }
+            Mark::Arrow {
+                from,
+                to,
+                colour,
+                label,
+            } => {
+                let ((x0, y0), (x1, y1)) = (centre(*from), centre(*to));
+                let (dx, dy) = (x1 - x0, y1 - y0);
+                let len = (dx * dx + dy * dy).sqrt();
+                if len < 1.0 {
+                    continue;
+                }
+                let (ux, uy) = (dx / len, dy / len);
+                let head = (s * 0.35).min(len / 2.0);
+                ctx.set_global_alpha(0.85);
+                ctx.set_stroke_style_str(shade(*colour));
+                ctx.set_fill_style_str(shade(*colour));
+                ctx.set_line_width(s * 0.08);
+                ctx.set_line_cap("round");
+                ctx.begin_path();
+                ctx.move_to(x0, y0);
+                ctx.line_to(x1 - ux * head * 0.8, y1 - uy * head * 0.8);
+                ctx.stroke();
+                ctx.begin_path();
+                ctx.move_to(x1, y1);
+                ctx.line_to(
+                    x1 - ux * head - uy * head * 0.5,
+                    y1 - uy * head + ux * head * 0.5,
+                );
+                ctx.line_to(
+                    x1 - ux * head + uy * head * 0.5,
+                    y1 - uy * head - ux * head * 0.5,
+                );
+                ctx.close_path();
+                ctx.fill();
+                if let Some(l) = label {
+                    labels.push((((x0 + x1) / 2.0, (y0 + y1) / 2.0), l));
+                }
+            }
+        }
+    }
+    ctx.set_global_alpha(1.0);
+    ctx.set_font(&format!("bold {}px sans-serif", (s * 0.4).round().max(8.0)));
+    ctx.set_text_align("center");
+    ctx.set_text_baseline("middle");
+    ctx.set_line_width(3.0 * px);
+    ctx.set_stroke_style_str("#ffffff");
+    ctx.set_fill_style_str("#111111");
+    for ((x, y), text) in labels {
+        let _ = ctx.stroke_text(text, x, y);
+        let _ = ctx.fill_text(text, x, y);
+    }
 }

@@ -1,6 +1,7 @@
 //! What the board shows, square by square, as plain data: the board component only maps it to classes.
 
 use super::session::Draft;
+use gridarena_engine::halma::debug::{Debug, Mark};
 use gridarena_engine::halma::{Position, Square, Team, TickOutcome};
 
 /// Who stands on a square.
@@ -28,6 +29,8 @@ pub struct CellView {
     pub hint: bool,
     /// Part of the human's draft (the chosen piece or a landing).
     pub draft: bool,
+    /// What an AI's debug marks say of this square, for screen readers and tests: the canvas draws them.
+    pub mark: Option<String>,
 }
 
 impl CellView {
@@ -67,6 +70,9 @@ impl CellView {
         if self.draft {
             add("draft");
         }
+        if self.mark.is_some() {
+            add("marked");
+        }
         c
     }
 
@@ -92,6 +98,10 @@ impl CellView {
         }
         if self.hint {
             s.push_str(", the chosen piece can go here");
+        }
+        if let Some(mark) = &self.mark {
+            s.push_str(", marked ");
+            s.push_str(mark);
         }
         s
     }
@@ -122,6 +132,8 @@ pub struct BoardView {
     /// Row by row, `size * size` squares.
     pub cells: Vec<CellView>,
     pub trails: Vec<Trail>,
+    /// An AI's debug marks, drawn over everything (the arena's choice of team; never on the wall).
+    pub marks: Vec<Mark>,
 }
 
 impl BoardView {
@@ -189,7 +201,60 @@ impl BoardView {
             size: n,
             cells,
             trails,
+            marks: Vec::new(),
         }
+    }
+
+    /// This view with `debug`'s marks: drawn on the canvas, and named in their squares' labels (an
+    /// arrow on its first square). Marks off this board are left out.
+    pub fn with_debug(mut self, debug: Option<&Debug>) -> BoardView {
+        let Some(debug) = debug else { return self };
+        let n = usize::from(self.size);
+        for mark in &debug.marks {
+            let (at, words) = match mark {
+                Mark::Square { at, colour, label } => (
+                    *at,
+                    format!(
+                        "{}{}",
+                        colour.name(),
+                        label.as_ref().map_or(String::new(), |l| format!(" {l}"))
+                    ),
+                ),
+                Mark::Arrow {
+                    from,
+                    to,
+                    colour,
+                    label,
+                } => (
+                    *from,
+                    format!(
+                        "{} arrow to ({},{}){}",
+                        colour.name(),
+                        to.x(),
+                        to.y(),
+                        label.as_ref().map_or(String::new(), |l| format!(" {l}"))
+                    ),
+                ),
+            };
+            let on = |s: Square| usize::from(s.x()) < n && usize::from(s.y()) < n;
+            let to_on = match mark {
+                Mark::Arrow { to, .. } => on(*to),
+                Mark::Square { .. } => true,
+            };
+            if !on(at) || !to_on {
+                continue;
+            }
+            let cell = &mut self.cells[usize::from(at.y()) * n + usize::from(at.x())];
+            match &mut cell.mark {
+                Some(m) => {
+                    m.push_str(", ");
+                    m.push_str(&words);
+                }
+                None => cell.mark = Some(words),
+            }
+            self.marks.push(mark.clone());
+        }
+        self
     }
 }
 
@@ -284,5 +349,41 @@ mod tests {
         );
         assert!(b.cells[5].inner_html().contains(">3<"));
         assert_eq!(BoardView::default().changed(&a).count(), 324);
+    }
+
+    #[test]
+    fn debug_marks_are_drawn_and_named_on_their_squares() {
+        use gridarena_engine::halma::debug;
+        let g = Game::new(&Preset::Arena.rules(), 0).unwrap();
+        let answer = serde_json::json!({"debug": {"text": "t", "marks": [
+            {"at": {"x": 3, "y": 13}, "label": "+4"},
+            {"from": {"x": 2, "y": 14}, "to": {"x": 4, "y": 12}, "color": "orange"},
+            {"at": {"x": 3, "y": 13}, "color": "red"},
+        ]}});
+        let read = debug::read(&answer, 18);
+        let plain = BoardView::new(g.position(), None, None, &[]);
+        let v = plain.clone().with_debug(read.debug.as_ref());
+        assert_eq!(v.marks.len(), 3);
+        let at = |x: usize, y: usize| &v.cells[y * 18 + x];
+        assert_eq!(at(3, 13).mark.as_deref(), Some("green +4, red"));
+        assert!(at(3, 13).classes(3, 13).contains("marked"));
+        assert!(at(2, 14)
+            .label(2, 14)
+            .ends_with(", marked orange arrow to (4,12)"));
+        assert_eq!(
+            plain.changed(&v).collect::<Vec<_>>(),
+            vec![13 * 18 + 3, 14 * 18 + 2]
+        );
+        assert_eq!(plain.clone().with_debug(None), plain);
+        // Read for a larger board, a mark off this one is left out.
+        let big = debug::read(
+            &serde_json::json!({"debug": {"marks": [{"at": {"x": 20, "y": 1}}]}}),
+            32,
+        );
+        assert!(plain
+            .clone()
+            .with_debug(big.debug.as_ref())
+            .marks
+            .is_empty());
     }
 }

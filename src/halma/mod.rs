@@ -10,6 +10,7 @@ mod board_paint;
 pub mod board_view;
 pub mod builtin;
 mod controls;
+mod debug_marks;
 mod human_actions;
 mod inspector;
 mod latency_panel;

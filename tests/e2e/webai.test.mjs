@@ -121,3 +121,49 @@ test('an invalid web AI address is explained and changes nothing', async () => {
   assert.match(await page.textContent('[data-testid=notice]'), /must start with http:\/\/ or https:\/\//);
   await page.close();
 });
+
+test('debug marks: the chosen team\'s are drawn on their squares, live and in a replay; a malformed field is a warning and the move stands', async () => {
+  const marked = (page) => page.$$eval('[data-testid=board] .cell.marked', (cells) =>
+    cells.map((c) => `${c.dataset.x},${c.dataset.y}: ${c.getAttribute('aria-label').replace(/^.*, marked /, '')}`));
+  const { page, errors } = await webGame(hostile.url('/debug'));
+  await page.click('[data-testid=step]');
+  await turnIs(page, 1);
+  // None shown until a team is chosen.
+  assert.deepEqual(await marked(page), []);
+  await page.selectOption('[data-testid=debug-team]', 'red');
+  assert.deepEqual(await marked(page), ['2,13: green +1', '2,14: orange arrow to (4,12) 2']);
+  assert.equal(await page.textContent('[data-testid=debug-line]'), 'red thinks: best of 5: <b>+1</b>');
+  // The move was enacted, marks or not.
+  assert.match(await messages(page), /\(2,13\)/);
+  assert.doesNotMatch(await messages(page), /red: no move/);
+  await page.selectOption('[data-testid=debug-team]', 'blue');
+  assert.deepEqual(await marked(page), []);
+  assert.equal(await page.textContent('[data-testid=debug-line]'), 'blue\'s answer in this tick has no debug marks.');
+
+  // The record keeps the answers, marks included: a replay of it draws them at the same tick.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download]')]);
+  await page.setInputFiles('[data-testid=load]', await download.path());
+  await page.waitForSelector('[data-testid=scrubber]');
+  await page.locator('[data-testid=scrubber]').fill('1');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=board] .cell.marked').length === 2);
+  assert.deepEqual(await marked(page), ['2,13: green +1', '2,14: orange arrow to (4,12) 2']);
+  assert.deepEqual(errors, []);
+  await page.close();
+
+  const bad = await webGame(hostile.url('/bad-debug'));
+  await bad.page.click('[data-testid=step]');
+  await turnIs(bad.page, 1);
+  await bad.page.selectOption('[data-testid=debug-team]', 'red');
+  const warnings = await bad.page.locator('[data-testid=debug-warning]').allTextContents();
+  assert.equal(warnings.length, 3, warnings.join('\n'));
+  assert.match(warnings[0], /^red's debug field: "debug.text" is a number/);
+  assert.match(warnings[1], /"debug.marks\[0\]" has "at" .*not a square of the 18x18 board: not drawn/);
+  assert.match(warnings[2], /"debug.marks\[1\]" has the colour "url\(javascript:alert\(1/);
+  // The good mark is drawn, its label as text.
+  assert.deepEqual(await marked(bad.page), ['1,1: green <img s']);
+  assert.equal(await bad.page.locator('[data-testid=board] img').count(), 0);
+  const text = await messages(bad.page);
+  assert.doesNotMatch(text, /red: no move/);
+  assert.deepEqual(bad.errors, []);
+  await bad.page.close();
+});

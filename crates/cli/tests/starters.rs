@@ -325,6 +325,8 @@ fn the_documented_schemas_match_the_referee() {
     assert_eq!(names(&schema["required"]), ["from", "to"]);
     for example in schema["examples"].as_array().unwrap() {
         parse_response(example.to_string().as_bytes()).expect("the examples are moves");
+        let read = gridarena_engine::halma::debug::read(example, 16);
+        assert_eq!(read.warnings, Vec::<String>::new(), "{example}");
     }
 }
 
