@@ -198,7 +198,10 @@ fn read_roster(path: &Path) -> Result<Input, Failure> {
         let t = Tournament::from_bundle(&text).map_err(|e| named(e.to_string()))?;
         (t.roster().clone(), Some(t))
     } else {
-        (Roster::parse(&text).map_err(|e| named(e.to_string()))?, None)
+        (
+            Roster::parse(&text).map_err(|e| named(e.to_string()))?,
+            None,
+        )
     };
     // A code entry's label only names its files for people; the roster's check read the files.
     for (i, entry) in roster

@@ -372,7 +372,10 @@ fn a_tournament_exported_by_the_page_resumes_when_given_as_the_roster() {
     );
     let whole = dir.join("whole");
     let options = "--preset mini --seed 9 --format double --tick-ms 200";
-    assert_eq!(gridarena(&tournament_args(&roster, options, &whole)).code, 0);
+    assert_eq!(
+        gridarena(&tournament_args(&roster, options, &whole)).code,
+        0
+    );
     // The page's export is the engine's bundle: here the whole run's, cut back to its first two games
     // (a tournament stopped half-way), written where the teacher saved it.
     let mut bundle: serde_json::Value =
@@ -408,5 +411,9 @@ fn a_tournament_exported_by_the_page_resumes_when_given_as_the_roster() {
     std::fs::write(&exported, bundle.to_string()).unwrap();
     let refused = gridarena(&tournament_args(&exported, "", &dir.join("never")));
     assert_eq!(refused.code, 2);
-    assert!(refused.stderr.contains("newer than this build"), "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("newer than this build"),
+        "{}",
+        refused.stderr
+    );
 }

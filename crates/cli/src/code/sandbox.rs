@@ -395,7 +395,10 @@ mod tests {
         };
         let said = tcp_only.check(false).expect("runs");
         assert_eq!(said.len(), 1);
-        assert!(said[0].contains("Landlock still refuses their TCP"), "{said:?}");
+        assert!(
+            said[0].contains("Landlock still refuses their TCP"),
+            "{said:?}"
+        );
         for (isolation, reason) in [
             (
                 Isolation {
