@@ -245,14 +245,7 @@ pub fn run(args: &CompareArgs, out: &mut impl Write) -> Result<ExitCode, Failure
         a: (&args.a, options(args.a_content_type)),
         b: (&args.b, options(args.b_content_type)),
     };
-    let seed = args.seed.unwrap_or_else(|| {
-        let seed = crate::match_cmd::random_seed();
-        let _ = writeln!(
-            io::stderr(),
-            "gridarena: random seed {seed} (--seed {seed} plays these games again)"
-        );
-        seed
-    });
+    let seed = args.seed.unwrap_or_else(crate::match_cmd::random_seed);
     let plan = Plan {
         settings: &settings,
         seed,
@@ -264,6 +257,12 @@ pub fn run(args: &CompareArgs, out: &mut impl Write) -> Result<ExitCode, Failure
         out_of_time_loss: args.out_of_time == OutOfTime::Lose,
     };
     run_compare::check(&plan, &sides).map_err(Failure::Input)?;
+    if args.seed.is_none() {
+        let _ = writeln!(
+            io::stderr(),
+            "gridarena: random seed {seed} (--seed {seed} plays these games again)"
+        );
+    }
     let labels = [format!("A ({})", args.a), format!("B ({})", args.b)];
     let games_dir = args.out.as_ref().map(|dir| dir.join("games"));
     if let Some(dir) = &games_dir {
