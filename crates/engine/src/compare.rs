@@ -287,10 +287,13 @@ mod tests {
         (a - b).abs() < 5e-4
     }
 
+    /// (wins, draws, losses), share, 95% interval, verdict.
+    type Case = ((u32, u32, u32), Option<f64>, (f64, f64), Verdict);
+
     #[test]
     fn score_interval_and_verdict_in_a_table() {
         // (wins, draws, losses), share, 95% interval, verdict.
-        let cases: &[((u32, u32, u32), Option<f64>, (f64, f64), Verdict)] = &[
+        let cases: &[Case] = &[
             // n = 0: nothing known.
             ((0, 0, 0), None, (0.0, 1.0), Verdict::NoDifference),
             // n = 1: a single game proves nothing.
