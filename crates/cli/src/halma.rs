@@ -98,6 +98,10 @@ printed on stderr (\"--seed N makes this game again\"); stdout is the state alon
     #[command(long_about = crate::tournament_cmd::ABOUT, after_help = crate::tournament_cmd::AFTER)]
     Tournament(crate::tournament_cmd::TournamentArgs),
 
+    /// Did my change help? A against B, seats swapped, until one is shown stronger (a 95% interval)
+    #[command(long_about = crate::compare_cmd::ABOUT, after_help = crate::compare_cmd::AFTER)]
+    Compare(crate::compare_cmd::CompareArgs),
+
     /// Serve a program (course input.txt/output.txt, or stdin/stdout lines) as a web AI on this machine
     #[command(long_about = crate::bridge_cmd::ABOUT, after_help = crate::bridge_cmd::AFTER)]
     Bridge(crate::bridge_cmd::BridgeArgs),
@@ -194,6 +198,7 @@ pub fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> 
         Command::Request(args) => request(&args, out),
         Command::Match(args) => crate::match_cmd::run(&args, out),
         Command::Tournament(args) => crate::tournament_cmd::run(&args, out),
+        Command::Compare(args) => crate::compare_cmd::run(&args, out),
         Command::Probe(args) => crate::probe_cmd::run(&args, out),
         Command::Bridge(args) => crate::bridge_cmd::run(&args, out),
     }

@@ -3,6 +3,8 @@
 //!
 //! - [`runner`]: players (`builtin:NAME` or a URL), the game loop with the browser page's timing and
 //!   seeding rules, per-team statistics.
+//! - [`compare`]: two players' games with seats swapped, several at once, until the engine's stop rule
+//!   says one is stronger (`gridarena halma compare`).
 //! - [`code`]: code entries (a student's Python or JavaScript) run with this machine's interpreters, sandboxed.
 //! - [`probe`]: the endpoint doctor's requests (`gridarena halma probe`), judged by the engine's battery.
 //! - [`terminal`]: outside text made safe to print.
@@ -12,6 +14,7 @@
 
 pub mod bridge;
 pub mod code;
+pub mod compare;
 pub mod durable;
 pub mod probe;
 pub mod program;

@@ -5,6 +5,7 @@
 
 mod args;
 mod bridge_cmd;
+mod compare_cmd;
 mod go;
 mod halma;
 mod hyperchess;

@@ -5,6 +5,7 @@
 //! not panic on any input: everything that comes from outside is parsed into a checked type first, and a
 //! refusal is an error value that says what was wrong.
 
+pub mod compare;
 pub mod go;
 pub mod halma;
 pub mod hyperchess;

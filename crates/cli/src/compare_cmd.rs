@@ -1,0 +1,409 @@
+//! `gridarena halma compare A B`: did my change help? Two players' games with the seats swapped every
+//! other game, until one is shown stronger or the games run out.
+//!
+//! The schedule, the score, its interval and the stop rule are the engine's
+//! ([`gridarena_engine::compare`]); the games are match games played by the library
+//! ([`gridarena_cli::compare`]); this module reads the command line and writes the results.
+
+use crate::io::Failure;
+use crate::progress::Progress;
+use clap::Args;
+use gridarena_cli::compare::{self as run_compare, Game, Plan, Sides};
+use gridarena_cli::durable;
+use gridarena_cli::program::OutOfTime;
+use gridarena_cli::runner::{describe, parse_player, PlayerOptions, RunError};
+use gridarena_cli::terminal::printable;
+use gridarena_engine::compare::{
+    Interval, StopRule, Tally, Verdict, DEFAULT_GAMES, DEFAULT_MIN_GAMES,
+};
+use gridarena_engine::halma::{AiPlayer, ContentType, Preset, Team, Teams};
+use gridarena_engine::tournament::pairing::Format;
+use gridarena_engine::tournament::settings::{Policy, Settings};
+use serde::Serialize;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+pub const ABOUT: &str = "\
+Did my change help? Play A against B, seats swapped every other game, until the games show one of them
+stronger or the games run out.
+
+A and B are players as `gridarena halma match` takes them: builtin:NAME, the URL of a web AI, a program
+(course:DIR:COMMAND or lines:DIR:COMMAND) or code:PATH (a code entry, run sandboxed). Every game is a
+match game: the same referee, error policy (--policy, lenient by default), deadlines (--tick-ms) and
+seeding; a tick waits only for the answers, so built-in AIs play as fast as the CPU allows.
+
+The schedule: game 1, 3, 5, ... puts A on red, game 2, 4, 6, ... on blue, and the two games of a pair share
+a seed, so each player moves first in one game of each pair in the alternating presets (whether the first
+mover is drawn from the seed or named with --first). Every game's seed comes from --seed S (random and
+printed on stderr when not given), so the same command plays the same games again; each game's own seed
+is printed, and `gridarena halma match --seed` with it and the seats replays that game alone.
+
+The statistics: A's score is its share of the points (a win 1, a draw 1/2), shown with its 95% interval
+(Wilson's). The verdict (\"A is stronger\", \"B is stronger\", or \"no difference shown\") reads the 99%
+interval: a run looks after every pair of games, and each look is a new chance for luck to pass for a
+difference, so the stricter interval keeps two equal players from being called different to about 5% of
+50-game runs. The run stops early once a pair has ended, at least --min-games games are played and that
+99% interval excludes 50%. --concurrency games run at once; games are counted in their numbers' order,
+so where a run stops does not depend on which game finished first.
+
+Output: a progress line on stderr (games, A's score, the interval) when stderr is a terminal; at the end
+on stdout one line per game (its number, A's seat, its seed, the result, the ticks), then A's wins, draws
+and losses, its score, the interval and the verdict. --out DIR writes DIR/games/game-N.jsonl (each game's
+record, which the arena page's Load record replays) and DIR/summary.json. docs/match.md has the details.";
+
+pub const AFTER: &str = "\
+Exit status:
+  0  the games were played (whatever they showed; AI errors and time-outs are part of a game)
+  2  usage: an unknown player, option or value (the message says what is accepted)
+  3  a file in --out or stdout could not be written, or an internal error (a bug: please report it)
+
+Examples:
+  gridarena halma compare code:my_ai_v2.py code:my_ai_v1.py --games 100
+  gridarena halma compare http://127.0.0.1:8001/ builtin:search-lite --tick-ms 500 --out runs/v2
+  gridarena halma compare builtin:search builtin:greedy --seed 1 --preset mini";
+
+/// The longest tick accepted: ten minutes, as for a match.
+const MAX_TICK_MS: u64 = 600_000;
+/// The most games in a run.
+const MAX_GAMES: u32 = 100_000;
+/// The most games at once by default, however many cores the machine has.
+const DEFAULT_CONCURRENCY_CAP: u32 = 8;
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The player under test: builtin:NAME, a web AI's URL, course:DIR:COMMAND, lines:DIR:COMMAND or
+    /// code:PATH
+    #[arg(value_name = "A", value_parser = parse_player)]
+    a: AiPlayer,
+    /// The player it is compared with, in the same forms
+    #[arg(value_name = "B", value_parser = parse_player)]
+    b: AiPlayer,
+    /// At most this many games
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_GAMES,
+        value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_GAMES)))]
+    games: u32,
+    /// No early stop before this many games (0: the first pair that shows a difference stops the run)
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MIN_GAMES,
+        value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_GAMES)))]
+    min_games: u32,
+    /// The run's seed: every game's seed comes from it [default: random, printed on stderr]
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+    /// Games played at once [default: the machine's cores, at most 8; 1 when a player is a web AI,
+    /// which a single-threaded AI server could not answer twice in a tick]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+    concurrency: Option<u32>,
+    /// The board and how turns go
+    #[arg(long, value_parser = crate::args::preset_parser(), default_value = "arena")]
+    preset: Preset,
+    #[command(flatten)]
+    rules: crate::args::RuleArgs,
+    /// The deadline of each answer in milliseconds (a tick ends as soon as the answers are in)
+    #[arg(long, value_name = "N", default_value_t = 1000,
+        value_parser = clap::value_parser!(u64).range(1..=MAX_TICK_MS))]
+    tick_ms: u64,
+    /// Ticks after which a game is a draw [default: the preset's, 1000]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    max_turns: Option<u32>,
+    #[command(flatten)]
+    clock: crate::args::ClockArgs,
+    /// What a program's spent clock costs: lose (the game, as in the course) or no-move (every later move)
+    #[arg(long, value_name = "POLICY", default_value = "lose", value_parser = clap::value_parser!(OutOfTime))]
+    out_of_time: OutOfTime,
+    /// What errors cost: lenient (the tick), consecutive:N (N in a row forfeit the game) or strict:N (the
+    /// N-th in a game forfeits it); under every policy the side with more error ticks loses at the turn limit
+    #[arg(long, value_name = "POLICY", default_value = "lenient", value_parser = str::parse::<Policy>)]
+    policy: Policy,
+    /// How A's requests are labelled, if A is a web AI: text (text/plain) or json (application/json)
+    #[arg(long, value_name = "TYPE", default_value = "text", value_parser = str::parse::<ContentType>)]
+    a_content_type: ContentType,
+    /// How B's requests are labelled, if B is a web AI: text (text/plain) or json (application/json)
+    #[arg(long, value_name = "TYPE", default_value = "text", value_parser = str::parse::<ContentType>)]
+    b_content_type: ContentType,
+    /// Write each game's record (DIR/games/game-N.jsonl) and the result (DIR/summary.json) here
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Run a code player even where this machine cannot confine it (no Landlock, or no network
+    /// isolation): it could then read your files and use the network, so only for code you trust
+    #[arg(long)]
+    unconfined_code: bool,
+}
+
+impl CompareArgs {
+    fn concurrency(&self) -> u32 {
+        if let Some(n) = self.concurrency {
+            return n;
+        }
+        if [&self.a, &self.b]
+            .iter()
+            .any(|p| matches!(p, AiPlayer::Web(_)))
+        {
+            return 1;
+        }
+        std::thread::available_parallelism()
+            .map_or(1, |n| u32::try_from(n.get()).unwrap_or(u32::MAX))
+            .clamp(1, DEFAULT_CONCURRENCY_CAP)
+    }
+}
+
+/// One game of `summary.json`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct GameSummary {
+    /// From 1, as the record's file name.
+    number: u32,
+    a_seat: Team,
+    seed: u64,
+    /// "A wins", "draw" or "B wins".
+    result: &'static str,
+    /// How the game ended, by seats: "red wins", "draw (turn limit)", a forfeit and its cause, ...
+    ending: String,
+    ticks: u32,
+}
+
+/// `summary.json`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Summary<'a> {
+    a: String,
+    b: String,
+    preset: String,
+    tick_ms: u64,
+    seed: u64,
+    games_planned: u32,
+    min_games: u32,
+    games_played: u64,
+    stopped_early: bool,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    /// A's points: a win 1, a draw 1/2.
+    score: f64,
+    /// A's share of the points.
+    share: Option<f64>,
+    interval95: Interval,
+    /// The interval the verdict and the stop rule read.
+    interval99: Interval,
+    verdict: Verdict,
+    seconds: f64,
+    games: &'a [GameSummary],
+}
+
+fn percent(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+/// "A 7.5/10 = 75.0%, 95% 47.2% to 91.1%": the progress line's tail.
+fn score_line(tally: &Tally) -> String {
+    let i = tally.interval();
+    format!(
+        "A {}/{} = {}, 95% {} to {}",
+        tally.points(),
+        tally.games(),
+        tally.share().map_or("-".to_string(), percent),
+        percent(i.low),
+        percent(i.high)
+    )
+}
+
+/// Plays the comparison and prints its results on `out`.
+pub fn run(args: &CompareArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
+    gridarena_cli::program::supervise().map_err(Failure::Internal)?;
+    let code: Vec<_> = [("A", &args.a), ("B", &args.b)]
+        .into_iter()
+        .filter_map(|(name, player)| match player {
+            AiPlayer::Code(source) => Some((name.to_string(), std::sync::Arc::clone(source))),
+            _ => None,
+        })
+        .collect();
+    gridarena_cli::code::announce(&code, args.unconfined_code).map_err(Failure::Input)?;
+    // A comparison's games are match games: these settings make the rules and the error policy.
+    let settings = Settings {
+        format: Format::RoundRobin,
+        preset: args.preset,
+        tick_ms: args.tick_ms,
+        max_turns: args.max_turns,
+        concurrency: 1,
+        per_entry: 1,
+        policy: args.policy,
+        withdraw_after: None,
+        seed: 0,
+        camp_rules: args.rules.camp_rules,
+        first_mover: args.rules.first.0,
+        code_only: false,
+        milestones: Vec::new(),
+    };
+    settings.rules().check_options().map_err(Failure::Input)?;
+    let clock = args.clock.clock(args.out_of_time);
+    let options = |content_type| PlayerOptions {
+        content_type,
+        clock,
+    };
+    let sides = Sides {
+        a: (&args.a, options(args.a_content_type)),
+        b: (&args.b, options(args.b_content_type)),
+    };
+    let seed = args.seed.unwrap_or_else(crate::match_cmd::random_seed);
+    let plan = Plan {
+        settings: &settings,
+        seed,
+        games: args.games,
+        concurrency: args.concurrency(),
+        stop: StopRule {
+            min_games: args.min_games,
+        },
+        out_of_time_loss: args.out_of_time == OutOfTime::Lose,
+    };
+    run_compare::check(&plan, &sides).map_err(Failure::Input)?;
+    if args.seed.is_none() {
+        let _ = writeln!(
+            io::stderr(),
+            "gridarena: random seed {seed} (--seed {seed} plays these games again)"
+        );
+    }
+    let labels = [format!("A ({})", args.a), format!("B ({})", args.b)];
+    let games_dir = args.out.as_ref().map(|dir| dir.join("games"));
+    if let Some(dir) = &games_dir {
+        std::fs::create_dir_all(dir).map_err(|e| named(dir, e))?;
+    }
+    let mut progress = Progress::new(true);
+    let mut lines = Vec::new();
+    let mut games = Vec::new();
+    let started = Instant::now();
+    let ended = run_compare::play(&plan, &sides, |game: &Game, tally: &Tally| {
+        let report = &game.played.report;
+        let number = game.k + 1;
+        let ending = describe(&report.ending);
+        lines.push(format!(
+            "game {number}: A {}, seed {}: {} ({ending}), {} ticks",
+            game.a_seat,
+            report.fixture.seed,
+            game.outcome.name(),
+            report.ticks
+        ));
+        if let Some(dir) = &games_dir {
+            let players = Teams::from_fn(|team| labels[report.fixture.entry(team)].clone());
+            let record = report
+                .log
+                .record(&report.fixture, &settings, players)
+                .map_err(|e| io::Error::other(format!("game {number}'s record: {e}")))?;
+            let path = dir.join(format!("game-{number}.jsonl"));
+            durable::write_atomically(&path, record.as_bytes()).map_err(|e| named_io(&path, e))?;
+        }
+        games.push(GameSummary {
+            number,
+            a_seat: game.a_seat,
+            seed: report.fixture.seed,
+            result: game.outcome.name(),
+            ending,
+            ticks: report.ticks,
+        });
+        progress.draw(
+            tally.games(),
+            u64::from(args.games),
+            &format!("games  {}", score_line(tally)),
+        );
+        Ok(())
+    })
+    .map_err(|e| match e {
+        RunError::Output(e) => Failure::Output(e),
+        RunError::Internal(why) => Failure::Internal(why),
+    })?;
+    let seconds = started.elapsed().as_secs_f64();
+    progress.clear();
+    let tally = ended.tally;
+    let played = tally.games();
+    let shown = tally.interval();
+    let decision = tally.decision_interval();
+    let verdict = tally.verdict();
+    for line in &lines {
+        writeln!(out, "{}", printable(line))?;
+    }
+    let plural = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    writeln!(out)?;
+    writeln!(out, "{}", printable(&format!("A: {}", args.a)))?;
+    writeln!(out, "{}", printable(&format!("B: {}", args.b)))?;
+    let stopped = if ended.early {
+        format!("stopped early after {played} of {} games", args.games)
+    } else {
+        "played to the end".to_string()
+    };
+    writeln!(
+        out,
+        "{} ({}, tick {} ms, seed {seed}) in {seconds:.2} s ({:.2} games/s); {stopped}",
+        plural(played, "game"),
+        args.preset,
+        args.tick_ms,
+        played as f64 / seconds.max(1e-9),
+    )?;
+    writeln!(
+        out,
+        "A vs B: {}, {}, {}; A's score {} of {} = {}, 95% interval {} to {}",
+        plural(tally.wins.into(), "win"),
+        plural(tally.draws.into(), "draw"),
+        match tally.losses {
+            1 => "1 loss".to_string(),
+            n => format!("{n} losses"),
+        },
+        tally.points(),
+        played,
+        tally.share().map_or("-".to_string(), percent),
+        percent(shown.low),
+        percent(shown.high)
+    )?;
+    let reason = if verdict == Verdict::NoDifference {
+        format!(
+            " after {} (the 99% interval, {} to {}, holds 50%)",
+            plural(played, "game"),
+            percent(decision.low),
+            percent(decision.high)
+        )
+    } else {
+        format!(
+            " (the 99% interval, {} to {}, excludes 50%)",
+            percent(decision.low),
+            percent(decision.high)
+        )
+    };
+    writeln!(out, "verdict: {verdict}{reason}")?;
+    if let Some(dir) = &args.out {
+        let summary = Summary {
+            a: args.a.to_string(),
+            b: args.b.to_string(),
+            preset: args.preset.to_string(),
+            tick_ms: args.tick_ms,
+            seed,
+            games_planned: args.games,
+            min_games: args.min_games,
+            games_played: played,
+            stopped_early: ended.early,
+            wins: tally.wins,
+            draws: tally.draws,
+            losses: tally.losses,
+            score: tally.points(),
+            share: tally.share(),
+            interval95: shown,
+            interval99: decision,
+            verdict,
+            seconds,
+            games: &games,
+        };
+        let text = serde_json::to_string_pretty(&summary)
+            .map_err(|e| Failure::Internal(format!("the summary is not JSON: {e}")))?;
+        let path = dir.join("summary.json");
+        durable::write_atomically(&path, format!("{text}\n").as_bytes())
+            .map_err(|e| named(&path, e))?;
+        writeln!(out, "files in {}", printable(&dir.display().to_string()))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn named_io(path: &Path, e: io::Error) -> io::Error {
+    io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
+
+fn named(path: &Path, e: io::Error) -> Failure {
+    Failure::Output(named_io(path, e))
+}
