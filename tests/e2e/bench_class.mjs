@@ -18,8 +18,8 @@
 // 2. The same roster through the CLI (`gridarena halma tournament ... --out TMPDIR`, the binary from
 //    GRIDARENA_BIN, by default the release build in $CARGO_TARGET_DIR, ../../target/release or
 //    ../../target/debug), the same settings and seed, the same games at once: wall time, games per minute,
-//    seconds per game, the peak total RSS and PSS of its process tree (the course script runs in a python3
-//    process per move).
+//    seconds per game, the peak total RSS and PSS of its process tree, sampled every 200 ms (the course
+//    script runs in a python3 process per move, about 0.15 s each: a sample catches one now and then).
 // 3. Games per minute of one code entry against builtin:greedy, page and CLI side by side: a Python function
 //    entry (ai/page/halma_function.py), a Python course entry and a JavaScript function entry
 //    (ai/page/halma_function.js), each in a double round robin with the house bot (2 games, seats swapped,
@@ -124,8 +124,8 @@ function field(file, name) {
   }
 }
 
-/** Samples the memory of `pids()` every second; `stop()` returns the peaks in MB. */
-function sampler(pids, extra) {
+/** Samples the memory of `pids()` every `ms`; `stop()` returns the peaks in MB. */
+function sampler(pids, extra, ms = 1000) {
   const peak = { rss: 0, pss: 0, pssReadable: true, processes: 0, samples: 0, extra: {} };
   const tick = async () => {
     let rss = 0;
@@ -149,7 +149,7 @@ function sampler(pids, extra) {
       } catch { /* the page is busy or gone */ }
     }
   };
-  const timer = setInterval(tick, 1000);
+  const timer = setInterval(tick, ms);
   tick();
   return { stop: () => { clearInterval(timer); return peak; } };
 }
@@ -320,7 +320,8 @@ async function cliTournament(roster, settings, { memory = false } = {}) {
       if (/^game \d+ \(round/.test(line.replace(/^.*\r/, ''))) finishes.push((performance.now() - t0) / 1000);
     }
   });
-  const mem = memory ? sampler(() => [child.pid, ...descendants(child.pid)]) : null;
+  // Every 200 ms: the course script's python3 process lives about 0.15 s a move.
+  const mem = memory ? sampler(() => [child.pid, ...descendants(child.pid)], null, 200) : null;
   const code = await new Promise((ok) => child.on('close', ok));
   const wall = (performance.now() - t0) / 1000;
   const peaks = mem?.stop();
