@@ -385,7 +385,7 @@ try {
     + `${ROLL_CALL ? `roll call first: ${f1(page.rollCallS)} s (not in the wall time)` : 'no roll call'}; CLI: ${BIN}`);
   out();
   out('1-2. The class                  page (Chromium)      CLI');
-  const row = (label, a, b) => out(`  ${label.padEnd(30)}${String(a).padEnd(21)}${b}`);
+  const row = (label, a, b) => out(`  ${label.padEnd(30)}${String(a).padEnd(20)} ${b}`);
   row('wall time (s)', f1(page.wall), f1(cli.wall));
   row('games played', pr.games, cr.games);
   row('games per minute', f1(pr.gpm), f1(cr.gpm));
