@@ -51,6 +51,30 @@ pub fn ReplayBar(
             }
         });
     };
+    // A new live game from the tick shown: the record's position, rules and turn count, the setup's
+    // players (typically the student's current AI in place of the one that lost).
+    let continue_here = move || {
+        let Some((game, preset, at)) = replay.with_untracked(|r| {
+            let r = r.as_ref()?;
+            let record = r.record();
+            let preset = record.header().preset;
+            Some((record.game(r.at())?, preset, r.at()))
+        }) else {
+            return;
+        };
+        running.set(false);
+        session.update(|s| {
+            let preset = preset.unwrap_or(s.preset());
+            *s = Session::from_game(preset, game, s.players().clone(), s.seed());
+        });
+        replay.set(None);
+        notice.set(Some(Line {
+            tone: Tone::Info,
+            text: format!(
+                "A new game from tick {at} of the record, with the players chosen below: Step or Run to play on."
+            ),
+        }));
+    };
     let at = move || replay.with(|r| r.as_ref().map_or(0, Replay::at));
     let ticks = move || replay.with(|r| r.as_ref().map_or(0, Replay::ticks));
 
@@ -75,6 +99,13 @@ pub fn ReplayBar(
                     ticks=ticks
                     on_seek=move |k| replay.update(|r| if let Some(r) = r { r.seek(k) })
                 />
+                <button
+                    data-testid="continue-here"
+                    title="A new game from the position shown, with the players chosen in the setup"
+                    on:click=move |_| continue_here()
+                >
+                    "Continue from here"
+                </button>
                 <button
                     data-testid="leave-replay"
                     on:click=move |_| {

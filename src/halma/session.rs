@@ -130,6 +130,15 @@ impl Session {
         }
     }
 
+    /// A game going on from `game` (a replay's tick: its position, rules and turn count), played from
+    /// here by `players`; `seed` seeds the AIs. The record it makes starts from that position.
+    pub fn from_game(preset: Preset, game: Game, players: Teams<Player>, seed: u64) -> Session {
+        let mut s = Session::new(preset, players, seed);
+        s.first_chosen = true;
+        s.play = GameLoop::new(game, seed);
+        s
+    }
+
     pub fn game(&self) -> &Game {
         self.play.game()
     }
@@ -495,6 +504,24 @@ mod tests {
             red: Player::BuiltIn(BuiltIn::Greedy),
             blue: Player::BuiltIn(BuiltIn::Greedy),
         }
+    }
+
+    #[test]
+    fn a_game_continued_from_a_record_tick_starts_there_and_records_from_there() {
+        let mut s = Session::new(Preset::Mini, greedy_pair(), 5);
+        for _ in 0..6 {
+            s.tick().unwrap();
+        }
+        let record = Record::parse(&s.record_text().unwrap()).unwrap();
+        let at = record.game(4).unwrap();
+        let mut c = Session::from_game(Preset::Mini, at.clone(), greedy_pair(), 9);
+        assert_eq!(c.game().turn(), 4);
+        assert_eq!(c.game().position(), at.position());
+        c.tick().unwrap();
+        assert_eq!(c.game().turn(), 5);
+        let again = Record::parse(&c.record_text().unwrap()).unwrap();
+        assert_eq!(again.game(0).unwrap().position(), at.position());
+        assert_eq!(again.ticks(), 1);
     }
 
     #[test]

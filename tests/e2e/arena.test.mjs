@@ -297,3 +297,28 @@ for (const [name, width, height] of [['a phone', 375, 667], ['a projector', 1920
     await page.close();
   });
 }
+
+test('"Continue from here" on a replay tick starts a new game from that exact state with the setup\'s players', async () => {
+  const { page, errors } = await openApp(browser, server.url);
+  await newGame(page, { preset: 'mini', red: 'builtin:greedy', blue: 'builtin:greedy', seed: 4 });
+  for (let k = 1; k <= 4; k++) {
+    await page.click('[data-testid=step]');
+    await page.waitForFunction((n) => document.querySelector('[data-testid=game-info]').textContent.endsWith(`turn ${n}`), k);
+  }
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download]')]);
+  await page.setInputFiles('[data-testid=load]', await download.path());
+  await page.waitForSelector('[data-testid=scrubber]');
+  await page.locator('[data-testid=scrubber]').fill('2');
+  const pieces = () => page.$$eval('[data-testid=board] .cell.piece', (cells) =>
+    cells.map((c) => `${c.dataset.x},${c.dataset.y} ${c.className.includes('red') ? 'red' : 'blue'}`).sort());
+  const atTwo = await pieces();
+  // The student's AI takes red's seat from here.
+  await page.selectOption('[data-testid=player-red]', 'human');
+  await page.click('[data-testid=continue-here]');
+  await page.waitForSelector('[data-testid=scrubber]', { state: 'detached' });
+  assert.match(await page.textContent('[data-testid=game-info]'), /turn 2$/);
+  assert.deepEqual(await pieces(), atTwo);
+  assert.match(await page.textContent('[data-testid=notice]'), /A new game from tick 2 of the record/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
