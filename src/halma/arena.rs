@@ -22,6 +22,7 @@ use super::replay_bar::ReplayBar;
 use super::session::{ClickResult, Session};
 use super::setup_form::SetupForm;
 use super::ticker::Ticker;
+use super::time_chart::TimeChart;
 use gridarena_engine::halma::ai::BuiltIn;
 use gridarena_engine::halma::{CampRules, Preset, Rules, Square, Team, Teams};
 use leptos::prelude::*;
@@ -285,6 +286,7 @@ pub fn ArenaPage() -> impl IntoView {
             <NoticeLine notice=notice waiting=Signal::derive(move || session.with(waiting_text)) />
             <p class="late" role="status" data-testid="late">{move || late.get()}</p>
             <LatencyPanel session=session />
+            <TimeChart times=Memo::new(move |_| screen.with(|s| s.times())) />
             <HumanActions
                 active=Signal::derive(move || session.with(|s| s.active_human().is_some()))
                 on_confirm=on_confirm

@@ -2,6 +2,7 @@
 //! page's parts need. Plain Rust over [`Session`] and [`Replay`], tested natively; the components only
 //! wire it to signals.
 
+use super::answer_times::{self, TickTimes};
 use super::board_view::BoardView;
 use super::messages::{start_lines, Filter, Line, Tone};
 use super::player::Player;
@@ -54,6 +55,14 @@ impl<'a> Screen<'a> {
             .and_then(|body| serde_json::from_str::<serde_json::Value>(body).ok())
             .map(|answer| debug::read(&answer, size))
             .unwrap_or_default()
+    }
+
+    /// Each AI player's answer times so far: the live game's, or the whole record's.
+    pub fn times(self) -> Vec<TickTimes> {
+        match self {
+            Screen::Live(s) => s.times(),
+            Screen::Replay(r) => answer_times::of_record(r.record()),
+        }
     }
 
     /// The message field: a replay's shown tick, or the live game's history through `filter`.

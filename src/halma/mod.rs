@@ -1,5 +1,6 @@
 //! The Halma arena page: view models (plain Rust, tested natively) and the components that draw them.
 
+pub mod answer_times;
 mod arena;
 mod arena_keys;
 pub mod arena_model;
@@ -26,6 +27,7 @@ pub mod scrubber;
 pub mod session;
 mod setup_form;
 mod ticker;
+mod time_chart;
 pub mod web_ai;
 
 pub use arena::ArenaPage;

@@ -5,6 +5,7 @@
 //! natively. The rules all come from the engine, and so does how a tick is assembled from its answers
 //! ([`GameLoop`]); this type adds the page's players, the human's clicks, answer times and the record.
 
+use super::answer_times::{think_ms, TickTimes, MAX_TICKS};
 use super::builtin;
 use super::messages::Log;
 use super::player::Player;
@@ -67,6 +68,10 @@ pub struct Session {
     exchanges: VecDeque<(u32, Vec<Exchange>)>,
     /// The message field's history.
     log: Log,
+    /// Each AI player's answer time, tick by tick (the latest [`MAX_TICKS`]), for the time chart.
+    times: VecDeque<TickTimes>,
+    /// The tick in progress: its deadline and the answer times so far.
+    asking: (u64, Teams<Option<f64>>),
 }
 
 /// A request the page must send for the tick in progress.
@@ -127,6 +132,8 @@ impl Session {
             last: None,
             recorder: None,
             tally: Teams::default(),
+            times: VecDeque::new(),
+            asking: (0, Teams::default()),
         }
     }
 
@@ -178,6 +185,11 @@ impl Session {
     /// Labels `team`'s web requests with `content_type` from the next tick on.
     pub fn set_content_type(&mut self, team: Team, content_type: ContentType) {
         self.content_types[team] = content_type;
+    }
+
+    /// Each AI player's answer time, tick by tick, for the time chart.
+    pub fn times(&self) -> Vec<TickTimes> {
+        self.times.iter().cloned().collect()
     }
 
     /// The message field's history.
@@ -278,6 +290,7 @@ impl Session {
         for ask in &asks {
             self.tally[ask.team].ask();
         }
+        self.asking = (time_limit_ms, Teams::default());
         Ok(asks
             .into_iter()
             .map(|request| Ask {
@@ -309,6 +322,9 @@ impl Session {
             // A clock that went backwards or a NaN is no time at all, not a panic.
             let took = Duration::try_from_secs_f64(latency_ms / 1000.0).unwrap_or_default();
             self.tally[team].answer(took);
+            if self.players[team] != Player::Human {
+                self.asking.1[team] = Some(took.as_secs_f64() * 1000.0);
+            }
         }
         taken
     }
@@ -340,6 +356,18 @@ impl Session {
         self.drafts = Teams::default();
         let sent = std::mem::take(&mut self.wires);
         let wires = sent.map(|_, e| e.as_ref().map(|e| e.wire.clone()));
+        let (limit_ms, ms) = std::mem::take(&mut self.asking);
+        if ms.red.is_some() || ms.blue.is_some() {
+            if self.times.len() == MAX_TICKS {
+                self.times.pop_front();
+            }
+            self.times.push_back(TickTimes {
+                tick: outcome.turn,
+                limit_ms,
+                ms,
+                think_ms: wires.map(|_, w| think_ms(w.as_ref().and_then(|w| w.body.as_deref()))),
+            });
+        }
         recorder.push_with_wires(&outcome, self.play.game(), Some(&wires));
         let exchanges: Vec<Exchange> = Team::ALL
             .into_iter()
@@ -504,6 +532,26 @@ mod tests {
             red: Player::BuiltIn(BuiltIn::Greedy),
             blue: Player::BuiltIn(BuiltIn::Greedy),
         }
+    }
+
+    #[test]
+    fn each_tick_keeps_the_ai_players_answer_times() {
+        let mut s = Session::new(Preset::Mini, greedy_pair(), 5);
+        for _ in 0..3 {
+            s.tick().unwrap();
+        }
+        let times = s.times();
+        assert_eq!(
+            times.iter().map(|t| t.tick).collect::<Vec<_>>(),
+            vec![1, 2, 3]
+        );
+        // Mini alternates: each tick times its mover, and both teams have moved.
+        assert!(times
+            .iter()
+            .all(|t| t.ms.red.is_some() != t.ms.blue.is_some()));
+        assert!(
+            times.iter().any(|t| t.ms.red.is_some()) && times.iter().any(|t| t.ms.blue.is_some())
+        );
     }
 
     #[test]

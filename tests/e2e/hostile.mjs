@@ -23,7 +23,7 @@ export const behaviours = {
   '/good': { body: move([{ x: 2, y: 13 }]) },
   '/markup': { type: 'text/html', body: '<b>bold</b><img src=x onerror="window.pwned=1">' },
   // The same good move with debug marks (docs/protocol.md): well formed, and malformed in every part.
-  '/debug': { body: JSON.stringify({ ...JSON.parse(move([{ x: 2, y: 13 }])), debug: {
+  '/debug': { body: JSON.stringify({ ...JSON.parse(move([{ x: 2, y: 13 }])), thinkMs: 0, debug: {
     text: 'best of 5: <b>+1</b>',
     marks: [{ at: { x: 2, y: 13 }, color: 'green', label: '+1' }, { from: { x: 2, y: 14 }, to: { x: 4, y: 12 }, color: 'orange', label: 2 }],
   } }) },

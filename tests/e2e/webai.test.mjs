@@ -130,6 +130,8 @@ test('debug marks: the chosen team\'s are drawn on their squares, live and in a 
   await turnIs(page, 1);
   // None shown until a team is chosen.
   assert.deepEqual(await marked(page), []);
+  // The time chart: red's answer against the 300 ms deadline, its thinking (thinkMs 0) apart from the network.
+  assert.match(await page.textContent('[data-testid=time-slowest]'), /tick 1: red \d+ of 300 ms \(thought 0, network \d+\)/);
   await page.selectOption('[data-testid=debug-team]', 'red');
   assert.deepEqual(await marked(page), ['2,13: green +1', '2,14: orange arrow to (4,12) 2']);
   assert.equal(await page.textContent('[data-testid=debug-line]'), 'red thinks: best of 5: <b>+1</b>');
