@@ -17,7 +17,7 @@ pub mod sandbox;
 use crate::program::{Clock, ProgramPlayer};
 use function::FunctionPlayer;
 use gridarena_engine::halma::code::source::{file_of, source_of, MAX_BYTES, MAX_FILES};
-use gridarena_engine::halma::code::{CodeFile, Format, Lang, Source};
+use gridarena_engine::halma::code::{CodeFile, Format, HashedSource, Lang, Source};
 use gridarena_engine::halma::{AiPlayer, Program, ProgramFormat};
 use sandbox::{Isolation, Sandbox};
 use std::fmt;
@@ -181,7 +181,7 @@ pub(crate) fn quote(text: &str) -> String {
 /// Checks, before any game, that this machine has the interpreters `entries` (name, code) need, and
 /// says once what will run them and what the sandbox cannot do here. The error names every entry an
 /// interpreter is missing for.
-pub fn announce(entries: &[(String, Arc<Source>)]) -> Result<(), String> {
+pub fn announce(entries: &[(String, Arc<HashedSource>)]) -> Result<(), String> {
     if entries.is_empty() {
         return Ok(());
     }
@@ -240,7 +240,7 @@ pub enum CodePlayer {
 
 impl CodePlayer {
     /// The player for `source`; fails when its interpreter is missing, or its format cannot be run.
-    pub fn new(source: Arc<Source>, clock: Clock) -> Result<CodePlayer, String> {
+    pub fn new(source: Arc<HashedSource>, clock: Clock) -> Result<CodePlayer, String> {
         let interpreter = interpreter(source.lang)?;
         match (source.format, source.lang) {
             (Format::Course, Lang::Python) => {
@@ -366,7 +366,7 @@ pub fn player_of_path(path: &str) -> Result<AiPlayer, String> {
     if path.is_empty() {
         return Err("code: names no file: write code:PATH, a file or a folder".to_string());
     }
-    read_path(Path::new(path)).map(|s| AiPlayer::Code(Arc::new(s)))
+    read_path(Path::new(path)).map(|s| AiPlayer::Code(Arc::new(HashedSource::new(s))))
 }
 
 #[cfg(test)]

@@ -60,6 +60,8 @@ impl Deref for HashedSource {
 mod tests {
     use super::*;
     use crate::halma::code::{CodeFile, Format, Lang};
+    use crate::halma::AiPlayer;
+    use std::sync::Arc;
 
     fn source() -> Source {
         Source {
@@ -84,5 +86,28 @@ mod tests {
         let edited = HashedSource::new(source().with_main_text("print('bye')\n"));
         assert_ne!(edited.sha256(), hashed.sha256());
         assert_ne!(edited, hashed);
+    }
+
+    #[test]
+    fn a_code_players_label_shows_the_stored_hash() {
+        let hashed = HashedSource::new(source());
+        let label = AiPlayer::Code(Arc::new(hashed.clone())).to_string();
+        assert_eq!(
+            label,
+            format!("code:python:course:{}", &source().sha256()[..12])
+        );
+        assert_eq!(
+            label,
+            format!("code:python:course:{}", &hashed.sha256()[..12])
+        );
+        // The label reads the stored hash: it does not hash the files again.
+        let stored = HashedSource {
+            sha256: "0123456789abcdef".repeat(4),
+            source: source(),
+        };
+        assert_eq!(
+            AiPlayer::Code(Arc::new(stored)).to_string(),
+            "code:python:course:0123456789ab"
+        );
     }
 }
