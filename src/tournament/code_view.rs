@@ -2,12 +2,12 @@
 //! any other text file shown on a click; binary files (a pickled table) named with their size.
 
 use super::roster_list::size_text;
-use gridarena_engine::halma::code::Source;
+use gridarena_engine::halma::code::HashedSource;
 use leptos::prelude::*;
 use std::sync::Arc;
 
 #[component]
-pub fn CodeView(name: String, source: Arc<Source>, on_close: Callback<()>) -> impl IntoView {
+pub fn CodeView(name: String, source: Arc<HashedSource>, on_close: Callback<()>) -> impl IntoView {
     let shown = RwSignal::new(source.main.clone());
     let files = {
         let source = source.clone();

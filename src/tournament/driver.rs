@@ -21,13 +21,12 @@ use crate::halma::asker::{Asker, Question};
 use crate::halma::web_ai;
 use crate::notice::{Line, Tone};
 use crate::now_ms;
-use gridarena_engine::halma::code::Source;
+use gridarena_engine::halma::code::HashedSource;
 use gridarena_engine::halma::{AiPlayer, Answer, NoMove, Team, Teams};
 use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::settings::Settings;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -53,8 +52,6 @@ pub struct Control {
     wakers: StoredValue<Vec<(usize, js_sys::Function)>, LocalStorage>,
     /// The code entries' seats (their interpreters), kept across games and roll calls.
     pool: StoredValue<Pool<Seat>, LocalStorage>,
-    /// Each code's SHA-256, the pool's key, by the code's address (computed once per code).
-    hashes: StoredValue<HashMap<usize, String>, LocalStorage>,
     /// How the machine keeps up, for the wall.
     pub strain: RwSignal<Strain>,
 }
@@ -70,7 +67,6 @@ impl Control {
             notice,
             wakers: StoredValue::new_local(Vec::new()),
             pool: StoredValue::new_local(Pool::new(pool::cap_for(device_memory()))),
-            hashes: StoredValue::new_local(HashMap::new()),
             strain: RwSignal::new(Strain::default()),
         }
     }
@@ -84,20 +80,6 @@ impl Control {
         }
     }
 
-    /// The pool's key for `source`: its SHA-256 (worked out once per code, since a class's code is
-    /// megabytes).
-    fn key(self, source: &Arc<Source>) -> String {
-        let address = Arc::as_ptr(source) as usize;
-        if let Some(Some(key)) = self.hashes.try_with_value(|h| h.get(&address).cloned()) {
-            return key;
-        }
-        let key = source.sha256();
-        self.hashes.update_value(|h| {
-            h.insert(address, key.clone());
-        });
-        key
-    }
-
     /// Seats `code` (a game's code entries, by team: name and code) in `askers` for a game seeded with
     /// `seed`, each from the pool: its seat reused with a fresh game, or a new one opened. Waits while
     /// the pool has no room (polling, as seats come back only when games end), then until every seat is
@@ -105,13 +87,13 @@ impl Control {
     /// for the seats, to give back; `None` once the tournament is replaced meanwhile.
     async fn seat_code(
         self,
-        code: &[(Team, String, Arc<Source>)],
+        code: &[(Team, String, Arc<HashedSource>)],
         seed: u64,
         askers: &Teams<Asker>,
         still: impl Fn() -> bool,
     ) -> Option<Vec<u64>> {
-        let keys: Vec<String> = code.iter().map(|(_, _, s)| self.key(s)).collect();
-        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+        // The pool's key for a code: its SHA-256, worked out when the code was read.
+        let keys: Vec<&str> = code.iter().map(|(_, _, s)| s.sha256()).collect();
         let mut waiting = false;
         let taken = loop {
             if !still() {
@@ -196,7 +178,6 @@ impl Control {
         self.strain.set(Strain::default());
         let closed = self.pool.try_update_value(Pool::clear);
         drop(closed);
-        self.hashes.update_value(HashMap::clear);
         spawn_local(store::clear_bundle());
     }
 
@@ -240,7 +221,7 @@ impl Control {
         let Some((code, seed)) = self.run.with_untracked(|r| {
             let r = r.as_ref()?;
             let names = r.tournament.names();
-            let code: Vec<(Team, String, Arc<Source>)> = r
+            let code: Vec<(Team, String, Arc<HashedSource>)> = r
                 .code_entries(number)
                 .into_iter()
                 .map(|(team, entry, source)| {
@@ -462,7 +443,7 @@ fn device_memory() -> Option<f64> {
 async fn check_code(
     ctl: Control,
     name: String,
-    source: Arc<Source>,
+    source: Arc<HashedSource>,
     settings: Settings,
     still: impl Fn() -> bool + Copy,
 ) -> Check {

@@ -3,11 +3,10 @@
 //! list on screen is always a roster a tournament accepts (names unique, players valid).
 
 use super::handed_in::entry_name;
-use gridarena_engine::halma::code::Source;
+use gridarena_engine::halma::code::{HashedSource, Source};
 use gridarena_engine::halma::AiPlayer;
 use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::roster::{entries_from_lines, Entry, Roster, MAX_ROSTER_BYTES};
-use std::sync::Arc;
 
 /// The largest roster file read: the engine's limit, since a roster with a class's code in it is tens
 /// of megabytes.
@@ -24,12 +23,12 @@ pub struct CodeSummary {
 }
 
 impl CodeSummary {
-    fn of(source: &Source) -> CodeSummary {
+    fn of(source: &HashedSource) -> CodeSummary {
         CodeSummary {
             lang: source.lang.to_string(),
             format: source.format.key().to_string(),
             bytes: source.size(),
-            sha256: source.sha256(),
+            sha256: source.sha256().to_string(),
         }
     }
 
@@ -80,45 +79,23 @@ fn programs_note(entries: &[Entry]) -> Option<String> {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RosterList {
     entries: Vec<Entry>,
-    /// Each code entry's summary, worked out once (hashing a class's code takes a while); kept with
-    /// the code it describes, so a summary is never shown for other code.
-    summaries: Vec<(Arc<Source>, CodeSummary)>,
 }
 
 impl RosterList {
     pub fn new(roster: Roster) -> RosterList {
-        let mut list = RosterList {
+        RosterList {
             entries: roster.entries,
-            summaries: Vec::new(),
-        };
-        list.summarize();
-        list
+        }
     }
 
     pub fn entries(&self) -> &[Entry] {
         &self.entries
     }
 
-    /// Brings the code summaries up to date with the entries.
-    fn summarize(&mut self) {
-        let old = std::mem::take(&mut self.summaries);
-        for source in self.entries.iter().filter_map(|e| e.code.as_ref()) {
-            let summary = old
-                .iter()
-                .find(|(s, _)| Arc::ptr_eq(s, source))
-                .map(|(_, summary)| summary.clone())
-                .unwrap_or_else(|| CodeSummary::of(source));
-            self.summaries.push((Arc::clone(source), summary));
-        }
-    }
-
-    /// The summary of `entry`'s code, if it is a code entry of this roster.
-    pub fn summary(&self, entry: &Entry) -> Option<&CodeSummary> {
-        let source = entry.code.as_ref()?;
-        self.summaries
-            .iter()
-            .find(|(s, _)| Arc::ptr_eq(s, source))
-            .map(|(_, summary)| summary)
+    /// The summary of `entry`'s code, if it is a code entry (its hash is the one worked out when the
+    /// code was read, so summing up is cheap).
+    pub fn summary(&self, entry: &Entry) -> Option<CodeSummary> {
+        entry.code.as_deref().map(CodeSummary::of)
     }
 
     /// Whether any entry is code.
@@ -175,7 +152,6 @@ impl RosterList {
     fn replace(&mut self, entries: Vec<Entry>) -> Result<(), String> {
         let checked = Roster { entries }.check().map_err(|e| e.to_string())?;
         self.entries = checked.into_iter().map(|(e, _)| e).collect();
-        self.summarize();
         Ok(())
     }
 
@@ -203,7 +179,6 @@ impl RosterList {
             return Err("That entry is no longer in the roster.".to_string());
         }
         let gone = self.entries.remove(index);
-        self.summarize();
         Ok(format!("{} removed.", gone.name))
     }
 
@@ -218,14 +193,13 @@ impl RosterList {
         let roster = Roster::parse(text).map_err(|e| format!("{name}: {e}"))?;
         let n = roster.entries.len();
         let note = programs_note(&roster.entries).unwrap_or_default();
-        self.take(roster);
+        self.entries = roster.entries;
         Ok(format!("{n} entries loaded from {name}.{note}"))
     }
 
     /// Takes `roster`'s entries in place of these (a resumed tournament's, for example).
     pub fn take(&mut self, roster: Roster) {
         self.entries = roster.entries;
-        self.summarize();
     }
 
     /// Takes the roster a link brought: a link may come from anyone, and may not bring commands, so
@@ -237,7 +211,6 @@ impl RosterList {
         let (programs, kept): (Vec<Entry>, Vec<Entry>) =
             roster.entries.into_iter().partition(is_program);
         self.entries = kept;
-        self.summarize();
         Ok((!programs.is_empty()).then(|| {
             let names: Vec<&str> = programs.iter().map(|e| e.name.as_str()).collect();
             format!(
@@ -384,7 +357,7 @@ mod tests {
         );
         assert!(said.contains("Not added: cy.zip: no main file"), "{said}");
         assert_eq!(r.roster().names(), ["ada", "ada 2", "bo"]);
-        let summary = r.summary(&r.entries()[1]).unwrap().clone();
+        let summary = r.summary(&r.entries()[1]).unwrap();
         assert_eq!(
             (summary.lang.as_str(), summary.format.as_str()),
             ("Python", "function")
@@ -399,7 +372,7 @@ mod tests {
         // The roster file and the browser's copy carry the code, and read back the same.
         let mut back = RosterList::default();
         back.import("roster.json", r.to_json().as_bytes()).unwrap();
-        assert_eq!(back.summary(&back.entries()[1]), Some(&summary));
+        assert_eq!(back.summary(&back.entries()[1]), Some(summary));
         assert_eq!(back.roster(), r.roster());
         r.remove(1).unwrap();
         assert_eq!(r.summary(&r.entries()[1]).unwrap().lang, "JavaScript");

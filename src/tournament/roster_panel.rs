@@ -55,7 +55,7 @@ pub fn RosterPanel(roster: RwSignal<RosterList>, notice: RwSignal<Option<Line>>)
                 .iter()
                 .enumerate()
                 .map(|(i, e)| {
-                    let summary = r.summary(e).cloned();
+                    let summary = r.summary(e);
                     let name = e.name.clone();
                     view! {
                         <li>

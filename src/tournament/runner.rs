@@ -6,7 +6,7 @@
 use crate::halma::asker::Question;
 use crate::halma::board_view::BoardView;
 use crate::halma::builtin;
-use gridarena_engine::halma::code::Source;
+use gridarena_engine::halma::code::HashedSource;
 use gridarena_engine::halma::{AiPlayer, Answer, ContentType, NoMove, Team, TickOutcome};
 use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::game::{Fixture, TournamentGame};
@@ -208,7 +208,7 @@ impl Run {
     }
 
     /// The code entries of game `number`, by team: each one's index in the roster and its code.
-    pub fn code_entries(&self, number: usize) -> Vec<(Team, usize, Arc<Source>)> {
+    pub fn code_entries(&self, number: usize) -> Vec<(Team, usize, Arc<HashedSource>)> {
         let Some(live) = self.game(number) else {
             return Vec::new();
         };

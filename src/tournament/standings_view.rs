@@ -9,14 +9,14 @@ use std::collections::HashMap;
 
 #[component]
 pub fn StandingsTable(run: RwSignal<Option<Run>>) -> impl IntoView {
-    // Worked out once: a tournament's code does not change, and hashing a class's code takes a while.
+    // Taken once: a tournament's code does not change (each hash was worked out when its code was read).
     let hashes: HashMap<String, String> = run.with_untracked(|r| {
         r.as_ref().map_or_else(HashMap::new, |r| {
             r.tournament
                 .roster()
                 .entries
                 .iter()
-                .filter_map(|e| Some((e.name.clone(), e.code.as_ref()?.sha256())))
+                .filter_map(|e| Some((e.name.clone(), e.code.as_ref()?.sha256().to_string())))
                 .collect()
         })
     });

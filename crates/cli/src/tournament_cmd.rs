@@ -371,7 +371,7 @@ fn roll_call_code(
     team: Team,
     settings: &Settings,
     name: &str,
-    source: &Arc<gridarena_engine::halma::code::Source>,
+    source: &Arc<gridarena_engine::halma::code::HashedSource>,
     options: PlayerOptions,
 ) -> Result<(), Failure> {
     let label = AiPlayer::Code(Arc::clone(source)).to_string();

@@ -364,7 +364,12 @@ fn code_entries_travel_in_the_bundle_and_a_final_takes_code_only() {
     let Some(AiPlayer::Code(played)) = resumed.player(2) else {
         panic!("{:?}", resumed.player(2))
     };
-    assert_eq!(**played, source, "the bundle alone carries the code");
+    assert_eq!(
+        played.source(),
+        &source,
+        "the bundle alone carries the code"
+    );
+    assert_eq!(played.sha256(), source.sha256());
     assert!(t.to_bundle().contains(&source.sha256()));
 
     let final_settings = Settings {

@@ -16,7 +16,7 @@ use super::{quote, Interpreter};
 use crate::program::process::{Line, Running, Started, Wiring};
 use crate::program::GameDir;
 use crate::web::Reply;
-use gridarena_engine::halma::code::{Lang, Source};
+use gridarena_engine::halma::code::{HashedSource, Lang};
 use gridarena_engine::halma::game_loop::game_request_body;
 use gridarena_engine::halma::program::stderr_tail;
 use gridarena_engine::halma::protocol::parse_response;
@@ -34,7 +34,7 @@ pub const START_LIMIT: Duration = Duration::from_secs(20);
 
 /// A function-format code entry: its files, its interpreter, and the game it is playing.
 pub struct FunctionPlayer {
-    source: Arc<Source>,
+    source: Arc<HashedSource>,
     interpreter: &'static Interpreter,
     state: Mutex<State>,
 }
@@ -87,7 +87,7 @@ struct Said {
 }
 
 impl FunctionPlayer {
-    pub fn new(source: Arc<Source>, interpreter: &'static Interpreter) -> FunctionPlayer {
+    pub fn new(source: Arc<HashedSource>, interpreter: &'static Interpreter) -> FunctionPlayer {
         FunctionPlayer {
             source,
             interpreter,
@@ -95,7 +95,7 @@ impl FunctionPlayer {
         }
     }
 
-    pub fn source(&self) -> &Arc<Source> {
+    pub fn source(&self) -> &Arc<HashedSource> {
         &self.source
     }
 

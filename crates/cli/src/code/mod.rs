@@ -17,7 +17,7 @@ pub mod sandbox;
 use crate::program::{Clock, ProgramPlayer};
 use function::FunctionPlayer;
 use gridarena_engine::halma::code::source::{file_of, source_of, MAX_BYTES, MAX_FILES};
-use gridarena_engine::halma::code::{CodeFile, Format, Lang, Source};
+use gridarena_engine::halma::code::{CodeFile, Format, HashedSource, Lang, Source};
 use gridarena_engine::halma::{AiPlayer, Program, ProgramFormat};
 use sandbox::{Isolation, Sandbox};
 use std::fmt;
@@ -182,7 +182,7 @@ pub(crate) fn quote(text: &str) -> String {
 /// says once what will run them and what the sandbox cannot do here. The error names every entry an
 /// interpreter is missing for, or says why this machine cannot confine code (refused unless
 /// `unconfined`: the teacher trusts every entry's code).
-pub fn announce(entries: &[(String, Arc<Source>)], unconfined: bool) -> Result<(), String> {
+pub fn announce(entries: &[(String, Arc<HashedSource>)], unconfined: bool) -> Result<(), String> {
     if entries.is_empty() {
         return Ok(());
     }
@@ -242,7 +242,7 @@ pub enum CodePlayer {
 
 impl CodePlayer {
     /// The player for `source`; fails when its interpreter is missing, or its format cannot be run.
-    pub fn new(source: Arc<Source>, clock: Clock) -> Result<CodePlayer, String> {
+    pub fn new(source: Arc<HashedSource>, clock: Clock) -> Result<CodePlayer, String> {
         let interpreter = interpreter(source.lang)?;
         match (source.format, source.lang) {
             (Format::Course, Lang::Python) => {
@@ -368,7 +368,7 @@ pub fn player_of_path(path: &str) -> Result<AiPlayer, String> {
     if path.is_empty() {
         return Err("code: names no file: write code:PATH, a file or a folder".to_string());
     }
-    read_path(Path::new(path)).map(|s| AiPlayer::Code(Arc::new(s)))
+    read_path(Path::new(path)).map(|s| AiPlayer::Code(Arc::new(HashedSource::new(s))))
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ mod workdir;
 pub use workdir::{GameDir, MAX_BYTES, MAX_FILES, PREFIX};
 
 use crate::code::sandbox::Sandbox;
-use gridarena_engine::halma::code::Source;
+use gridarena_engine::halma::code::HashedSource;
 use gridarena_engine::halma::course::Occasion;
 use gridarena_engine::halma::game_loop::game_request_body;
 use gridarena_engine::halma::{Answer, Game, NoMove, Program, ProgramFailure, ProgramFormat, Team};
@@ -171,7 +171,7 @@ pub struct ProgramPlayer {
     clock: Clock,
     /// A code entry's files, written as each game's folder instead of a copy of `program.dir`, and the
     /// sandbox its processes run in.
-    code: Option<(Arc<Source>, Arc<Sandbox>)>,
+    code: Option<(Arc<HashedSource>, Arc<Sandbox>)>,
     state: Mutex<GameState>,
     /// Read without the state's lock, which a running move holds.
     cancels: cancel::Cancels,
@@ -214,7 +214,7 @@ impl ProgramPlayer {
     pub fn of_code(
         program: Program,
         clock: Clock,
-        source: Arc<Source>,
+        source: Arc<HashedSource>,
         sandbox: Arc<Sandbox>,
     ) -> ProgramPlayer {
         ProgramPlayer {
@@ -224,7 +224,7 @@ impl ProgramPlayer {
     }
 
     /// The code entry's files, when this plays one.
-    pub fn code_source(&self) -> Option<&Arc<Source>> {
+    pub fn code_source(&self) -> Option<&Arc<HashedSource>> {
         self.code.as_ref().map(|(source, _)| source)
     }
 

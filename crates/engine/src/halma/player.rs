@@ -7,7 +7,7 @@
 //! command line runs programs: the page refuses them and names `gridarena halma bridge`.
 
 use super::ai::BuiltIn;
-use super::code::Source;
+use super::code::HashedSource;
 use super::program::{Program, ProgramFormat};
 use super::protocol::check_ai_url;
 use std::fmt;
@@ -23,8 +23,9 @@ pub enum AiPlayer {
     /// A program on the referee's machine.
     Program(Program),
     /// A student's code, carried with the roster (its files are its identity, so it has no label that
-    /// names it alone: [`fmt::Display`] writes `code:LANGUAGE:FORMAT:HASH` for people to read).
-    Code(Arc<Source>),
+    /// names it alone: [`fmt::Display`] writes `code:LANGUAGE:FORMAT:HASH` for people to read, from the
+    /// hash worked out when the code was read).
+    Code(Arc<HashedSource>),
 }
 
 /// Why a label names no AI player.

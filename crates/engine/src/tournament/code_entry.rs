@@ -12,7 +12,7 @@
 //! replayed with other code. The JSON Schema is `docs/schema/roster.schema.json`.
 
 use crate::halma::code::source::{encode_base64, Source};
-use crate::halma::code::{CodeFile, Format, Lang};
+use crate::halma::code::{CodeFile, Format, HashedSource, Lang};
 use serde::de::{MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -36,9 +36,9 @@ fn function() -> Format {
 }
 
 impl CodeJson {
-    /// The source it describes, checked as the page checks an import, and against its hash if it gives
-    /// one.
-    pub(super) fn source(self) -> Result<Source, String> {
+    /// The source it describes, checked as the page checks an import, with its hash (worked out here,
+    /// once), checked against the one it gives if it gives one.
+    pub(super) fn source(self) -> Result<HashedSource, String> {
         let source = Source {
             lang: self.language,
             format: self.format,
@@ -46,13 +46,14 @@ impl CodeJson {
             files: self.files.0,
         };
         source.check()?;
+        let source = HashedSource::new(source);
         if let Some(expected) = self.sha256 {
             let actual = source.sha256();
-            if !expected.eq_ignore_ascii_case(&actual) {
+            if !expected.eq_ignore_ascii_case(actual) {
                 return Err(format!(
                     "its files do not match their recorded sha256 ({} recorded, {} now): the code was changed after it was recorded",
                     short(&expected),
-                    short(&actual)
+                    short(actual)
                 ));
             }
         }
@@ -109,8 +110,8 @@ impl<'de> Deserialize<'de> for Files {
     }
 }
 
-/// A source written as a roster entry's `"code"`, with its hash.
-pub(super) struct CodeOut<'a>(pub &'a Source);
+/// A source written as a roster entry's `"code"`, with its hash (the stored one: not worked out again).
+pub(super) struct CodeOut<'a>(pub &'a HashedSource);
 
 impl Serialize for CodeOut<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -120,7 +121,7 @@ impl Serialize for CodeOut<'_> {
         map.serialize_entry("format", &source.format)?;
         map.serialize_entry("main", &source.main)?;
         map.serialize_entry("files", &FilesOut(&source.files))?;
-        map.serialize_entry("sha256", &source.sha256())?;
+        map.serialize_entry("sha256", source.sha256())?;
         map.end()
     }
 }

@@ -54,7 +54,7 @@ pub fn grades(t: &Tournament) -> Result<Vec<Grade>, TournamentError> {
             Grade {
                 name: names[entry].clone(),
                 code_sha256: match t.player(entry) {
-                    Some(AiPlayer::Code(source)) => Some(source.sha256()),
+                    Some(AiPlayer::Code(source)) => Some(source.sha256().to_string()),
                     _ => None,
                 },
                 milestones: milestones[entry].clone(),

@@ -15,7 +15,7 @@
 
 use super::code_entry::{CodeJson, CodeOut};
 use super::MAX_ENTRIES;
-use crate::halma::code::Source;
+use crate::halma::code::{HashedSource, Source};
 use crate::halma::{AiPlayer, PlayerError, Program, ProgramFormat};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
@@ -40,8 +40,9 @@ pub struct Entry {
     pub name: String,
     /// The player's label; for a code entry, what [`AiPlayer::Code`] displays (for people to read).
     pub player: String,
-    /// A code entry's files; shared, since a class's code is tens of megabytes and entries are cloned.
-    pub code: Option<Arc<Source>>,
+    /// A code entry's files, with their hash; shared, since a class's code is tens of megabytes and
+    /// entries are cloned.
+    pub code: Option<Arc<HashedSource>>,
 }
 
 impl Entry {
@@ -54,9 +55,13 @@ impl Entry {
         }
     }
 
-    /// An entry that is code.
+    /// An entry that is code (its hash is worked out here).
     pub fn code(name: &str, source: Source) -> Entry {
-        let source = Arc::new(source);
+        Entry::hashed(name, Arc::new(HashedSource::new(source)))
+    }
+
+    /// An entry that is code whose hash is already worked out.
+    pub fn hashed(name: &str, source: Arc<HashedSource>) -> Entry {
         Entry {
             name: name.to_string(),
             player: AiPlayer::Code(Arc::clone(&source)).to_string(),
@@ -110,7 +115,10 @@ impl TryFrom<EntryJson> for Entry {
                     .map_err(named)?;
                 Ok(Entry::new(&json.name, &program.to_string()))
             }
-            (None, None, Some(code)) => Ok(Entry::code(&json.name, code.source().map_err(named)?)),
+            (None, None, Some(code)) => Ok(Entry::hashed(
+                &json.name,
+                Arc::new(code.source().map_err(named)?),
+            )),
             (None, None, None) => Err(named(
                 "it has none of \"player\", \"program\" and \"code\"".to_string(),
             )),

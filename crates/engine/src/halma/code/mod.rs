@@ -2,10 +2,13 @@
 //! with the machine's interpreters (docs/code-players.md).
 //!
 //! Running the code is the front-ends' business; the engine holds what they share: the AI's files and
-//! their checks ([`source`]), and the names of what can go wrong ([`failure`]).
+//! their checks ([`source`]), the files with their hash worked out once ([`hashed`]), and the names of
+//! what can go wrong ([`failure`]).
 
 pub mod failure;
+pub mod hashed;
 pub mod source;
 
 pub use failure::CodeFailure;
+pub use hashed::HashedSource;
 pub use source::{CodeFile, Format, Lang, Source};
