@@ -12,6 +12,7 @@ mod hyperchess;
 mod hyperchess_view;
 mod io;
 mod match_cmd;
+mod match_from;
 mod probe_cmd;
 mod progress;
 mod serve;

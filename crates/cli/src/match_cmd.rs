@@ -8,8 +8,8 @@ use crate::progress::Progress;
 use clap::Args;
 use gridarena_cli::program::OutOfTime;
 use gridarena_cli::runner::{
-    check_players, describe, match_game, parse_player, play_game, Played, Player, PlayerOptions,
-    RunError, Watcher,
+    check_players, describe, match_game, match_game_from, parse_player, play_game, Played, Player,
+    PlayerOptions, RunError, Watcher,
 };
 use gridarena_cli::terminal::printable;
 use gridarena_engine::halma::record::Recorder;
@@ -74,6 +74,20 @@ Records: --record FILE writes each game as a JSON Lines record, the format of th
 extension: --record out.jsonl --games 3 writes out-1.jsonl, out-2.jsonl, out-3.jsonl. A record keeps each
 web AI's exchange (status, time, the start of its answer) for the replay's inspector.
 
+Continue from a position: --from FILE plays every game on from a position instead of the preset's
+opening, with the players given by --red and --blue (seats as given). FILE is told by what it holds: a
+record (JSON Lines: the page's Download record or a --record file), where --turn N picks the game after
+its tick N (0 is the record's start; the default is its last tick); or one JSON object, either a game
+state (the engine's format: `gridarena halma tick`'s, the page link's) or a web AI's request (an object
+with \"pieces\" and \"enemy\", as the inspector shows it: the asked team moves next, turns are
+simultaneous when its preset is the arena, the turn limit is its preset's). The position's own rules
+stand: preset, board, camp rules, damage, who moves next, the turn and the turn limit, so the turn counter
+goes on from the position's turn and the limit counts from the start of the original game (--max-turns
+sets another limit, above the position's turn); --preset, --camp-rules and --first cannot be given with
+it. --seed seeds the built-in AIs as usual. A --record file starts at the position (its header holds it)
+and replays from there in the page. A position that is not a playable game is refused with the engine's
+reason, and so is a game that is already over.
+
 Traces: --trace FILE writes one JSON line per request to a web AI, written as each tick ends: the game,
 tick, team, url, the exact request body, content type, time limit, HTTP status, milliseconds, the answer
 as received (at most 64 KiB) and the verdict (enacted, refused with the referee's code and message, ...).
@@ -82,7 +96,8 @@ Built-in AIs have no lines. docs/match.md shows a line.";
 pub const AFTER: &str = "\
 Exit status:
   0  the match was played (AI errors, time-outs and illegal moves are part of a match, not failures)
-  2  usage: an unknown player, option or value (the message says what is accepted)
+  2  usage: an unknown player, option or value (the message says what is accepted), or a --from file
+     that cannot be read or is not a playable position
   3  a record file or stdout could not be written, or an internal error (a bug: please report it)
 
 Examples:
@@ -93,7 +108,9 @@ Examples:
   gridarena halma match --red builtin:greedy --blue builtin:search --preset mini --record game.jsonl
   gridarena halma match --preset classic --red 'course:ai/course:python3 halma_course.py' \
     --blue builtin:search --trace trace.jsonl
-  gridarena halma match --red 'lines:ai/lines:python3 halma_lines.py' --blue builtin:greedy";
+  gridarena halma match --red 'lines:ai/lines:python3 halma_lines.py' --blue builtin:greedy
+  gridarena halma match --from game.jsonl --turn 40 --red builtin:search --blue builtin:greedy --games 10
+  gridarena halma match --from state.json --red http://127.0.0.1:8001/ --blue builtin:search";
 
 /// The longest tick accepted: ten minutes.
 const MAX_TICK_MS: u64 = 600_000;
@@ -125,13 +142,20 @@ pub struct MatchArgs {
     /// The board and how turns go
     #[arg(long, value_parser = crate::args::preset_parser(), default_value = "arena")]
     preset: Preset,
+    /// Play on from a position: a record (JSON Lines, with --turn), a game state or a web AI's request
+    /// (JSON); the position's rules, turn and turn limit stand
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["preset", "camp_rules", "first"])]
+    from: Option<PathBuf>,
+    /// With a record in --from: the position after its tick N (0 is its start) [default: its last tick]
+    #[arg(long, value_name = "N", requires = "from")]
+    turn: Option<u32>,
     #[command(flatten)]
     rules: crate::args::RuleArgs,
     /// The tick length in milliseconds: how long each answer is waited for
     #[arg(long, value_name = "N", default_value_t = 1000,
         value_parser = clap::value_parser!(u64).range(1..=MAX_TICK_MS))]
     tick_ms: u64,
-    /// Ticks after which a game is a draw [default: the preset's, 1000]
+    /// Ticks after which a game is a draw [default: the preset's, 1000; with --from, the position's]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     max_turns: Option<u32>,
     /// The first game's seed; game k plays S + k - 1 [default: random, printed on stderr]
@@ -199,7 +223,15 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
         code_only: false,
         milestones: Vec::new(),
     };
-    settings.rules().check_options().map_err(Failure::Input)?;
+    let start = match &args.from {
+        Some(path) => {
+            Some(crate::match_from::load(path, args.turn, args.max_turns).map_err(Failure::Input)?)
+        }
+        None => {
+            settings.rules().check_options().map_err(Failure::Input)?;
+            None
+        }
+    };
     let first_seed = args.seed.unwrap_or_else(|| {
         let seed = random_seed();
         let _ = writeln!(
@@ -217,9 +249,13 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
     let started = Instant::now();
     for k in 1..=args.games {
         let seed = first_seed.wrapping_add(u64::from(k - 1));
-        let game = match_game(&settings, seed)
-            .map_err(|e| Failure::Input(format!("cannot set up the {} preset: {e}", args.preset)))?
-            .with_out_of_time_loss(args.out_of_time == OutOfTime::Lose);
+        let game = match &start {
+            Some(start) => match_game_from(&settings, seed, start.game.clone()),
+            None => match_game(&settings, seed).map_err(|e| {
+                Failure::Input(format!("cannot set up the {} preset: {e}", args.preset))
+            })?,
+        }
+        .with_out_of_time_loss(args.out_of_time == OutOfTime::Lose);
         check_players(game.game(), &players).map_err(Failure::Input)?;
         let mut watcher = CliWatcher {
             game: k,
@@ -245,7 +281,12 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
             record.close().map_err(Failure::Output)?;
         }
         progress.clear_for_stdout();
-        writeln!(out, "{}", printable(&game_line(k, args.games, &played)))?;
+        let from_turn = start.as_ref().map(|s| s.game.turn());
+        writeln!(
+            out,
+            "{}",
+            printable(&game_line(k, args.games, from_turn, &played))
+        )?;
         out.flush()?;
         totals.add(&played);
         progress.draw(
@@ -258,7 +299,16 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
         );
     }
     progress.clear();
-    write_summary(out, args, &labels, &totals, started.elapsed())?;
+    let setup = match &start {
+        Some(start) => format!(
+            "{} from {}, turn {}",
+            start.game.preset().map_or("custom", Preset::name),
+            start.source,
+            start.game.turn()
+        ),
+        None => args.preset.to_string(),
+    };
+    write_summary(out, args, &setup, &labels, &totals, started.elapsed())?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -295,11 +345,20 @@ pub fn record_path(path: &Path, k: u32, games: u32) -> PathBuf {
     path.with_file_name(name)
 }
 
-/// "game 2/3: seed 8, red wins after 57 ticks; errors: red 0, blue 3", then each program's clock.
-fn game_line(k: u32, games: u32, played: &Played) -> String {
+/// "game 2/3: seed 8, red wins after 57 ticks; errors: red 0, blue 3", then each program's clock. A game
+/// played on from turn T (`from_turn`) says which turns it played: "after 20 ticks (turns 31 to 50)".
+fn game_line(k: u32, games: u32, from_turn: Option<u32>, played: &Played) -> String {
     let report = &played.report;
+    let turns = match from_turn {
+        Some(t) => format!(
+            " (turns {} to {})",
+            t.saturating_add(1),
+            t.saturating_add(report.ticks)
+        ),
+        None => String::new(),
+    };
     let mut line = format!(
-        "game {k}/{games}: seed {}, {} after {} ticks; errors: red {}, blue {}",
+        "game {k}/{games}: seed {}, {} after {} ticks{turns}; errors: red {}, blue {}",
         report.fixture.seed,
         describe(&report.ending),
         report.ticks,
@@ -351,6 +410,7 @@ const CAUSES_SHOWN: usize = 5;
 fn write_summary(
     out: &mut impl Write,
     args: &MatchArgs,
+    setup: &str,
     labels: &Teams<String>,
     totals: &Totals,
     elapsed: Duration,
@@ -362,7 +422,7 @@ fn write_summary(
         out,
         "{} ({}, tick {} ms) in {seconds:.2} s, {} ticks: red {} vs blue {}",
         plural(totals.games, "game"),
-        args.preset,
+        setup,
         args.tick_ms,
         totals.ticks,
         labels.red,

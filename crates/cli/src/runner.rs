@@ -188,14 +188,24 @@ impl From<std::io::Error> for RunError {
 /// A match's game under `settings` (preset, turn limit, rules, error policy), played from `seed`: a
 /// tournament game with no tournament around it, so it is judged as one.
 pub fn match_game(settings: &Settings, seed: u64) -> Result<TournamentGame, SetupError> {
-    let fixture = Fixture {
+    TournamentGame::new(match_fixture(seed), settings)
+}
+
+/// A match's game played on from `start` (a record's tick, a state file) under `settings`' error
+/// policy: the position's rules, turn and turn limit stand, `seed` seeds the built-in AIs.
+pub fn match_game_from(settings: &Settings, seed: u64, start: Game) -> TournamentGame {
+    TournamentGame::from_game(match_fixture(seed), settings, start)
+}
+
+/// The fixture of a match's game: a tournament of one game, red entry 0 against blue entry 1.
+fn match_fixture(seed: u64) -> Fixture {
+    Fixture {
         number: 0,
         round: 0,
         red: 0,
         blue: 1,
         seed,
-    };
-    TournamentGame::new(fixture, settings)
+    }
 }
 
 /// Plays `game` to its end with `players`, `tick_ms` milliseconds a tick, built-in AIs seeded from the

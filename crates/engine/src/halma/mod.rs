@@ -68,7 +68,7 @@ pub use player::{AiPlayer, PlayerError};
 pub use position::{Piece, Position, SetupError};
 pub use program::{Program, ProgramFailure, ProgramFormat};
 pub use protocol::{AiRequest, PieceJson, Point, ResponseError, MAX_RESPONSE_BYTES};
-pub use rules::{CampRules, Mode, Preset, Rules, COLLISION_DAMAGE};
+pub use rules::{CampRules, Mode, Preset, Rules, COLLISION_DAMAGE, DEFAULT_TURN_LIMIT};
 pub use square::{Square, MAX_BOARD_SIZE, MIN_BOARD_SIZE};
 pub use state::{GameState, TeamState, STATE_VERSION};
 pub use tally::Tally;

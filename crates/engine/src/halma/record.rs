@@ -1030,3 +1030,79 @@ fn clip_chars(s: &str, max: usize) -> &str {
         None => s,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::halma::ai::BuiltIn;
+    use crate::halma::GameLoop;
+
+    /// Plays `ticks` ticks of greedy against greedy on `game`, pushing each to `recorder` if given.
+    fn greedy(game: &mut GameLoop, ticks: u32, mut recorder: Option<&mut Recorder>) {
+        for _ in 0..ticks {
+            if game.game().result().is_some() {
+                break;
+            }
+            for ask in game.begin(|_| true).unwrap() {
+                let answer = BuiltIn::Greedy.answer(game.game(), ask.team, ask.seed);
+                assert!(game.deliver(ask.turn, ask.team, answer));
+            }
+            let outcome = game.finish(0).unwrap();
+            if let Some(r) = recorder.as_mut() {
+                r.push(&outcome, game.game());
+            }
+        }
+    }
+
+    /// `gridarena halma match --from` writes records that start where the position was, not at the
+    /// preset's opening: they load, start at that turn, count on from it and replay every tick exactly.
+    #[test]
+    fn a_record_from_a_position_mid_game_replays_exactly() {
+        for preset in [Preset::Mini, Preset::Arena] {
+            let mut game = GameLoop::new(Game::new(&preset.rules(), 4).unwrap(), 4);
+            greedy(&mut game, 10, None);
+            let start = game.game().clone();
+            assert_eq!(start.turn(), 10, "{preset}");
+            let players = Teams {
+                red: "builtin:greedy".to_string(),
+                blue: "builtin:greedy".to_string(),
+            };
+            let mut recorder = Recorder::new(players, 8, &start);
+            let mut rest = GameLoop::new(start.clone(), 8);
+            let mut played = vec![start.clone()];
+            while played.len() <= 20 && rest.game().result().is_none() {
+                greedy(&mut rest, 1, Some(&mut recorder));
+                played.push(rest.game().clone());
+            }
+            recorder.finish();
+            let record = Record::parse(&recorder.text()).unwrap();
+            assert_eq!(record.header().state, start.state(), "{preset}");
+            let ticks = played.len() - 1;
+            assert!(ticks > 1, "{preset}");
+            assert_eq!(record.ticks(), ticks, "{preset}");
+            for (k, game) in played.iter().enumerate() {
+                assert_eq!(record.game(k).as_ref(), Some(game), "{preset} tick {k}");
+            }
+            assert_eq!(record.outcome(1).unwrap().turn, 11, "{preset}");
+            let last = u32::try_from(ticks).unwrap() + 10;
+            assert_eq!(record.game(ticks).unwrap().turn(), last, "{preset}");
+            assert_eq!(record.result(), rest.game().result(), "{preset}");
+        }
+    }
+
+    /// Records from before `--from` (every one of them starts at turn 0) read as before: the format did
+    /// not change, only what the header's state may be.
+    #[test]
+    fn a_record_from_the_opening_still_reads() {
+        let mut game = GameLoop::new(Game::new(&Preset::Mini.rules(), 2).unwrap(), 2);
+        let players = Teams {
+            red: "human".to_string(),
+            blue: "builtin:greedy".to_string(),
+        };
+        let mut recorder = Recorder::new(players, 2, game.game());
+        greedy(&mut game, 6, Some(&mut recorder));
+        let record = Record::parse(&recorder.text()).unwrap();
+        assert_eq!(record.game(0).unwrap().turn(), 0);
+        assert_eq!(record.game(6).as_ref(), Some(game.game()));
+    }
+}

@@ -329,7 +329,17 @@ impl TournamentGame {
     /// The game of `fixture` under `settings`, before its first tick.
     pub fn new(fixture: Fixture, settings: &Settings) -> Result<TournamentGame, SetupError> {
         let game = Game::new(&settings.rules(), fixture.seed)?;
-        Ok(TournamentGame {
+        Ok(TournamentGame::from_game(fixture, settings, game))
+    }
+
+    /// The game of `fixture` played on from `game`, a position from anywhere (a record's tick, a state
+    /// file), under `settings`' error policy; the position's own rules, turn and turn limit stand, so its
+    /// turn counter goes on from where it is. `settings`' preset and rules are not read. A game that has
+    /// already ended is over before its first tick: its [`TournamentGame::report`] is the board's result
+    /// after no ticks.
+    pub fn from_game(fixture: Fixture, settings: &Settings, game: Game) -> TournamentGame {
+        let ending = game.result().map(|result| Ending::Played { result });
+        TournamentGame {
             fixture,
             game: GameLoop::new(game, fixture.seed),
             policy: settings.policy,
@@ -340,8 +350,8 @@ impl TournamentGame {
             log: GameLog::default(),
             pending: Teams::default(),
             asked: Teams::default(),
-            ending: None,
-        })
+            ending,
+        }
     }
 
     /// The same game, where a program whose clock runs out forfeits at once (`loses`) or plays on with
@@ -795,5 +805,75 @@ mod tests {
             "log":{"ticks":[]}}"#;
         let report: GameReport = serde_json::from_str(old).unwrap();
         assert_eq!(report.sides.red.errors, 1);
+    }
+
+    /// Plays `game` with greedy on both sides for at most `ticks` ticks, or to its end.
+    fn greedy_ticks(game: &mut TournamentGame, ticks: u32) {
+        for _ in 0..ticks {
+            if game.ending().is_some() {
+                break;
+            }
+            for ask in game.begin().unwrap() {
+                let answer = BuiltIn::Greedy.answer(game.game(), ask.team, ask.seed);
+                assert!(game.deliver(ask.turn, ask.team, answer, Some(1)));
+            }
+            game.finish(1000).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_game_played_on_from_a_position_goes_on_from_its_turn_as_the_whole_game_did() {
+        for preset in [Preset::Mini, Preset::Arena] {
+            let settings = Settings {
+                preset,
+                max_turns: Some(60),
+                ..Settings::default()
+            };
+            let mut whole = TournamentGame::new(fixture(9), &settings).unwrap();
+            greedy_ticks(&mut whole, u32::MAX);
+            let whole = (whole.game().clone(), whole.report().unwrap());
+
+            let mut first = TournamentGame::new(fixture(9), &settings).unwrap();
+            greedy_ticks(&mut first, 25);
+            let at = first.game().clone();
+            assert_eq!(at.turn(), 25, "{preset}");
+            // Other settings than the position's: the position's rules stand.
+            let other = Settings {
+                preset: Preset::Classic,
+                max_turns: Some(3),
+                ..Settings::default()
+            };
+            let mut rest = TournamentGame::from_game(fixture(9), &other, at.clone());
+            assert_eq!(rest.game(), &at);
+            greedy_ticks(&mut rest, u32::MAX);
+            let report = rest.report().unwrap();
+            // The same seed and players give the same game: built-in seeds count from the game's turn.
+            assert_eq!(rest.game(), &whole.0, "{preset}");
+            assert_eq!(report.ending, whole.1.ending, "{preset}");
+            assert_eq!(report.ticks, whole.1.ticks - 25, "{preset}");
+        }
+    }
+
+    #[test]
+    fn a_game_played_on_from_its_end_is_over_before_its_first_tick() {
+        let settings = Settings {
+            preset: Preset::Mini,
+            max_turns: Some(4),
+            ..Settings::default()
+        };
+        let mut game = TournamentGame::new(fixture(3), &settings).unwrap();
+        greedy_ticks(&mut game, u32::MAX);
+        let ended = game.game().clone();
+        assert_eq!(ended.result(), Some(GameResult::TurnLimit));
+        let mut again = TournamentGame::from_game(fixture(3), &settings, ended);
+        let report = again.report().expect("over at once");
+        assert_eq!(report.ticks, 0);
+        assert_eq!(
+            report.ending,
+            Ending::Played {
+                result: GameResult::TurnLimit
+            }
+        );
+        assert!(again.begin().is_err(), "no tick is played");
     }
 }
