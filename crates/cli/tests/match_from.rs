@@ -288,7 +288,7 @@ fn bad_files_and_options_exit_2_and_say_what_is_wrong() {
     newer["board"] = "a shape this build does not know".into();
     let newer = write("newer.json", &newer.to_string());
     let mut stacked = state.clone();
-    stacked.red.pieces[1] = stacked.red.pieces[0].clone();
+    stacked.red.pieces[1] = stacked.red.pieces[0];
     let stacked = write("stacked.json", &serde_json::to_string(&stacked).unwrap());
     let state = write("state.json", &serde_json::to_string(&state).unwrap());
     let malformed = write(
