@@ -17,7 +17,6 @@ use gridarena_engine::compare::{
     Interval, StopRule, Tally, Verdict, DEFAULT_GAMES, DEFAULT_MIN_GAMES,
 };
 use gridarena_engine::halma::{AiPlayer, ContentType, Preset, Team, Teams};
-use gridarena_engine::tournament::pairing::Format;
 use gridarena_engine::tournament::settings::{Policy, Settings};
 use serde::Serialize;
 use std::io::{self, Write};
@@ -211,30 +210,17 @@ fn score_line(tally: &Tally) -> String {
 /// Plays the comparison and prints its results on `out`.
 pub fn run(args: &CompareArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
     gridarena_cli::program::supervise().map_err(Failure::Internal)?;
-    let code: Vec<_> = [("A", &args.a), ("B", &args.b)]
-        .into_iter()
-        .filter_map(|(name, player)| match player {
-            AiPlayer::Code(source) => Some((name.to_string(), std::sync::Arc::clone(source))),
-            _ => None,
-        })
-        .collect();
+    let code = gridarena_cli::code::code_players(&[("A", &args.a), ("B", &args.b)]);
     gridarena_cli::code::announce(&code, args.unconfined_code).map_err(Failure::Input)?;
     // A comparison's games are match games: these settings make the rules and the error policy.
-    let settings = Settings {
-        format: Format::RoundRobin,
-        preset: args.preset,
-        tick_ms: args.tick_ms,
-        max_turns: args.max_turns,
-        concurrency: 1,
-        per_entry: 1,
-        policy: args.policy,
-        withdraw_after: None,
-        seed: 0,
-        camp_rules: args.rules.camp_rules,
-        first_mover: args.rules.first.0,
-        code_only: false,
-        milestones: Vec::new(),
-    };
+    let settings = Settings::single_game(
+        args.preset,
+        args.tick_ms,
+        args.max_turns,
+        args.policy,
+        args.rules.camp_rules,
+        args.rules.first.0,
+    );
     settings.rules().check_options().map_err(Failure::Input)?;
     let clock = args.clock.clock(args.out_of_time);
     let options = |content_type| PlayerOptions {

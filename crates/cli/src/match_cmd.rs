@@ -16,7 +16,6 @@ use gridarena_engine::halma::record::Recorder;
 use gridarena_engine::halma::{
     AiPlayer, ContentType, Exchange, Game, Preset, Tally, Team, Teams, TickOutcome,
 };
-use gridarena_engine::tournament::pairing::Format;
 use gridarena_engine::tournament::settings::{Policy, Settings};
 use gridarena_engine::tournament::Score;
 use serde::Serialize;
@@ -183,13 +182,7 @@ pub struct MatchArgs {
 /// Plays the match and prints its results on `out`.
 pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
     gridarena_cli::program::supervise().map_err(Failure::Internal)?;
-    let code: Vec<_> = [("red", &args.red), ("blue", &args.blue)]
-        .into_iter()
-        .filter_map(|(team, player)| match player {
-            AiPlayer::Code(source) => Some((team.to_string(), std::sync::Arc::clone(source))),
-            _ => None,
-        })
-        .collect();
+    let code = gridarena_cli::code::code_players(&[("red", &args.red), ("blue", &args.blue)]);
     gridarena_cli::code::announce(&code, args.unconfined_code).map_err(Failure::Input)?;
     let clock = args.clock.clock(args.out_of_time);
     let options = |content_type| PlayerOptions {
@@ -208,21 +201,14 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
     };
     // A match is a tournament game with no tournament around it: its settings make the rules and the
     // error policy.
-    let settings = Settings {
-        format: Format::RoundRobin,
-        preset: args.preset,
-        tick_ms: args.tick_ms,
-        max_turns: args.max_turns,
-        concurrency: 1,
-        per_entry: 1,
-        policy: args.policy,
-        withdraw_after: None,
-        seed: 0,
-        camp_rules: args.rules.camp_rules,
-        first_mover: args.rules.first.0,
-        code_only: false,
-        milestones: Vec::new(),
-    };
+    let settings = Settings::single_game(
+        args.preset,
+        args.tick_ms,
+        args.max_turns,
+        args.policy,
+        args.rules.camp_rules,
+        args.rules.first.0,
+    );
     let start = match &args.from {
         Some(path) => {
             Some(crate::match_from::load(path, args.turn, args.max_turns).map_err(Failure::Input)?)

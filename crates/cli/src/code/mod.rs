@@ -178,6 +178,18 @@ pub(crate) fn quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 
+/// The code among `players` (each with the name [`announce`] says it by): what a match or a comparison
+/// must announce before its first game.
+pub fn code_players(players: &[(&str, &AiPlayer)]) -> Vec<(String, Arc<HashedSource>)> {
+    players
+        .iter()
+        .filter_map(|(name, player)| match player {
+            AiPlayer::Code(source) => Some((name.to_string(), Arc::clone(source))),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Checks, before any game, that this machine has the interpreters `entries` (name, code) need, and
 /// says once what will run them and what the sandbox cannot do here. The error names every entry an
 /// interpreter is missing for, or says why this machine cannot confine code (refused unless

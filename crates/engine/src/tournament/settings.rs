@@ -150,6 +150,30 @@ impl Default for Settings {
 }
 
 impl Settings {
+    /// The settings of one game with no tournament around it (`gridarena halma match`, `compare`): the
+    /// rules and the error policy, no schedule, no withdrawals.
+    pub fn single_game(
+        preset: Preset,
+        tick_ms: u64,
+        max_turns: Option<u32>,
+        policy: Policy,
+        camp_rules: CampRules,
+        first_mover: Option<Team>,
+    ) -> Settings {
+        Settings {
+            preset,
+            tick_ms,
+            max_turns,
+            concurrency: 1,
+            policy,
+            withdraw_after: None,
+            seed: 0,
+            camp_rules,
+            first_mover,
+            ..Settings::default()
+        }
+    }
+
     /// The first value out of range, said for a person.
     pub fn check(&self) -> Result<(), String> {
         let range = |what: &str, value: u64, low: u64, high: u64| {
