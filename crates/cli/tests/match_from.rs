@@ -2,6 +2,8 @@
 //! request, with other players; the record written starts at that position and replays; the turn counter
 //! goes on from it; bad files and options are usage errors (exit 2) that say what is wrong.
 
+#[path = "support/tournament_files.rs"]
+mod files;
 #[path = "support/run.rs"]
 mod run;
 
@@ -12,13 +14,7 @@ use std::path::{Path, PathBuf};
 
 /// A folder of its own under the system's temporary folder, emptied first.
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "gridarena-match-from-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    files::temp_dir("match-from", name)
 }
 
 fn path_arg(p: &Path) -> String {
@@ -30,6 +26,24 @@ fn matchup(args: &[&str]) -> run::Run {
     let mut all = vec!["halma", "match"];
     all.extend_from_slice(args);
     run(&all, "", None)
+}
+
+/// `gridarena halma match --from FROM [MORE...] --red RED --blue BLUE --seed SEED [--record RECORD]`.
+fn play_on(
+    from: &Path,
+    more: &[&str],
+    (red, blue): (&str, &str),
+    seed: &str,
+    record: Option<&Path>,
+) -> run::Run {
+    let (from, record) = (path_arg(from), record.map(path_arg));
+    let mut args = vec!["--from", from.as_str()];
+    args.extend_from_slice(more);
+    args.extend(["--red", red, "--blue", blue, "--seed", seed]);
+    if let Some(record) = &record {
+        args.extend(["--record", record.as_str()]);
+    }
+    matchup(&args)
 }
 
 fn load(path: &Path) -> Record {
@@ -70,20 +84,13 @@ fn a_game_goes_on_from_a_records_tick_with_other_players_and_its_turns_count_on(
     let (from, orig) = original(&dir);
     let n = orig.ticks() / 2;
     let out = dir.join("continued.jsonl");
-    let r = matchup(&[
-        "--from",
-        &path_arg(&from),
-        "--turn",
-        &n.to_string(),
-        "--red",
-        "builtin:search-lite",
-        "--blue",
-        "builtin:greedy",
-        "--seed",
+    let r = play_on(
+        &from,
+        &["--turn", &n.to_string()],
+        ("builtin:search-lite", "builtin:greedy"),
         "11",
-        "--record",
-        &path_arg(&out),
-    ]);
+        Some(&out),
+    );
     assert_eq!(r.code, 0, "{r:?}");
     let cont = load(&out);
     // The first position is the record's at tick n, turn counter and all.
@@ -126,20 +133,13 @@ fn the_same_players_and_seed_play_the_rest_of_the_original_game() {
     let (from, orig) = original(&dir);
     let n = orig.ticks() / 3;
     let out = dir.join("rest.jsonl");
-    let r = matchup(&[
-        "--from",
-        &path_arg(&from),
-        "--turn",
-        &n.to_string(),
-        "--red",
-        "builtin:greedy",
-        "--blue",
-        "builtin:search-lite",
-        "--seed",
+    let r = play_on(
+        &from,
+        &["--turn", &n.to_string()],
+        ("builtin:greedy", "builtin:search-lite"),
         "3",
-        "--record",
-        &path_arg(&out),
-    ]);
+        Some(&out),
+    );
     assert_eq!(r.code, 0, "{r:?}");
     let rest = load(&out);
     assert_eq!(rest.ticks(), orig.ticks() - n);
@@ -160,20 +160,13 @@ fn every_game_starts_from_the_same_position_and_turn_defaults_to_the_last_tick()
     let cut_path = dir.join("cut.jsonl");
     std::fs::write(&cut_path, cut.join("\n") + "\n").unwrap();
     let out = dir.join("g.jsonl");
-    let r = matchup(&[
-        "--from",
-        &path_arg(&cut_path),
-        "--red",
-        "builtin:greedy",
-        "--blue",
-        "builtin:greedy",
-        "--games",
-        "2",
-        "--seed",
+    let r = play_on(
+        &cut_path,
+        &["--games", "2"],
+        ("builtin:greedy", "builtin:greedy"),
         "5",
-        "--record",
-        &path_arg(&out),
-    ]);
+        Some(&out),
+    );
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(game_lines(&r.stdout).len(), 2, "{r:?}");
     for k in 1..=2u64 {
@@ -211,18 +204,13 @@ fn a_state_file_and_a_web_ais_request_are_positions_too() {
     )
     .unwrap();
     let out = dir.join("from-state.jsonl");
-    let r = matchup(&[
-        "--from",
-        &path_arg(&state_path),
-        "--red",
-        "builtin:search-lite",
-        "--blue",
-        "builtin:greedy",
-        "--seed",
+    let r = play_on(
+        &state_path,
+        &[],
+        ("builtin:search-lite", "builtin:greedy"),
         "1",
-        "--record",
-        &path_arg(&out),
-    ]);
+        Some(&out),
+    );
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(load(&out).state(0), orig.state(n));
     assert!(r.stdout.contains("(mini from "), "{r:?}");
@@ -237,18 +225,13 @@ fn a_state_file_and_a_web_ais_request_are_positions_too() {
     )
     .unwrap();
     let out = dir.join("from-request.jsonl");
-    let r = matchup(&[
-        "--from",
-        &path_arg(&request_path),
-        "--red",
-        "builtin:greedy",
-        "--blue",
-        "builtin:greedy",
-        "--seed",
+    let r = play_on(
+        &request_path,
+        &[],
+        ("builtin:greedy", "builtin:greedy"),
         "1",
-        "--record",
-        &path_arg(&out),
-    ]);
+        Some(&out),
+    );
     assert_eq!(r.code, 0, "{r:?}");
     let start = load(&out).game(0).unwrap();
     assert_eq!(start.position(), game.position());
@@ -256,18 +239,13 @@ fn a_state_file_and_a_web_ais_request_are_positions_too() {
     assert_eq!(start.turn_limit(), game.turn_limit());
 
     // --max-turns sets another limit, still counted from the original start.
-    let r = matchup(&[
-        "--from",
-        &path_arg(&state_path),
-        "--red",
-        "builtin:greedy",
-        "--blue",
-        "builtin:greedy",
-        "--max-turns",
-        &(n + 2).to_string(),
-        "--seed",
+    let r = play_on(
+        &state_path,
+        &["--max-turns", &(n + 2).to_string()],
+        ("builtin:greedy", "builtin:greedy"),
         "1",
-    ]);
+        None,
+    );
     assert_eq!(r.code, 0, "{r:?}");
     assert!(r.stdout.contains("after 2 ticks"), "{r:?}");
 }

@@ -1,5 +1,6 @@
 //! The files of a `gridarena halma tournament` test: its folder, its roster, the run and its bundle.
-//! Needs `mod run;` (support/run.rs) beside it in the test crate.
+//! Needs `mod run;` (support/run.rs) beside it in the test crate. Each test crate uses a part of it.
+#![allow(dead_code)]
 
 use crate::run;
 use gridarena_engine::tournament::event::Tournament;
@@ -39,7 +40,6 @@ pub fn gridarena(args: &[String]) -> run::Run {
 }
 
 /// The tournament in `out`'s bundle.
-#[allow(dead_code)]
 pub fn bundle(out: &Path) -> Tournament {
     Tournament::from_bundle(&std::fs::read_to_string(out.join("bundle.json")).unwrap()).unwrap()
 }
