@@ -185,12 +185,13 @@ impl RosterList {
     /// Replaces the roster with a roster file's contents (the form [`RosterList::to_json`] writes).
     pub fn import(&mut self, name: &str, bytes: &[u8]) -> Result<String, String> {
         let text = std::str::from_utf8(bytes).map_err(|_| format!("{name} is not a text file."))?;
-        if Tournament::is_bundle(text) {
-            return Err(format!(
+        // A roster is parsed once; only a file that is not one is asked whether it is a bundle.
+        let roster = Roster::parse(text).map_err(|e| match Tournament::is_bundle(text) {
+            true => format!(
                 "{name} is a tournament, not a roster: continue it with \"Resume a tournament\"."
-            ));
-        }
-        let roster = Roster::parse(text).map_err(|e| format!("{name}: {e}"))?;
+            ),
+            false => format!("{name}: {e}"),
+        })?;
         let n = roster.entries.len();
         let note = programs_note(&roster.entries).unwrap_or_default();
         self.entries = roster.entries;
