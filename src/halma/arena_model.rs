@@ -2,7 +2,7 @@
 //! page's parts need. Plain Rust over [`Session`] and [`Replay`], tested natively; the components only
 //! wire it to signals.
 
-use super::answer_times::{self, TickTimes};
+use super::answer_times::TickTimes;
 use super::board_view::BoardView;
 use super::messages::{start_lines, Filter, Line, Tone};
 use super::player::Player;
@@ -61,7 +61,7 @@ impl<'a> Screen<'a> {
     pub fn times(self) -> Vec<TickTimes> {
         match self {
             Screen::Live(s) => s.times(),
-            Screen::Replay(r) => answer_times::of_record(r.record()),
+            Screen::Replay(r) => r.times().to_vec(),
         }
     }
 

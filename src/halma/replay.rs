@@ -2,6 +2,7 @@
 //!
 //! The record was verified tick by tick when it loaded, so showing turn `k` is only a look-up.
 
+use super::answer_times::{self, TickTimes};
 use super::board_view::BoardView;
 use super::messages::{tick_lines, Line, Tone};
 use gridarena_engine::halma::record::{Record, RecordError};
@@ -13,6 +14,8 @@ pub struct Replay {
     record: Record,
     name: String,
     at: usize,
+    /// The answer times of the whole record, read once: the time chart shows them at every tick.
+    times: Vec<TickTimes>,
 }
 
 impl Replay {
@@ -20,6 +23,7 @@ impl Replay {
     pub fn load(name: &str, bytes: &[u8]) -> Result<Replay, RecordError> {
         let record = Record::parse_bytes(bytes)?;
         Ok(Replay {
+            times: answer_times::of_record(&record),
             record,
             name: name.chars().take(120).collect(),
             at: 0,
@@ -32,6 +36,11 @@ impl Replay {
 
     pub fn record(&self) -> &Record {
         &self.record
+    }
+
+    /// Each AI player's answer time, tick by tick, over the whole record.
+    pub fn times(&self) -> &[TickTimes] {
+        &self.times
     }
 
     /// The tick shown: 0 is the start position.

@@ -17,7 +17,6 @@
 
 use super::protocol::json_kind;
 use super::Square;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// The most characters of `text` kept; the rest is cut with an ellipsis and a warning.
@@ -30,8 +29,7 @@ pub const MAX_LABEL_CHARS: usize = 6;
 const MAX_WARNINGS: usize = 5;
 
 /// The colours a mark may have: named so the page's style decides their shade on either theme.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Colour {
     Green,
     Red,
@@ -71,18 +69,15 @@ impl Colour {
 }
 
 /// What an answer's `debug` field asked to show.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Debug {
-    /// A line for the message field.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// A line shown under the board.
     pub text: Option<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub marks: Vec<Mark>,
 }
 
 /// One mark on the board: a square highlighted (with an optional label), or an arrow.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Mark {
     Square {
         at: Square,
