@@ -119,13 +119,26 @@ impl Session {
         // the form offers the course's camp rules with the classic preset only.
         let game = Game::new(&rules, seed)
             .unwrap_or_else(|e| unreachable!("preset {preset} does not set up: {e}"));
+        Session::from_game(preset, game, players, seed, rules.first_mover.is_some())
+    }
+
+    /// A game going on from `game` (a new one, or a replay's tick: its position, rules and turn count),
+    /// played from here by `players`; `seed` seeds the AIs. The record it makes starts from that
+    /// position. `first_chosen`: whether the setup named the first mover.
+    pub fn from_game(
+        preset: Preset,
+        game: Game,
+        players: Teams<Player>,
+        seed: u64,
+        first_chosen: bool,
+    ) -> Session {
         Session {
             content_types: Teams::default(),
             wires: Teams::default(),
             exchanges: VecDeque::new(),
             log: Log::default(),
             play: GameLoop::new(game, seed),
-            first_chosen: rules.first_mover.is_some(),
+            first_chosen,
             preset,
             players,
             drafts: Teams::default(),
@@ -135,15 +148,6 @@ impl Session {
             times: VecDeque::new(),
             asking: (0, Teams::default()),
         }
-    }
-
-    /// A game going on from `game` (a replay's tick: its position, rules and turn count), played from
-    /// here by `players`; `seed` seeds the AIs. The record it makes starts from that position.
-    pub fn from_game(preset: Preset, game: Game, players: Teams<Player>, seed: u64) -> Session {
-        let mut s = Session::new(preset, players, seed);
-        s.first_chosen = true;
-        s.play = GameLoop::new(game, seed);
-        s
     }
 
     pub fn game(&self) -> &Game {
@@ -562,7 +566,7 @@ mod tests {
         }
         let record = Record::parse(&s.record_text().unwrap()).unwrap();
         let at = record.game(4).unwrap();
-        let mut c = Session::from_game(Preset::Mini, at.clone(), greedy_pair(), 9);
+        let mut c = Session::from_game(Preset::Mini, at.clone(), greedy_pair(), 9, true);
         assert_eq!(c.game().turn(), 4);
         assert_eq!(c.game().position(), at.position());
         c.tick().unwrap();
