@@ -218,6 +218,8 @@ test('the same roster through the CLI: a table of the same shape, and each bundl
   await page.setInputFiles('[data-testid=import-roster]', {
     name: 'bundle.json', mimeType: 'application/json', buffer: Buffer.from(cliText),
   });
+  // The file is read asynchronously: wait for its notice rather than reading it at once.
+  await page.waitForFunction(() => /bundle\.json/.test(document.querySelector('[data-testid=t-notice]')?.textContent ?? ''));
   assert.match(await text(page, 't-notice'), /bundle\.json is a tournament, not a roster: continue it with "Resume a tournament"/);
   await page.setInputFiles('[data-testid=resume-bundle]', {
     name: 'bundle.json', mimeType: 'application/json',
