@@ -5,15 +5,29 @@
 //!
 //! It lives on this page, not the arena's, so that the arena's start page carries none of it.
 
-use super::ai::{CodeAi, CodeRef};
+use super::ai::CodeAi;
 use super::player::CodePlayer;
 use super::store;
-use super::trial::Trial;
-use gridarena_engine::halma::{Answer, Game, GameState, Team};
+use super::trial::{Trial, TRIAL_DEADLINE_MS};
+use crate::halma::player::Player;
+use crate::halma::web_ai;
+use gloo_timers::callback::Timeout;
+use gridarena_engine::halma::ai::BuiltIn;
+use gridarena_engine::halma::game_loop::game_request_body;
+use gridarena_engine::halma::{Answer, ContentType, Game, GameState, Team};
 use leptos::prelude::*;
 
-/// The position and team the address asks about, or why it cannot be read.
-pub fn position_in_address() -> Option<Result<(Game, Team), String>> {
+/// What the address asks about: the position, the team to answer for, and the player that answered
+/// there (`ai=`: a web AI's address or `code:NAME`, with `type=json` for a web AI sent JSON), if named.
+pub struct Asking {
+    pub game: Game,
+    pub team: Team,
+    pub player: Option<String>,
+    pub content_type: ContentType,
+}
+
+/// The position the address asks about, or why it cannot be read.
+pub fn position_in_address() -> Option<Result<Asking, String>> {
     let hash = web_sys::window()?.location().hash().ok()?;
     let (_, query) = hash.split_once('?')?;
     let params = web_sys::UrlSearchParams::new_with_str(query).ok()?;
@@ -22,23 +36,37 @@ pub fn position_in_address() -> Option<Result<(Game, Team), String>> {
         .get("team")
         .and_then(|t| t.parse::<Team>().ok())
         .unwrap_or(Team::Red);
+    let content_type = match params.get("type").as_deref() {
+        Some("json") => ContentType::Json,
+        _ => ContentType::TextPlain,
+    };
     let read = serde_json::from_str::<serde_json::Value>(&state)
         .and_then(serde_json::from_value::<GameState>)
         .map_err(|e| format!("the position in the link could not be read: {e}"))
         .and_then(|s| {
             Game::from_state(&s).map_err(|e| format!("the position in the link is not a game: {e}"))
         });
-    Some(read.map(|game| (game, team)))
+    Some(read.map(|game| Asking {
+        game,
+        team,
+        player: params.get("ai").filter(|p| !p.is_empty()),
+        content_type,
+    }))
 }
 
-/// The link that asks about `game` for `team` on this page.
-pub fn ask_link(game: &Game, team: Team) -> String {
+/// The link that asks about `game` for `team` on this page, naming the player that answered there
+/// (`player`: a web AI's address or `code:NAME`) so the panel offers it first.
+pub fn ask_link(game: &Game, team: Team, player: &str, content_type: ContentType) -> String {
     let state = serde_json::to_string(&game.state()).unwrap_or_default();
-    format!(
-        "#/code?ask={}&team={}",
-        String::from(js_sys::encode_uri_component(&state)),
-        team.name()
-    )
+    let encode = |s: &str| String::from(js_sys::encode_uri_component(s));
+    let mut link = format!("#/code?ask={}&team={}", encode(&state), team.name());
+    if !player.is_empty() {
+        link.push_str(&format!("&ai={}", encode(player)));
+    }
+    if content_type == ContentType::Json {
+        link.push_str("&type=json");
+    }
+    link
 }
 
 /// What an asked AI said.
@@ -47,12 +75,116 @@ struct Asked {
     verdict: String,
     passed: bool,
     answer: String,
+    /// How it came: "HTTP 200 in 12 ms (text/plain)", "23 ms of the code's own time".
+    how: String,
     output: Option<String>,
 }
 
-/// The panel, for the position `game` with `team` to move; `ais` are the AIs kept here.
+/// The menu value that stands for a web AI (or a bridged program) at the address typed beside it.
+const WEB: &str = "web";
+
+/// The menu's first choice: the player the link names where it is on the menu (a web AI's address
+/// fills the address field), else the first AI kept here, else greedy.
+fn first_choice(named: Option<&str>, kept: &[String]) -> (String, String) {
+    match named.map(str::parse::<Player>) {
+        Some(Ok(Player::Web(url))) => (WEB.to_string(), url),
+        Some(Ok(p @ Player::BuiltIn(_))) => (p.to_string(), String::new()),
+        Some(Ok(p @ Player::Code(_))) if kept.contains(&p.to_string()) => {
+            (p.to_string(), String::new())
+        }
+        _ => (
+            kept.first()
+                .cloned()
+                .unwrap_or_else(|| Player::BuiltIn(BuiltIn::Greedy).to_string()),
+            String::new(),
+        ),
+    }
+}
+
+/// Asks the player the menu names (`url` and `content_type` for a web AI) about `trial`.
+async fn ask(
+    chosen: &str,
+    url: &str,
+    content_type: ContentType,
+    trial: &Trial,
+) -> Result<Asked, String> {
+    let player = if chosen == WEB {
+        let url = url.trim();
+        if url.is_empty() {
+            return Err(
+                "type the web AI's address (a bridged program's is the one the bridge printed)"
+                    .into(),
+            );
+        }
+        url.parse::<Player>()?
+    } else {
+        chosen.parse::<Player>()?
+    };
+    let asked = |answer: &Answer, text: Option<String>, how: String, output: Option<String>| {
+        let (passed, verdict) = trial.verdict(answer);
+        let answer = text.unwrap_or_else(|| match answer {
+            Answer::NoMove(n) => n.to_string(),
+            Answer::Move(p) => p.to_string(),
+        });
+        Asked {
+            verdict,
+            passed,
+            answer,
+            how,
+            output,
+        }
+    };
+    match player {
+        Player::Code(code) => {
+            let source = store::source_of(&code)?;
+            let player = CodePlayer::start(source, 1, |_| {});
+            let (moved, _, _) = trial.ask(&player).await;
+            let how = match moved.ms {
+                Some(ms) => format!("answered in {} ms of the code's own time", ms.round()),
+                None => "no answer".to_string(),
+            };
+            Ok(asked(&moved.answer, moved.body, how, moved.output))
+        }
+        Player::BuiltIn(ai) => {
+            let started = crate::now_ms();
+            let answer = ai.answer(&trial.game, trial.team, crate::random_seed());
+            let how = format!(
+                "answered in {} ms on this page",
+                (crate::now_ms() - started).round()
+            );
+            Ok(asked(&answer, None, how, None))
+        }
+        Player::Web(url) => {
+            let controller = web_sys::AbortController::new().map_err(|_| {
+                "this browser cannot cancel requests (no AbortController)".to_string()
+            })?;
+            let signal = controller.signal();
+            // Dropped when the answer is in, which cancels it.
+            let _timer = Timeout::new(TRIAL_DEADLINE_MS as u32, move || controller.abort());
+            // A game of its own (a fresh `gameId`), so a bridge starts the program afresh and a game
+            // the same AI is playing is left alone.
+            let body = game_request_body(
+                &trial.game,
+                trial.team,
+                TRIAL_DEADLINE_MS,
+                crate::random_seed(),
+            );
+            let (answer, wire) =
+                web_ai::ask_wire(&url, content_type, body, &signal, TRIAL_DEADLINE_MS).await;
+            let how = match (wire.status, wire.ms) {
+                (Some(s), Some(ms)) => format!("HTTP {s} in {ms} ms ({content_type})"),
+                (Some(s), None) => format!("HTTP {s} ({content_type})"),
+                (None, _) => format!("no response ({content_type})"),
+            };
+            Ok(asked(&answer, wire.body, how, wire.stderr))
+        }
+        Player::Human => Err("a person answers on the arena's board, not here".into()),
+    }
+}
+
+/// The panel, for the position the address asks about; `ais` are the AIs kept here.
 #[component]
-pub fn AskPanel(game: Game, team: Team, #[prop(into)] ais: Signal<Vec<CodeAi>>) -> impl IntoView {
+pub fn AskPanel(asking: Asking, #[prop(into)] ais: Signal<Vec<CodeAi>>) -> impl IntoView {
     let kept = move || {
         ais.with(|a| {
             a.iter()
@@ -61,23 +193,16 @@ pub fn AskPanel(game: Game, team: Team, #[prop(into)] ais: Signal<Vec<CodeAi>>) 
                 .collect::<Vec<_>>()
         })
     };
-    let chosen = RwSignal::new(kept().first().cloned().unwrap_or_default());
-    let team = RwSignal::new(team);
+    let (first, address) = first_choice(asking.player.as_deref(), &kept());
+    let chosen = RwSignal::new(first);
+    let url = RwSignal::new(address);
+    let content_type = RwSignal::new(asking.content_type);
+    let team = RwSignal::new(asking.team);
     let result = RwSignal::new(None::<Result<Asked, String>>);
     let busy = RwSignal::new(false);
+    let game = asking.game;
     let turn = game.turn();
-    let ask = move |_| {
-        let found = chosen
-            .get_untracked()
-            .parse::<CodeRef>()
-            .and_then(|code| store::source_of(&code));
-        let source = match found {
-            Ok(s) => s,
-            Err(why) => {
-                result.set(Some(Err(why)));
-                return;
-            }
-        };
+    let go = move |_| {
         let trial = Trial {
             title: "",
             game: game.clone(),
@@ -86,39 +211,74 @@ pub fn AskPanel(game: Game, team: Team, #[prop(into)] ais: Signal<Vec<CodeAi>>) 
         busy.set(true);
         result.set(None);
         leptos::task::spawn_local(async move {
-            let player = CodePlayer::start(source, 1, |_| {});
-            let (moved, passed, verdict) = trial.ask(&player).await;
-            let answer = match (&moved.answer, moved.body) {
-                (_, Some(body)) => body,
-                (Answer::NoMove(n), None) => n.to_string(),
-                (Answer::Move(p), None) => p.to_string(),
-            };
-            result.set(Some(Ok(Asked {
-                verdict,
-                passed,
-                answer,
-                output: moved.output,
-            })));
+            let asked = ask(
+                &chosen.get_untracked(),
+                &url.get_untracked(),
+                content_type.get_untracked(),
+                &trial,
+            )
+            .await;
+            result.set(Some(asked));
             busy.set(false);
         });
+    };
+    let option = move |value: String, label: String| {
+        let selected = value == chosen.get_untracked();
+        view! { <option value=value selected=selected>{label}</option> }
     };
     view! {
         <section class="ask-panel" data-testid="ask-panel">
             <h3>"Ask about this position"</h3>
             <p class="hint">
-                {format!("The position at turn {turn}, from the arena's inspector: choose an AI kept here and ask it what it plays.")}
+                {format!("The position at turn {turn}, from the arena's inspector: ask an AI kept here, a built-in AI, or a web AI (a program bridged with `gridarena halma bridge` is one) what it plays.")}
             </p>
             <select data-testid="ask-ai" on:change=move |ev| chosen.set(event_target_value(&ev))>
                 {move || {
                     kept()
                         .into_iter()
-                        .map(|label| {
-                            let selected = label == chosen.get_untracked();
-                            view! { <option value=label.clone() selected=selected>{label.clone()}</option> }
+                        .map(|value| {
+                            let label = value.parse::<Player>().map_or(value.clone(), |p| p.describe());
+                            option(value, label)
                         })
                         .collect_view()
                 }}
+                {BuiltIn::ALL
+                    .into_iter()
+                    .map(|ai| {
+                        let p = Player::BuiltIn(ai);
+                        option(p.to_string(), p.describe())
+                    })
+                    .collect_view()}
+                {option(WEB.to_string(), "A web AI or a bridged program, at…".to_string())}
             </select>
+            <Show when=move || chosen.get() == WEB>
+                <input
+                    type="url"
+                    data-testid="ask-url"
+                    placeholder="http://127.0.0.1:8001/"
+                    prop:value=move || url.get()
+                    on:input=move |ev| url.set(event_target_value(&ev))
+                />
+                <select
+                    data-testid="ask-type"
+                    prop:value=move || content_type.get().key()
+                    on:change=move |ev| {
+                        content_type
+                            .set(
+                                if event_target_value(&ev) == "json" {
+                                    ContentType::Json
+                                } else {
+                                    ContentType::TextPlain
+                                },
+                            )
+                    }
+                >
+                    {ContentType::ALL
+                        .into_iter()
+                        .map(|c| view! { <option value=c.key()>{format!("sent as {c}")}</option> })
+                        .collect_view()}
+                </select>
+            </Show>
             <select
                 data-testid="ask-team"
                 prop:value=move || team.get().name()
@@ -133,7 +293,7 @@ pub fn AskPanel(game: Game, team: Team, #[prop(into)] ais: Signal<Vec<CodeAi>>) 
                     .map(|t| view! { <option value=t.name()>{format!("as {}", t.name())}</option> })
                     .collect_view()}
             </select>
-            <button type="button" data-testid="ask-go" disabled=move || busy.get() on:click=ask>
+            <button type="button" data-testid="ask-go" disabled=move || busy.get() on:click=go>
                 "Ask"
             </button>
             {move || busy.get().then_some(" Asking…")}
@@ -145,6 +305,7 @@ pub fn AskPanel(game: Game, team: Team, #[prop(into)] ais: Signal<Vec<CodeAi>>) 
                             view! {
                                 <div class=if a.passed { "asked passed" } else { "asked failed" } data-testid="ask-result">
                                     <p data-testid="ask-verdict">{a.verdict}</p>
+                                    <p class="hint" data-testid="ask-how">{a.how}</p>
                                     <h4>"Answer"</h4>
                                     <pre>{a.answer}</pre>
                                     {a.output.map(|o| view! { <h4>"Printed"</h4> <pre class="printed">{o}</pre> })}
@@ -156,5 +317,35 @@ pub fn AskPanel(game: Game, team: Team, #[prop(into)] ais: Signal<Vec<CodeAi>>) 
                     })
             }}
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_link_s_player_is_offered_first_where_it_is_on_the_menu() {
+        let kept = vec!["code:Ada".to_string(), "code:Ada@v1".to_string()];
+        let pick = |named: Option<&str>| first_choice(named, &kept);
+        let s = |a: &str, b: &str| (a.to_string(), b.to_string());
+        assert_eq!(pick(Some("code:Ada@v1")), s("code:Ada@v1", ""));
+        assert_eq!(pick(Some("builtin:search")), s("builtin:search", ""));
+        // A web AI or a bridge: the address goes in the field beside the menu.
+        assert_eq!(
+            pick(Some("http://127.0.0.1:8001/")),
+            s(WEB, "http://127.0.0.1:8001/")
+        );
+        // An AI no longer kept here, a person, or nonsense: the first AI kept here.
+        for named in [
+            None,
+            Some("code:Gone"),
+            Some("human"),
+            Some("ftp://x"),
+            Some("robot"),
+        ] {
+            assert_eq!(pick(named), s("code:Ada", ""), "{named:?}");
+        }
+        assert_eq!(first_choice(None, &[]), s("builtin:greedy", ""));
     }
 }

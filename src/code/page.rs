@@ -230,7 +230,7 @@ pub fn CodePage() -> impl IntoView {
 
     // A position the arena's inspector sent to ask about.
     let asking = position_in_address().map(|read| match read {
-        Ok((game, team)) => view! { <AskPanel game=game team=team ais=ais /> }.into_any(),
+        Ok(asking) => view! { <AskPanel asking=asking ais=ais /> }.into_any(),
         Err(why) => view! { <p class="error" data-testid="ask-result">{why}</p> }.into_any(),
     });
     let opponent = RwSignal::new(BUILT_IN_OPPONENTS[0].0.to_string());

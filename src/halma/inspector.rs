@@ -109,6 +109,7 @@ pub fn Inspector(session: RwSignal<Session>, replay: RwSignal<Option<Replay>>) -
         let (name, case) = test_case(&e);
         let team = e.team.name();
         let (k, asked_team) = (e.tick, e.team);
+        let (asked_player, asked_type) = (e.url.clone(), e.wire.content_type);
         let ask = move |_| {
             let game = replay.with_untracked(|r| {
                 session.with_untracked(|s| Screen::of(s, r.as_ref()).game_before(k))
@@ -117,7 +118,8 @@ pub fn Inspector(session: RwSignal<Session>, replay: RwSignal<Option<Replay>>) -
                 said.set(format!("the position before tick {k} is not kept"));
                 return;
             };
-            let link = crate::code::ask_panel::ask_link(&game, asked_team);
+            let link =
+                crate::code::ask_panel::ask_link(&game, asked_team, &asked_player, asked_type);
             let base = window().location().href().unwrap_or_default();
             let base = base.split('#').next().unwrap_or_default().to_string();
             if window()
@@ -170,7 +172,7 @@ pub fn Inspector(session: RwSignal<Session>, replay: RwSignal<Option<Replay>>) -
                     "Download test case"
                 </button>
                 <button type="button" data-testid="inspector-ask" on:click=ask>
-                    "Ask one of your AIs about this position"
+                    "Ask about this position"
                 </button>
             </section>
         }

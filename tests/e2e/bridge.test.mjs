@@ -114,6 +114,33 @@ test('the course-format Python starter, bridged, plays red in a classic game thr
   assert.equal(logged.length, ticks / 2, course.log.text);
   for (const line of logged) assert.match(line, /^game \S+ red turn \d+: .* \(\d+ ms\)$/, course.log.text);
   assert.deepEqual(logged.map((l) => Number(l.match(/ turn (\d+):/)[1])), redTicks.map((k) => k - 1));
+
+  // "Ask about this position" from red's exchange asks the bridged program again, in a game of its own,
+  // and a built-in AI about the same position.
+  const [asking] = await Promise.all([
+    page.waitForEvent('popup'),
+    red.locator('[data-testid=inspector-ask]').click(),
+  ]);
+  await asking.waitForSelector('[data-testid=ask-panel]');
+  assert.equal(await asking.inputValue('[data-testid=ask-ai]'), 'web');
+  assert.equal(await asking.inputValue('[data-testid=ask-url]'), course.url);
+  assert.equal(await asking.inputValue('[data-testid=ask-team]'), 'red');
+  await asking.click('[data-testid=ask-go]');
+  await asking.waitForSelector('[data-testid=ask-verdict]', { timeout: 30_000 });
+  assert.match(await asking.textContent('[data-testid=ask-verdict]'), /^legal: /);
+  assert.match(await asking.textContent('[data-testid=ask-how]'), /^HTTP 200 in \d+ ms \(text\/plain\)/);
+  // The bridge logged the asked move as a game of its own.
+  for (let i = 0; i < 50 && course.log.text.trim().split('\n').length <= ticks / 2; i++) {
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  const games = new Set(course.log.text.trim().split('\n').map((l) => l.split(' ')[1]));
+  assert.equal(games.size, 2, course.log.text);
+  await asking.selectOption('[data-testid=ask-ai]', 'builtin:search');
+  assert.equal(await asking.locator('[data-testid=ask-url]').count(), 0);
+  await asking.click('[data-testid=ask-go]');
+  await asking.waitForFunction(() => /on this page/.test(document.querySelector('[data-testid=ask-how]')?.textContent ?? ''));
+  assert.match(await asking.textContent('[data-testid=ask-verdict]'), /^legal: /);
+  await asking.close();
   assert.deepEqual(errors, []);
   await page.close();
 });
