@@ -69,6 +69,9 @@ pub const SHOWN_Z: f64 = 1.959_963_984_540_054;
 /// The normal quantile of the decision interval: 99%, two-sided (see the module's notes).
 pub const DECISION_Z: f64 = 2.575_829_303_548_901;
 
+/// The divergences a comparison lists (the page and the command line).
+pub const TOP_DIVERGENCES: usize = 5;
+
 /// The entry number of A in a compare game's [`Fixture`]; B is 1.
 pub const A: usize = 0;
 /// The entry number of B in a compare game's [`Fixture`].
@@ -361,6 +364,18 @@ pub fn divergence(pair: u32, first: &GameReport, second: &GameReport) -> Option<
         swing: seat_points(a_report.ending.score(), seat)
             - seat_points(b_report.ending.score(), seat),
     })
+}
+
+/// An answer as a divergence shows it: the move (`"x,y x,y"`), "no move (CODE)", or "(not asked)".
+pub fn answer_text(answer: Option<&LoggedAnswer>) -> String {
+    match answer {
+        None => "(not asked)".to_string(),
+        Some(a) => match (&a.path, &a.code) {
+            (Some(path), _) => path.clone(),
+            (None, Some(code)) => format!("no move ({code})"),
+            (None, None) => "(nothing)".to_string(),
+        },
+    }
 }
 
 /// The divergences of every pair whose two games `report` gives (by game number), biggest swing first
