@@ -410,6 +410,7 @@ fn Versions(current: Signal<Option<CodeAi>>, opponent: RwSignal<String>) -> impl
                         let label = format!("v{} · saved {}", v.n, saved_at(v.saved_ms));
                         let draft = format!("code:{}", ai.name);
                         let vs_draft = arena_link(&draft, &me.to_string(), format);
+                        let compared = compare_link(&draft, &me.to_string());
                         view! {
                             <li>
                                 {label}
@@ -418,7 +419,7 @@ fn Versions(current: Signal<Option<CodeAi>>, opponent: RwSignal<String>) -> impl
                                 " · "
                                 <a href=vs_draft>"the draft against it"</a>
                                 " · "
-                                <a data-testid="compare-version" href=compare_link(&draft, &me.to_string())>"Compare the draft with it..."</a>
+                                <a data-testid="compare-version" href=compared>"Compare the draft with it..."</a>
                             </li>
                         }
                     }).collect_view()

@@ -79,7 +79,9 @@ pub fn ComparePage() -> impl IntoView {
     });
     // The run ends when the rule says so, or at its last game.
     Effect::new(move |_| {
-        if playing.get_untracked() && standing.with(|s| s.as_ref().is_some_and(|s| s.over)) {
+        // Read first, so the effect follows the standing even before a run starts.
+        let over = standing.with(|s| s.as_ref().is_some_and(|s| s.over));
+        if over && playing.get_untracked() {
             ctl.halt();
             playing.set(false);
             took_ms.set(Some(now_ms() - started_ms.get_untracked()));

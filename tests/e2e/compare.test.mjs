@@ -48,7 +48,8 @@ test('a Compare run of search against greedy stops early with search ahead and i
   const [share, low, high, games] = s.slice(1).map(Number);
   assert.equal(games, n);
   assert.ok(low > 50 && low <= share && share <= high, score);
-  assert.match(await text(page, 'compare-rate'), /games per second/);
+  // The run's time and rate, once it has ended.
+  await page.waitForFunction(() => /games per second/.test(document.querySelector('[data-testid=compare-rate]').textContent));
   // Every counted game is listed, seats alternating.
   const rows = page.locator('[data-testid=compare-game]');
   assert.equal(await rows.count(), n);
