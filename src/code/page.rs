@@ -410,6 +410,7 @@ fn Versions(current: Signal<Option<CodeAi>>, opponent: RwSignal<String>) -> impl
                         let label = format!("v{} · saved {}", v.n, saved_at(v.saved_ms));
                         let draft = format!("code:{}", ai.name);
                         let vs_draft = arena_link(&draft, &me.to_string(), format);
+                        let compared = compare_link(&draft, &me.to_string());
                         view! {
                             <li>
                                 {label}
@@ -417,6 +418,8 @@ fn Versions(current: Signal<Option<CodeAi>>, opponent: RwSignal<String>) -> impl
                                 <a href=move || arena_link(&me.to_string(), &opponent.get(), format)>"play against the opponent"</a>
                                 " · "
                                 <a href=vs_draft>"the draft against it"</a>
+                                " · "
+                                <a data-testid="compare-version" href=compared>"Compare the draft with it..."</a>
                             </li>
                         }
                     }).collect_view()
@@ -449,6 +452,12 @@ fn arena_link(red: &str, blue: &str, format: Format) -> String {
     };
     // The arena reads its setup from the query, before any fragment: this address replaces both.
     format!("?red={}&blue={}&{preset}", enc(red), enc(blue))
+}
+
+/// The Compare page's link for `a` against `b` (the draft against a saved version, say).
+fn compare_link(a: &str, b: &str) -> String {
+    let enc = |s: &str| String::from(js_sys::encode_uri_component(s));
+    format!("#/compare?a={}&b={}", enc(a), enc(b))
 }
 
 /// A date and time the way the browser writes them for its user.

@@ -54,6 +54,8 @@ pub struct Control {
     pool: StoredValue<Pool<Seat>, LocalStorage>,
     /// How the machine keeps up, for the wall.
     pub strain: RwSignal<Strain>,
+    /// Whether the run is kept in this browser (a tournament) or not (a comparison).
+    saves: bool,
 }
 
 impl Control {
@@ -68,6 +70,16 @@ impl Control {
             wakers: StoredValue::new_local(Vec::new()),
             pool: StoredValue::new_local(Pool::new(pool::cap_for(device_memory()))),
             strain: RwSignal::new(Strain::default()),
+            saves: true,
+        }
+    }
+
+    /// The clock of a comparison (`#/compare`): nothing is kept in this browser, and every game plays
+    /// as fast as its players answer (no pace, web AIs' ticks end once they have answered).
+    pub fn for_compare(notice: RwSignal<Option<Line>>) -> Control {
+        Control {
+            saves: false,
+            ..Control::new(notice)
         }
     }
 
@@ -167,8 +179,19 @@ impl Control {
         self.fast_round.set(None);
         self.log.set(Vec::new());
         self.run.set(Some(Run::new(t)));
+        if !self.saves {
+            self.fast_round.set(Some(usize::MAX));
+        }
         self.save();
         self.start_games();
+    }
+
+    /// Stops the games in progress and starts no more, keeping the finished ones on screen (a
+    /// comparison that has its answer).
+    pub fn halt(self) {
+        self.epoch.update(|e| *e += 1);
+        let closed = self.pool.try_update_value(Pool::clear);
+        drop(closed);
     }
 
     /// Stops the tournament and forgets it; its interpreters are closed.
@@ -182,6 +205,9 @@ impl Control {
     }
 
     fn save(self) {
+        if !self.saves {
+            return;
+        }
         let Some(bundle) = self
             .run
             .with_untracked(|r| r.as_ref().map(|r| r.tournament.to_bundle()))

@@ -1,12 +1,15 @@
 //! The classroom tournament page (`#/tournament`): a roster of Halma AIs (web AIs, house bots, and
 //! students' code handed in as files, folders, .zip files or code links), a roll call that checks every
 //! web and code entry before round 1, the games played live on a projector wall, the standings and crosstable,
-//! replays of finished games, and a saved state a reload resumes from.
+//! replays of finished games, and a saved state a reload resumes from. The same module serves the
+//! Compare page (`#/compare`, [`ComparePage`]): two players' games on the compare schedule, played by the
+//! same clock.
 //!
 //! Every rule (pairing, scoring, the error policy, withdrawals) is the engine's
 //! [`gridarena_engine::tournament`]; the view models here hold no signals and are tested natively, and
 //! the components only draw them and drive the clock.
 
+pub mod compare;
 pub mod form;
 pub mod handed_in;
 pub mod pool;
@@ -16,6 +19,7 @@ pub mod runner;
 pub mod table;
 
 mod code_view;
+mod compare_page;
 mod crosstable_view;
 mod driver;
 mod games_list;
@@ -29,4 +33,5 @@ mod standings_view;
 mod store;
 mod wall;
 
+pub use compare_page::ComparePage;
 pub use page::TournamentPage;

@@ -17,7 +17,6 @@ use super::standings_view::StandingsTable;
 use super::wall::Wall;
 use super::{store, table};
 use crate::files;
-use crate::halma::replay::Replay;
 use crate::notice::{tone_class, Line, Tone};
 use crate::widgets::{Chosen, FileInput};
 use gridarena_engine::halma::Preset;
@@ -130,6 +129,7 @@ pub fn TournamentPage() -> impl IntoView {
                 when=running
                 fallback=move || view! {
                     <div class="t-setup">
+                        <p class="hint">"Two AIs only, to see whether one is stronger? "<a href="#/compare" data-testid="to-compare">"Compare them"</a>" plays them against each other until the games show it."</p>
                         <RosterPanel roster notice />
                         <SettingsPanel form />
                         <RollCallPanel roster form checks ctl />
@@ -194,18 +194,7 @@ fn Running(ctl: Control) -> impl IntoView {
     let watched = RwSignal::new(None::<Watched>);
     let say_error = move |text: String| ctl.notice.set(Some(Line::new(Tone::Error, text)));
     let replay = Callback::new(move |number: usize| {
-        let file = run.with_untracked(|r| r.as_ref().map(|r| table::record(&r.tournament, number)));
-        let loaded = file
-            .unwrap_or_else(|| Err("No tournament.".to_string()))
-            .and_then(|(name, text)| {
-                Replay::load(&name, text.as_bytes())
-                    .map(|replay| Watched {
-                        replay,
-                        file: (name, text),
-                    })
-                    .map_err(|e| e.to_string())
-            });
-        match loaded {
+        match run.with_untracked(|r| Watched::game(r.as_ref().map(|r| &r.tournament), number)) {
             Ok(w) => watched.set(Some(w)),
             Err(why) => say_error(why),
         }

@@ -1,11 +1,13 @@
 //! A finished game replayed with the arena's replay model and board, and its record offered as a
 //! download (the arena page's "Load record" opens it).
 
+use super::table;
 use crate::files;
 use crate::halma::board::Board;
 use crate::halma::replay::Replay;
 use crate::halma::scrubber::Scrubber;
 use crate::notice::{tone_class, Line};
+use gridarena_engine::tournament::event::Tournament;
 use leptos::prelude::*;
 
 /// A game being replayed: the replay, and its record file (name, text) for the download.
@@ -13,6 +15,18 @@ use leptos::prelude::*;
 pub struct Watched {
     pub replay: Replay,
     pub file: (String, String),
+}
+
+impl Watched {
+    /// Finished game `number` of `t`, from its record, at its start.
+    pub fn game(t: Option<&Tournament>, number: usize) -> Result<Watched, String> {
+        let (name, text) = table::record(t.ok_or("No tournament.")?, number)?;
+        let replay = Replay::load(&name, text.as_bytes()).map_err(|e| e.to_string())?;
+        Ok(Watched {
+            replay,
+            file: (name, text),
+        })
+    }
 }
 
 #[component]

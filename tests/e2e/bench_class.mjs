@@ -32,7 +32,7 @@
 // `cargo build -p gridarena-cli --release` (defaults: 30 entries, 1 round). Env: GRIDARENA_BIN,
 // CONCURRENCY, TICK_MS (default 1000), SEED (1), PACE=1, ROLL_CALL=1, H2H=0, CLASS, LESSON_MIN, CHROMIUM.
 // Progress goes to stderr, the figures to stdout. A 6-entry run takes about 5 minutes on two cores.
-import { serveDist, launch, openApp, root } from './harness.mjs';
+import { serveDist, launch, openApp, root, cliBin } from './harness.mjs';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -51,15 +51,7 @@ const LESSON_MIN = Number(process.env.LESSON_MIN || 45);
 const PAGE_PACE_MS = 80;
 const LOAD_AT_START = os.loadavg();
 
-function defaultBin() {
-  const candidates = [
-    process.env.CARGO_TARGET_DIR && path.join(process.env.CARGO_TARGET_DIR, 'release', 'gridarena'),
-    path.join(root, 'target', 'release', 'gridarena'),
-    path.join(root, 'target', 'debug', 'gridarena'),
-  ].filter(Boolean);
-  return candidates.find((f) => fs.existsSync(f)) || candidates[0];
-}
-const BIN = process.env.GRIDARENA_BIN || defaultBin();
+const BIN = cliBin();
 if (!fs.existsSync(BIN)) throw new Error(`${BIN} is missing: cargo build -p gridarena-cli --release, or set GRIDARENA_BIN`);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gridarena-bench-class-'));
 process.on('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));

@@ -108,3 +108,15 @@ export async function startGridarena() {
   }
   return { base, close: () => server.kill() };
 }
+
+/** The CLI for benchmarks: GRIDARENA_BIN, else the release build in $CARGO_TARGET_DIR, ../../target/release
+ * or ../../target/debug (the first that exists). */
+export function cliBin() {
+  if (process.env.GRIDARENA_BIN) return process.env.GRIDARENA_BIN;
+  const candidates = [
+    process.env.CARGO_TARGET_DIR && path.join(process.env.CARGO_TARGET_DIR, 'release', 'gridarena'),
+    path.join(root, 'target', 'release', 'gridarena'),
+    path.join(root, 'target', 'debug', 'gridarena'),
+  ].filter(Boolean);
+  return candidates.find((f) => fs.existsSync(f)) || candidates[0];
+}

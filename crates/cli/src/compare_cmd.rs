@@ -14,7 +14,7 @@ use gridarena_cli::program::OutOfTime;
 use gridarena_cli::runner::{describe, parse_player, PlayerOptions, RunError};
 use gridarena_cli::terminal::printable;
 use gridarena_engine::compare::{
-    Interval, StopRule, Tally, Verdict, DEFAULT_GAMES, DEFAULT_MIN_GAMES,
+    self, Interval, StopRule, Tally, Verdict, DEFAULT_GAMES, DEFAULT_MIN_GAMES,
 };
 use gridarena_engine::halma::{AiPlayer, ContentType, Preset, Team, Teams};
 use gridarena_engine::tournament::settings::{Policy, Settings};
@@ -257,6 +257,8 @@ pub fn run(args: &CompareArgs, out: &mut impl Write) -> Result<ExitCode, Failure
     let mut progress = Progress::new(true);
     let mut lines = Vec::new();
     let mut games = Vec::new();
+    // Each counted game's report, by number: where the pairs parted is read from them at the end.
+    let mut reports = Vec::new();
     let started = Instant::now();
     let ended = run_compare::play(&plan, &sides, |game: &Game, tally: &Tally| {
         let report = &game.played.report;
@@ -278,6 +280,7 @@ pub fn run(args: &CompareArgs, out: &mut impl Write) -> Result<ExitCode, Failure
             let path = dir.join(format!("game-{number}.jsonl"));
             durable::write_atomically(&path, record.as_bytes()).map_err(|e| named_io(&path, e))?;
         }
+        reports.push(report.clone());
         games.push(GameSummary {
             number,
             a_seat: game.a_seat,
@@ -354,6 +357,29 @@ pub fn run(args: &CompareArgs, out: &mut impl Write) -> Result<ExitCode, Failure
         )
     };
     writeln!(out, "verdict: {verdict}{reason}")?;
+    let parted = compare::divergences(played as u32 / 2, |k| reports.get(k as usize));
+    if !parted.is_empty() {
+        writeln!(
+            out,
+            "where A and B parted, the pairs that then ended most differently for the seat first:"
+        )?;
+    }
+    for d in parted.iter().take(compare::TOP_DIVERGENCES) {
+        writeln!(
+            out,
+            "{}",
+            printable(&format!(
+                "  games {} and {}, tick {}, {}: A {}, B {}; the seat's points with A minus with B: {:+}",
+                2 * d.pair + 1,
+                2 * d.pair + 2,
+                d.tick,
+                d.seat,
+                compare::answer_text(d.a.as_ref()),
+                compare::answer_text(d.b.as_ref()),
+                d.swing
+            ))
+        )?;
+    }
     if let Some(dir) = &args.out {
         let summary = Summary {
             a: args.a.to_string(),

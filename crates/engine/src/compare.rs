@@ -39,9 +39,22 @@
 //! 6% of 100-game runs and 8% of 200-game runs are (the test `equal_players_are_rarely_called_different`
 //! checks the 50-game figure), while a player that scores 70% is still found in about 70% of 50-game runs
 //! and one that scores 80% in 98%.
+//!
+//! # Where the two players' answers differed
+//!
+//! The two games of a pair start from the same position with the same drawn first mover, A in a seat in
+//! the first game and B in that seat in the second. So they are one game, tick for tick, until the first
+//! tick where the two players, in the same seat of the same position, answer differently (another move,
+//! or a move against a no-move; the answer's time does not count): the pair's *divergence*
+//! ([`divergence`]). All that follows comes from it, so it is the position where the players' difference
+//! showed. Its *swing* is how differently the pair then ended for that seat: the seat's points (a win 1,
+//! a draw ½) in the game where A sat in it minus those in the game where B did, from −1 to 1. A swing of
+//! 1 means A's answer there went on to win and B's to lose; 0, that the difference did not change how
+//! the game ended. [`divergences`] ranks the pairs by the size of the swing, the biggest first (then by
+//! pair), and leaves out pairs that never part (players that answer alike play the same game twice).
 
 use crate::halma::Team;
-use crate::tournament::game::Fixture;
+use crate::tournament::game::{Fixture, GameReport, LoggedAnswer};
 use crate::tournament::Score;
 use crate::SplitMix64;
 use serde::Serialize;
@@ -55,6 +68,9 @@ pub const DEFAULT_MIN_GAMES: u32 = 10;
 pub const SHOWN_Z: f64 = 1.959_963_984_540_054;
 /// The normal quantile of the decision interval: 99%, two-sided (see the module's notes).
 pub const DECISION_Z: f64 = 2.575_829_303_548_901;
+
+/// The divergences a comparison lists (the page and the command line).
+pub const TOP_DIVERGENCES: usize = 5;
 
 /// The entry number of A in a compare game's [`Fixture`]; B is 1.
 pub const A: usize = 0;
@@ -269,6 +285,115 @@ impl StopRule {
             && n >= u64::from(self.min_games)
             && tally.verdict() != Verdict::NoDifference
     }
+}
+
+/// Where the two games of a pair part (see the module's notes).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Divergence {
+    /// The pair: games `2 * pair` (A on red) and `2 * pair + 1` (A on blue).
+    pub pair: u32,
+    /// The tick (from 0) whose answers differ: the position is the one both games had after `tick` ticks.
+    pub tick: usize,
+    /// The seat whose answers differ (red when both do).
+    pub seat: Team,
+    /// A's answer in that seat, and B's, as logged (`None`: not asked, the game having ended).
+    pub a: Option<LoggedAnswer>,
+    pub b: Option<LoggedAnswer>,
+    /// The seat's points with A in it minus its points with B in it, from −1 to 1.
+    pub swing: f64,
+}
+
+impl Divergence {
+    /// The game (its number) where A sat in the seat.
+    pub fn a_game(&self) -> u32 {
+        2 * self.pair + u32::from(self.seat == Team::Blue)
+    }
+
+    /// The game (its number) where B sat in the seat.
+    pub fn b_game(&self) -> u32 {
+        2 * self.pair + u32::from(self.seat == Team::Red)
+    }
+}
+
+/// An answer as it is compared: the move or the no-move's code, not its time or its message.
+fn said(answer: Option<&LoggedAnswer>) -> Option<(&Option<String>, &Option<String>)> {
+    answer.map(|a| (&a.path, &a.code))
+}
+
+/// `seat`'s answer in tick `i` of a log.
+fn logged(ticks: &[[Option<LoggedAnswer>; 2]], i: usize, seat: Team) -> Option<&LoggedAnswer> {
+    ticks.get(i).and_then(|tick| tick[seat as usize].as_ref())
+}
+
+/// The seat's points in a game that ended `score`: a win 1, a draw ½.
+fn seat_points(score: Score, seat: Team) -> f64 {
+    match (score, seat) {
+        (Score::Draw, _) => 0.5,
+        (Score::RedWins, Team::Red) | (Score::BlueWins, Team::Blue) => 1.0,
+        _ => 0.0,
+    }
+}
+
+/// Where pair `pair`'s games part: `first` is game `2 * pair` (A on red), `second` game `2 * pair + 1`
+/// (A on blue). `None` when they never do (the same answers to the last tick of both).
+pub fn divergence(pair: u32, first: &GameReport, second: &GameReport) -> Option<Divergence> {
+    let (x, y) = (&first.log.ticks, &second.log.ticks);
+    let tick = (0..x.len().max(y.len())).find(|&i| {
+        Team::ALL
+            .iter()
+            .any(|&t| said(logged(x, i, t)) != said(logged(y, i, t)))
+    })?;
+    let answer =
+        |ticks: &[[Option<LoggedAnswer>; 2]], seat: Team| logged(ticks, tick, seat).cloned();
+    let seat = Team::ALL
+        .into_iter()
+        .find(|&t| said(logged(x, tick, t)) != said(logged(y, tick, t)))
+        .unwrap_or(Team::Red);
+    // A sits on red in the first game, on blue in the second.
+    let (a_report, b_report) = match seat {
+        Team::Red => (first, second),
+        Team::Blue => (second, first),
+    };
+    Some(Divergence {
+        pair,
+        tick,
+        seat,
+        a: answer(&a_report.log.ticks, seat),
+        b: answer(&b_report.log.ticks, seat),
+        swing: seat_points(a_report.ending.score(), seat)
+            - seat_points(b_report.ending.score(), seat),
+    })
+}
+
+/// An answer as a divergence shows it: the move (`"x,y x,y"`), "no move (CODE)", or "(not asked)".
+pub fn answer_text(answer: Option<&LoggedAnswer>) -> String {
+    match answer {
+        None => "(not asked)".to_string(),
+        Some(a) => match (&a.path, &a.code) {
+            (Some(path), _) => path.clone(),
+            (None, Some(code)) => format!("no move ({code})"),
+            (None, None) => "(nothing)".to_string(),
+        },
+    }
+}
+
+/// The divergences of every pair whose two games `report` gives (by game number), biggest swing first
+/// (then by pair); pairs that never part are left out.
+pub fn divergences<'a>(
+    pairs: u32,
+    report: impl Fn(u32) -> Option<&'a GameReport>,
+) -> Vec<Divergence> {
+    let mut found: Vec<Divergence> = (0..pairs)
+        .filter_map(|j| divergence(j, report(2 * j)?, report(2 * j + 1)?))
+        .collect();
+    found.sort_by(|p, q| {
+        q.swing
+            .abs()
+            .total_cmp(&p.swing.abs())
+            .then(p.pair.cmp(&q.pair))
+    });
+    found
 }
 
 #[cfg(test)]
@@ -487,5 +612,127 @@ mod tests {
         }
         let rate = f64::from(called) / f64::from(runs);
         assert!((0.025..0.065).contains(&rate), "{rate}");
+    }
+
+    /// A comparison of `a` against `b` (built-ins) played to its end as the page plays one: a
+    /// tournament of two entries on the compare schedule. The reports by game number.
+    fn played(a: &str, b: &str, games: u32) -> Vec<GameReport> {
+        use crate::halma::{AiPlayer, Preset};
+        use crate::tournament::event::Tournament;
+        use crate::tournament::game::TournamentGame;
+        use crate::tournament::roster::{entries_from_lines, Roster};
+        use crate::tournament::settings::Settings;
+        let entries = entries_from_lines(&format!("A {a}\nB {b}")).unwrap();
+        let settings = Settings {
+            preset: Preset::Mini,
+            max_turns: Some(40),
+            concurrency: 3,
+            seed: 7,
+            ..Settings::default()
+        };
+        let mut t = Tournament::compare(Roster { entries }, settings, games).unwrap();
+        assert_eq!(
+            t.settings().per_entry,
+            3,
+            "either entry plays every game at once"
+        );
+        let expected: Vec<Fixture> = (0..games).map(|k| fixture(7, k)).collect();
+        assert_eq!(
+            t.fixtures(),
+            &expected[..],
+            "the compare schedule, game for game"
+        );
+        loop {
+            let start = t.next_games();
+            if start.is_empty() {
+                break;
+            }
+            assert!(start.len() <= 3);
+            for f in start {
+                let mut game = TournamentGame::new(f, t.settings()).unwrap();
+                while game.ending().is_none() {
+                    for ask in game.begin().unwrap() {
+                        let Some(AiPlayer::BuiltIn(ai)) = t.player(f.entry(ask.team)) else {
+                            panic!("built-ins only")
+                        };
+                        let answer = ai.answer(game.game(), ask.team, ask.seed);
+                        game.deliver(ask.turn, ask.team, answer, Some(1));
+                    }
+                    game.finish(1).unwrap();
+                }
+                t.finish(game.report().unwrap()).unwrap();
+            }
+        }
+        assert!(t.is_over());
+        (0..games as usize)
+            .map(|k| t.report(k).unwrap().clone())
+            .collect()
+    }
+
+    #[test]
+    fn alike_players_never_part_and_unlike_ones_do() {
+        let same = played("builtin:greedy", "builtin:greedy", 4);
+        assert_eq!(divergences(2, |k| same.get(k as usize)), vec![]);
+        // A pair is one game until the players differ.
+        assert_eq!(same[0].log, same[1].log);
+
+        let games = played("builtin:search-lite", "builtin:greedy", 6);
+        let found = divergences(3, |k| games.get(k as usize));
+        assert_eq!(found.len(), 3, "search-lite and greedy differ somewhere");
+        for d in &found {
+            let (first, second) = (&games[2 * d.pair as usize], &games[2 * d.pair as usize + 1]);
+            assert_eq!(first.log.ticks[..d.tick], second.log.ticks[..d.tick]);
+            assert_ne!(d.a, d.b);
+            assert!((-1.0..=1.0).contains(&d.swing));
+            assert_eq!(d.a_game() + d.b_game(), 4 * d.pair + 1);
+        }
+        for w in found.windows(2) {
+            assert!(w[0].swing.abs() >= w[1].swing.abs());
+        }
+        // Only a pair's two games count: a missing one leaves the pair out.
+        assert_eq!(
+            divergences(3, |k| (k != 5).then(|| &games[k as usize])).len(),
+            2
+        );
+    }
+
+    #[test]
+    fn the_divergence_is_the_first_differing_answer_and_its_swing_the_seats_points() {
+        let games = played("builtin:greedy", "builtin:greedy", 2);
+        let (first, mut second) = (games[0].clone(), games[1].clone());
+        // B (red in the second game) answers otherwise at tick 3, and the second game ends otherwise.
+        let seat = (0..2).find(|&s| second.log.ticks[3][s].is_some()).unwrap();
+        let other = LoggedAnswer {
+            ms: Some(9),
+            code: Some("timed_out".to_string()),
+            ..LoggedAnswer::default()
+        };
+        second.log.ticks[3][seat] = Some(other.clone());
+        // Times do not count.
+        for tick in &mut second.log.ticks[..3] {
+            for a in tick.iter_mut().flatten() {
+                a.ms = Some(12345);
+            }
+        }
+        let team = Team::ALL[seat];
+        second.ending = crate::tournament::game::Ending::Forfeit {
+            team,
+            cause: "test".to_string(),
+        };
+        let d = divergence(0, &first, &second).unwrap();
+        assert_eq!((d.pair, d.tick, d.seat), (0, 3, team));
+        // Red: A sat there in the first game; blue: in the second.
+        let (a, b) = match team {
+            Team::Red => (first.log.ticks[3][seat].clone(), Some(other)),
+            Team::Blue => (Some(other), first.log.ticks[3][seat].clone()),
+        };
+        assert_eq!((d.a.clone(), d.b.clone()), (a, b));
+        let points = |r: &GameReport| seat_points(r.ending.score(), team);
+        let swing = match team {
+            Team::Red => points(&first) - points(&second),
+            Team::Blue => points(&second) - points(&first),
+        };
+        assert_eq!(d.swing, swing);
+        assert_eq!(points(&second), 0.0, "the forfeiting seat scores nothing");
     }
 }

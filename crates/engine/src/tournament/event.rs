@@ -202,6 +202,42 @@ impl Tournament {
         Ok(t)
     }
 
+    /// A comparison run as a tournament of two entries (A first, B second): game `k` is
+    /// [`crate::compare::fixture`]`(settings.seed, k)` for `k` in `0..games`, each pair a round, so a
+    /// compare run in the page plays the very games `gridarena halma compare --seed` plays. The format and
+    /// the milestones are ignored, and either entry may play every game at once (`per_entry` follows the
+    /// concurrency). Its bundle does not read back as a comparison: the page does not keep one.
+    pub fn compare(
+        roster: Roster,
+        mut settings: Settings,
+        games: u32,
+    ) -> Result<Tournament, TournamentError> {
+        let entries = roster.entries.len();
+        if entries != 2 {
+            return Err(TournamentError::Settings(format!(
+                "A comparison takes two players, not {entries}."
+            )));
+        }
+        settings.format = Format::RoundRobin;
+        settings.milestones.clear();
+        settings.per_entry = settings.concurrency.min(super::settings::MAX_PER_ENTRY);
+        let mut t = Tournament::new(roster, settings)?;
+        t.fixtures.clear();
+        t.reports.clear();
+        t.running.clear();
+        t.byes.clear();
+        for k in 0..games {
+            let f = crate::compare::fixture(t.settings.seed, k);
+            if f.round == t.byes.len() {
+                t.byes.push(None);
+            }
+            t.fixtures.push(f);
+            t.reports.push(None);
+            t.running.push(false);
+        }
+        Ok(t)
+    }
+
     /// Schedules every milestone's two rounds (each entry against its AI, then with the seats
     /// swapped) once the main schedule is complete; true if it did.
     fn schedule_milestones(&mut self) -> bool {
