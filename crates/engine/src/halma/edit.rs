@@ -497,21 +497,14 @@ mod tests {
         let red = Some(Team::Red);
         let one = &[(0, 0, 0)][..];
         let far = &[(4, 4, 0)][..];
-        // Every mini destination of red (bottom-right camp) filled by red: red has won.
-        let red_home: Vec<(u8, u8, u8)> = Preset::Mini
-            .rules()
-            .destinations
-            .red
-            .iter()
-            .map(|s| (s.x(), s.y(), 0))
-            .collect();
-        let blue_home: Vec<(u8, u8, u8)> = Preset::Mini
-            .rules()
-            .destinations
-            .blue
-            .iter()
-            .map(|s| (s.x(), s.y(), 0))
-            .collect();
+        // Every mini destination of a team filled by the team: it has won.
+        let home = |t: Team| -> Vec<(u8, u8, u8)> {
+            Preset::Mini.rules().destinations[t]
+                .iter()
+                .map(|s| (s.x(), s.y(), 0))
+                .collect()
+        };
+        let (red_home, blue_home) = (home(Team::Red), home(Team::Blue));
         let eleven: Vec<(u8, u8, u8)> = (0..11).map(|i| (i % 8, 3 + i / 8, 0)).collect();
         let cases: Vec<(&str, PositionEdit, Result<(), PositionError>)> = vec![
             ("the start", PositionEdit::start(Preset::Mini, CampRules::Seed), Ok(())),
