@@ -7,6 +7,7 @@ use super::arena_keys::arena_keys;
 use super::arena_model::{click_notice, parse_seed, waiting_text, Screen};
 use super::beat::{late_note, tab_hidden, Beat, ON_TIME_TO_CLEAR};
 use super::board::Board;
+use super::board_view::BoardView;
 use super::controls::{Controls, DEFAULT_TICK_MS};
 use super::debug_marks::DebugMarks;
 use super::human_actions::HumanActions;
@@ -16,6 +17,7 @@ use super::message_field::{blocks_wanted, MessageField};
 use super::messages::{Filter, Line, Tone};
 use super::notice_line::NoticeLine;
 use super::player::Player;
+use super::position_editor::{camp_rules_for, PositionEditor};
 use super::prefs;
 use super::replay::Replay;
 use super::replay_bar::ReplayBar;
@@ -24,6 +26,7 @@ use super::setup_form::SetupForm;
 use super::ticker::Ticker;
 use super::time_chart::TimeChart;
 use gridarena_engine::halma::ai::BuiltIn;
+use gridarena_engine::halma::edit::{PositionEdit, Tool};
 use gridarena_engine::halma::{CampRules, Preset, Rules, Square, Team, Teams};
 use leptos::prelude::*;
 
@@ -35,12 +38,11 @@ fn rules_of(
     camp_rules: CampRules,
     first_mover: Option<Team>,
 ) -> Rules {
-    let classic = preset == Preset::Classic;
     let rules = preset.rules();
     Rules {
         turn_limit: turn_limit.unwrap_or(rules.turn_limit),
-        camp_rules: if classic { camp_rules } else { CampRules::Seed },
-        first_mover: first_mover.filter(|_| classic),
+        camp_rules: camp_rules_for(preset, camp_rules),
+        first_mover: first_mover.filter(|_| preset == Preset::Classic),
         ..rules
     }
 }
@@ -104,6 +106,19 @@ pub fn ArenaPage() -> impl IntoView {
     let running = RwSignal::new(false);
     let tick_ms = RwSignal::new(DEFAULT_TICK_MS);
     // The line under the board: what the last click or control did, or why it was refused.
+    // A position in the link opens the editor on it, on the link's preset; one that does not read is
+    // named with the link's other errors and the page opens as without it.
+    let mut link_errors = link_errors;
+    let linked = saved.position.as_deref().and_then(|text| {
+        PositionEdit::from_link(preset, camp_rules_for(preset, camp_rules), text)
+            .map_err(|e| link_errors.push(format!("pos in the link: {e}")))
+            .ok()
+    });
+    // The position being edited: while set, the board shows it, a click edits it and the game waits.
+    let editing = RwSignal::new(linked);
+    let tool = RwSignal::new(Tool::Piece(Team::Red));
+    // The position the live game was started from in the editor, kept in the link until another game.
+    let played_from = RwSignal::new(None::<String>);
     let notice = RwSignal::new((!link_errors.is_empty()).then(|| Line {
         tone: Tone::Error,
         text: link_errors.join("; "),
@@ -118,18 +133,16 @@ pub fn ArenaPage() -> impl IntoView {
     // The camp rules and first mover are kept with the classic preset only, where the form offers them.
     Effect::new(move |saved_before: Option<()>| {
         let preset = preset_choice.get();
-        let classic = preset == Preset::Classic;
         let saved = prefs::Saved {
             players: players.get(),
             preset,
             content_types: content_types().map(|_, c| c.get()),
             turn_limit: turn_limit.get(),
-            camp_rules: if classic {
-                camp_rules_choice.get()
-            } else {
-                CampRules::Seed
-            },
-            first_mover: first_choice.get().filter(|_| classic),
+            camp_rules: camp_rules_for(preset, camp_rules_choice.get()),
+            first_mover: first_choice.get().filter(|_| preset == Preset::Classic),
+            position: editing
+                .with(|e| e.as_ref().map(PositionEdit::to_link))
+                .or_else(|| played_from.get()),
         };
         // The page's first save waits until the board is on screen: rewriting the address can take the
         // browser several milliseconds, and nothing needs it sooner.
@@ -148,7 +161,24 @@ pub fn ArenaPage() -> impl IntoView {
             }
         });
     });
+    // The editor's board follows the form: another preset starts from its start position, other camp
+    // rules apply to the position as it is.
+    Effect::new(move |_| {
+        let preset = preset_choice.get();
+        let camp = camp_rules_for(preset, camp_rules_choice.get());
+        editing.update(|e| match e {
+            Some(e) if e.preset() != preset => *e = PositionEdit::start(preset, camp),
+            Some(e) => e.set_camp_rules(camp),
+            None => {}
+        });
+    });
     let replay = RwSignal::new(None::<Replay>);
+    // A loaded record is another game than the one started from the editor's position.
+    Effect::new(move |_| {
+        if replay.with(Option::is_some) {
+            played_from.set(None);
+        }
+    });
     let ticker = Ticker::new(session, notice, running, tick_ms);
     let screen = Screens { session, replay };
     // A code player starts loading (Python: a few MB, once) as soon as it is chosen or a game begins,
@@ -215,24 +245,48 @@ pub fn ArenaPage() -> impl IntoView {
         notice.set(click_notice(result));
     };
     let click = Callback::new(move |sq: Square| {
-        if replay.with_untracked(Option::is_none) {
+        if editing.with_untracked(Option::is_some) {
+            let mut refused = None;
+            editing.update(|e| {
+                refused = e
+                    .as_mut()
+                    .and_then(|e| e.apply(tool.get_untracked(), sq).err());
+            });
+            notice.set(refused.map(|e| Line {
+                tone: Tone::Error,
+                text: format!("Not changed: {e}."),
+            }));
+        } else if replay.with_untracked(Option::is_none) {
             act(&|s| s.click(sq));
         }
     });
     let on_confirm = Callback::new(move |()| act(&Session::confirm));
     let on_cancel = Callback::new(move |()| act(&Session::cancel));
+    let error = move |text: String| {
+        notice.set(Some(Line {
+            tone: Tone::Error,
+            text,
+        }))
+    };
+    // Every new live game, from the form or the editor: the old one's tick is abandoned and the page
+    // leaves a replay and the editor.
+    let begin = move |mut s: Session, limit: Option<u32>| {
+        running.set(false);
+        ticker.reset();
+        replay.set(None);
+        editing.set(None);
+        for team in Team::ALL {
+            s.set_content_type(team, content_types()[team].get_untracked());
+        }
+        session.set(s);
+        turn_limit.set(limit);
+    };
     let on_new_game = Callback::new(move |seed_text: String| {
         let checked = parse_seed(&seed_text)
             .and_then(|seed| Ok((seed, prefs::parse_turn_limit(&turns_text.get_untracked())?)));
         match checked {
-            Err(text) => notice.set(Some(Line {
-                tone: Tone::Error,
-                text,
-            })),
+            Err(text) => error(text),
             Ok((seed, limit)) => {
-                running.set(false);
-                ticker.reset();
-                replay.set(None);
                 let players = session.with_untracked(|s| s.players().clone());
                 let seed = seed.unwrap_or_else(crate::random_seed);
                 let preset = preset_choice.get_untracked();
@@ -242,18 +296,49 @@ pub fn ArenaPage() -> impl IntoView {
                     camp_rules_choice.get_untracked(),
                     first_choice.get_untracked(),
                 );
-                let mut s = Session::with_rules(preset, rules, players, seed);
-                for team in Team::ALL {
-                    s.set_content_type(team, content_types()[team].get_untracked());
-                }
-                session.set(s);
-                turn_limit.set(limit);
+                played_from.set(None);
+                begin(Session::with_rules(preset, rules, players, seed), limit);
                 notice.set(None);
             }
         }
     });
+    // The engine's verdict on the edited position, for the editor's line and the board's flagged square.
+    let check = Memo::new(move |_| {
+        editing.with(|e| {
+            e.as_ref().map(|e| match e.check() {
+                Ok(_) => (e.describe(), true, None),
+                Err(why) => (format!("Impossible: {why}."), false, why.square()),
+            })
+        })
+    });
+    let on_play = Callback::new(move |()| {
+        let Some(edit) = editing.get_untracked() else {
+            return;
+        };
+        let limit = match prefs::parse_turn_limit(&turns_text.get_untracked()) {
+            Ok(limit) => limit,
+            Err(text) => return error(text),
+        };
+        match edit.game(limit.unwrap_or(edit.preset().rules().turn_limit)) {
+            Err(why) => error(format!("Impossible: {why}.")),
+            Ok(game) => {
+                let (players, seed) = session.with_untracked(|s| (s.players().clone(), s.seed()));
+                played_from.set(Some(edit.to_link()));
+                begin(
+                    Session::from_game(edit.preset(), game, players, seed, true),
+                    limit,
+                );
+                notice.set(Some(Line {
+                    tone: Tone::Info,
+                    text: "A new game from the edited position, with the players chosen below: Step or Run to play."
+                        .into(),
+                }));
+            }
+        }
+    });
 
-    let playable = Signal::derive(move || screen.with(|s| s.playable()));
+    let playable =
+        Signal::derive(move || editing.with(Option::is_none) && screen.with(|s| s.playable()));
     let on_step = Callback::new(move |()| advance(true));
     let keys = arena_keys(running, playable, on_step, on_confirm, on_cancel);
     on_cleanup(move || keys.remove());
@@ -265,9 +350,16 @@ pub fn ArenaPage() -> impl IntoView {
         Some((team, screen.with(|s| s.debug(team, size))))
     });
     let board = Memo::new(move |_| {
+        if let Some(v) = editing.with(|e| {
+            let flagged = check.with(|c| c.as_ref().and_then(|c| c.2));
+            e.as_ref().map(|e| BoardView::edited(e, flagged))
+        }) {
+            return v;
+        }
         let debug = thought.with(|t| t.as_ref().and_then(|(_, r)| r.debug.clone()));
         plain_board.get().with_debug(debug.as_ref())
     });
+    let verdict = Memo::new(move |_| check.with(|c| c.as_ref().map(|c| (c.0.clone(), c.1))));
     let filter = RwSignal::new(Filter::default());
     let all_messages = RwSignal::new(false);
     let messages = Memo::new(move |_| {
@@ -298,6 +390,18 @@ pub fn ArenaPage() -> impl IntoView {
                 playable=playable
                 awaiting_answers=ticker.awaiting_answers()
                 on_step=on_step
+            />
+            <PositionEditor
+                session=session
+                replay=replay
+                running=running
+                notice=notice
+                preset_choice=preset_choice
+                camp_rules_choice=camp_rules_choice
+                editing=editing
+                tool=tool
+                check=verdict
+                on_play=on_play
             />
             </div>
             <ReplayBar session=session replay=replay running=running notice=notice />

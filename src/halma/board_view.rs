@@ -2,7 +2,8 @@
 
 use super::session::Draft;
 use gridarena_engine::halma::debug::{Debug, Mark};
-use gridarena_engine::halma::{Position, Square, Team, TickOutcome};
+use gridarena_engine::halma::edit::PositionEdit;
+use gridarena_engine::halma::{Piece, Position, Square, Team, TickOutcome};
 
 /// Who stands on a square.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -31,6 +32,8 @@ pub struct CellView {
     pub draft: bool,
     /// What an AI's debug marks say of this square, for screen readers and tests: the canvas draws them.
     pub mark: Option<String>,
+    /// The square the position editor's check names as what makes the position impossible.
+    pub flagged: bool,
 }
 
 impl CellView {
@@ -73,6 +76,9 @@ impl CellView {
         if self.mark.is_some() {
             add("marked");
         }
+        if self.flagged {
+            add("flagged");
+        }
         c
     }
 
@@ -103,6 +109,9 @@ impl CellView {
             s.push_str(", marked ");
             s.push_str(mark);
         }
+        if self.flagged {
+            s.push_str(", what makes the position impossible");
+        }
         s
     }
 }
@@ -125,6 +134,36 @@ pub struct Trail {
     pub squares: Vec<(u8, u8)>,
 }
 
+/// The index of `s` on a board of `n` a side; `None` off it (a corrupt record's square is not drawn).
+fn index(n: u8, s: Square) -> Option<usize> {
+    (s.x() < n && s.y() < n).then(|| usize::from(s.y()) * usize::from(n) + usize::from(s.x()))
+}
+
+/// The squares of a board of `n` a side with each team's destinations and pieces (`of` gives both).
+fn cells_of<'a>(n: u8, of: impl Fn(Team) -> (&'a [Square], &'a [Piece])) -> Vec<CellView> {
+    let mut cells = vec![CellView::default(); usize::from(n) * usize::from(n)];
+    for team in Team::ALL {
+        let (destinations, pieces) = of(team);
+        for &d in destinations {
+            if let Some(i) = index(n, d) {
+                cells[i].destination = Some(team);
+            }
+        }
+        for p in pieces {
+            if let Some(i) = index(n, p.square) {
+                let c = &mut cells[i];
+                c.occupant = match (c.occupant, team) {
+                    (Occupant::Empty, Team::Red) => Occupant::Red,
+                    (Occupant::Empty, Team::Blue) => Occupant::Blue,
+                    _ => Occupant::Both,
+                };
+                c.damage = c.damage.max(p.damage);
+            }
+        }
+    }
+    cells
+}
+
 /// The whole board's look.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BoardView {
@@ -145,31 +184,8 @@ impl BoardView {
         hints: &[Square],
     ) -> BoardView {
         let n = position.size();
-        let mut cells = vec![CellView::default(); usize::from(n) * usize::from(n)];
-        // The index of an on-board square; off-board squares (a corrupt record) are simply not drawn.
-        let cell = |s: Square| {
-            position
-                .contains(s)
-                .then(|| usize::from(s.y()) * usize::from(n) + usize::from(s.x()))
-        };
-        for team in Team::ALL {
-            for &d in position.destinations(team) {
-                if let Some(i) = cell(d) {
-                    cells[i].destination = Some(team);
-                }
-            }
-            for p in position.pieces(team) {
-                if let Some(i) = cell(p.square) {
-                    let c = &mut cells[i];
-                    c.occupant = match (c.occupant, team) {
-                        (Occupant::Empty, Team::Red) => Occupant::Red,
-                        (Occupant::Empty, Team::Blue) => Occupant::Blue,
-                        _ => Occupant::Both,
-                    };
-                    c.damage = c.damage.max(p.damage);
-                }
-            }
-        }
+        let mut cells = cells_of(n, |t| (position.destinations(t), position.pieces(t)));
+        let cell = |s: Square| index(n, s);
         let mut trails = Vec::new();
         for m in last.map(|o| o.moves.as_slice()).unwrap_or_default() {
             let squares: Vec<Square> = std::iter::once(m.from)
@@ -202,6 +218,22 @@ impl BoardView {
             cells,
             trails,
             marks: Vec::new(),
+        }
+    }
+
+    /// The look of a position being edited, which may be impossible: `flagged` is the square the
+    /// check names, if any. Nothing of a game (moves, drafts) is drawn over it.
+    pub fn edited(edit: &PositionEdit, flagged: Option<Square>) -> BoardView {
+        let n = edit.size();
+        let destinations = edit.preset().rules().destinations;
+        let mut cells = cells_of(n, |t| (&destinations[t], edit.pieces(t)));
+        if let Some(i) = flagged.and_then(|s| index(n, s)) {
+            cells[i].flagged = true;
+        }
+        BoardView {
+            size: n,
+            cells,
+            ..BoardView::default()
         }
     }
 
@@ -301,6 +333,33 @@ impl BoardView {
 mod tests {
     use super::*;
     use gridarena_engine::halma::{Game, Preset};
+
+    #[test]
+    fn an_edited_position_shows_its_pieces_and_flags_the_square_its_check_names() {
+        use gridarena_engine::halma::edit::Tool;
+        use gridarena_engine::halma::CampRules;
+        let sq = |x, y| Square::new(x, y).unwrap();
+        let mut edit = PositionEdit::start(Preset::Mini, CampRules::Seed);
+        edit.apply(Tool::Remove, sq(7, 7)).unwrap();
+        edit.apply(Tool::Piece(Team::Blue), sq(0, 0)).unwrap();
+        let flagged = edit.check().unwrap_err().square();
+        assert_eq!(flagged, Some(sq(0, 0)));
+        let v = BoardView::edited(&edit, flagged);
+        assert_eq!((v.size, v.cells.len()), (8, 64));
+        let corner = &v.cells[0];
+        assert_eq!(corner.occupant, Occupant::Both);
+        assert!(corner.classes(0, 0).contains("flagged"), "{corner:?}");
+        assert!(corner
+            .label(0, 0)
+            .ends_with(", what makes the position impossible"));
+        let emptied = &v.cells[63];
+        assert_eq!(
+            (emptied.occupant, emptied.destination),
+            (Occupant::Empty, Some(Team::Red))
+        );
+        assert_eq!(v.cells.iter().filter(|c| c.flagged).count(), 1);
+        assert!(v.trails.is_empty() && v.marks.is_empty());
+    }
 
     #[test]
     fn the_arena_start_shows_pieces_and_destinations() {

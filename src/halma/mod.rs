@@ -20,6 +20,7 @@ pub mod messages;
 mod notice_line;
 pub mod player;
 mod player_picker;
+mod position_editor;
 pub mod prefs;
 pub mod replay;
 mod replay_bar;

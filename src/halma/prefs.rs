@@ -3,7 +3,10 @@
 //! The query string reads `?red=builtin:search&blue=http%3A%2F%2F127.0.0.1%3A8001%2F&preset=arena`, with
 //! `blueType=json` for a web AI sent `application/json`, `turns=500` for a turn limit other than the
 //! preset's, `camp=course` for the USC CSCI 561 course's camp rules and `first=blue` for a first mover
-//! not drawn from the seed (links without them keep their old meaning). A link
+//! not drawn from the seed (links without them keep their old meaning), and `pos=red.0-0_1-0.7-7` for a
+//! position set up in the position editor (read by the engine's
+//! [`PositionEdit::from_link`](gridarena_engine::halma::edit::PositionEdit::from_link) on the preset's
+//! board; only the link carries it, so a later visit does not open the editor). A link
 //! wins over what is stored; a value that does not parse is reported and left out, never half-applied.
 
 use super::player::Player;
@@ -40,6 +43,8 @@ pub struct Setup {
     pub camp_rules: Option<CampRules>,
     /// `Some(None)`: the link says the first mover is drawn.
     pub first_mover: Option<Option<Team>>,
+    /// The position editor's position, as the link writes it (read on the preset's board by the page).
+    pub position: Option<String>,
 }
 
 /// Everything the page keeps of its setup.
@@ -54,6 +59,8 @@ pub struct Saved {
     pub camp_rules: CampRules,
     /// The first mover chosen for the classic preset; `None` draws it from the seed.
     pub first_mover: Option<Team>,
+    /// The position being edited or last played from the editor, in the link only.
+    pub position: Option<String>,
 }
 
 /// The first-move choice as the link spells it: `drawn`, `red` or `blue`.
@@ -108,6 +115,7 @@ impl Setup {
                     Ok(t) => setup.first_mover = Some(t),
                     Err(e) => errors.push(format!("first in the link: {e}")),
                 },
+                "pos" => setup.position = Some(value.to_string()),
                 _ => {}
             }
         }
@@ -137,6 +145,9 @@ impl Setup {
         if let Some(team) = saved.first_mover {
             pairs.push(("first", team.name().to_string()));
         }
+        if let Some(pos) = &saved.position {
+            pairs.push(("pos", pos.clone()));
+        }
         pairs
     }
 
@@ -155,6 +166,7 @@ impl Setup {
             turn_limit: self.turn_limit.or(other.turn_limit),
             camp_rules: self.camp_rules.or(other.camp_rules),
             first_mover: self.first_mover.or(other.first_mover),
+            position: self.position.or(other.position),
         }
     }
 }
@@ -164,7 +176,7 @@ fn from_query(query: &str) -> (Setup, Vec<String>) {
         return (Setup::default(), vec![]);
     };
     let pairs: Vec<(&str, String)> = [
-        "red", "blue", "preset", "redType", "blueType", "turns", "camp", "first",
+        "red", "blue", "preset", "redType", "blueType", "turns", "camp", "first", "pos",
     ]
     .into_iter()
     .filter_map(|k: &'static str| params.get(k).map(|v| (k, v)))
@@ -211,9 +223,11 @@ pub fn save(saved: &Saved) {
             )),
         );
     }
-    // Storage may be full or forbidden (private mode): the link still carries the setup.
+    // Storage may be full or forbidden (private mode): the link still carries the setup. The position is
+    // the link's alone: the start page should not open the editor on every later visit.
     if let Some(storage) = window.local_storage().ok().flatten() {
-        let _ = storage.set_item(KEY, &query);
+        params.delete("pos");
+        let _ = storage.set_item(KEY, &String::from(params.to_string()));
     }
 }
 
@@ -279,6 +293,7 @@ mod tests {
             turn_limit: Some(5),
             camp_rules: CampRules::Seed,
             first_mover: None,
+            position: None,
         });
         assert!(
             !pairs.iter().any(|(k, _)| *k == "redType"),
@@ -309,6 +324,7 @@ mod tests {
             turn_limit: None,
             camp_rules: CampRules::Course,
             first_mover: Some(Team::Blue),
+            position: Some("blue.0-0_1-0.7-7".into()),
         };
         let pairs = Setup::pairs(&saved);
         assert!(pairs.contains(&("camp", "course".to_string())), "{pairs:?}");
@@ -317,14 +333,18 @@ mod tests {
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(read.camp_rules, Some(CampRules::Course));
         assert_eq!(read.first_mover, Some(Some(Team::Blue)));
+        assert_eq!(read.position.as_deref(), Some("blue.0-0_1-0.7-7"));
         // The defaults are left out of the link, so it reads as it did before these choices.
         let plain = Setup::pairs(&Saved {
             camp_rules: CampRules::Seed,
             first_mover: None,
+            position: None,
             ..saved
         });
         assert!(
-            !plain.iter().any(|(k, _)| *k == "camp" || *k == "first"),
+            !plain
+                .iter()
+                .any(|(k, _)| *k == "camp" || *k == "first" || *k == "pos"),
             "{plain:?}"
         );
         let (old, errors) = Setup::parse([("preset", "classic")]);

@@ -322,3 +322,72 @@ test('"Continue from here" on a replay tick starts a new game from that exact st
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the position editor: pieces placed and removed by clicking, an impossible position refused with its reason, a legal one played and kept in the link', async () => {
+  const { page, errors } = await openApp(browser,
+    `${server.url}?red=builtin:greedy&blue=builtin:greedy&preset=mini`);
+  const check = (re) => page.waitForFunction((src) =>
+    new RegExp(src).test(document.querySelector('[data-testid=edit-check]')?.textContent ?? ''), re.source);
+  await page.click('[data-testid=edit-position]');
+  // The editor opens on the board shown: the live game's start.
+  await check(/^a legal position: (red|blue) to move, 10 red and 10 blue pieces$/);
+  await page.click('[data-testid=edit-clear]');
+  await check(/^Impossible: red has no pieces\.$/);
+  assert.ok(await page.isDisabled('[data-testid=play-from-here]'));
+  // A red and a blue piece on one square: only a simultaneous game's collision does that.
+  await page.click('[data-testid=tool-red]');
+  await page.click(cell(3, 3));
+  await page.click('[data-testid=tool-blue]');
+  await page.click(cell(3, 3));
+  await check(/^Impossible: red and blue share \(3,3\): only a simultaneous game's collision/);
+  await page.waitForSelector(`${cell(3, 3)}.flagged`);
+  assert.ok(await page.isDisabled('[data-testid=play-from-here]'));
+  // The blue piece goes again; damage is refused on an empty square and impossible where nothing collides.
+  await page.click(cell(3, 3));
+  await page.click('[data-testid=tool-damage-up]');
+  await page.click(cell(5, 5));
+  await page.waitForFunction(() => /Not changed: no piece on \(5,5\) to damage/.test(
+    document.querySelector('[data-testid=notice]').textContent));
+  await page.click('[data-testid=tool-blue]');
+  await page.click(cell(5, 5));
+  await page.click('[data-testid=tool-damage-up]');
+  await page.click(cell(3, 3));
+  await check(/^Impossible: the red piece on \(3,3\) is damaged/);
+  await page.click('[data-testid=tool-damage-down]');
+  await page.click(cell(3, 3));
+  await page.selectOption('[data-testid=edit-to-move]', 'blue');
+  await check(/^a legal position: blue to move, 1 red and 1 blue pieces$/);
+  // The position is in the link as it is edited.
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('pos') === 'blue.3-3.5-5');
+  const link = page.url();
+  // Keyboard: Enter on a focused square uses the tool too (here it puts a blue piece on (0,0) and takes it off).
+  await page.click('[data-testid=tool-blue]');
+  await page.focus(cell(0, 0));
+  await page.keyboard.press('Enter');
+  await check(/1 red and 2 blue pieces$/);
+  await page.keyboard.press('Enter');
+  await check(/1 red and 1 blue pieces$/);
+  await page.click('[data-testid=play-from-here]');
+  await page.waitForSelector('[data-testid=edit-position]');
+  assert.match(await page.textContent('[data-testid=game-info]'), /turn 0$/);
+  assert.match(await page.getAttribute(cell(3, 3), 'class'), /piece red/);
+  assert.match(await page.getAttribute(cell(5, 5), 'class'), /piece blue/);
+  assert.match(await page.textContent('[data-testid=notice]'), /A new game from the edited position/);
+  // The edited position plays: blue, to move, makes the first move.
+  await page.click('[data-testid=step]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=game-info]').textContent.endsWith('turn 1'));
+  assert.match(await page.textContent('[data-testid=messages]'), /blue: \(5,5\) ->/);
+  assert.equal(await page.locator('[data-testid=board] .cell.piece.blue').count(), 1);
+  // The link reopens the position in the editor.
+  await page.goto(link);
+  await check(/^a legal position: blue to move, 1 red and 1 blue pieces$/);
+  assert.match(await page.getAttribute(cell(3, 3), 'class'), /piece red/);
+  // A position that does not fit the board is named, and the page opens as without it.
+  await page.goto(`${server.url}?red=human&blue=human&preset=mini&pos=blue.3-3.9-9`);
+  await page.waitForSelector('[data-testid=edit-position]');
+  assert.match(await page.textContent('[data-testid=notice]'),
+    /pos in the link: position "blue\.3-3\.9-9": blue piece \(9,9\) is off the 8x8 mini board/);
+  assert.equal(await page.locator('[data-testid=board] .cell.piece').count(), 20);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -39,6 +39,7 @@ pub mod code;
 pub mod course;
 pub mod debug;
 pub mod doctor;
+pub mod edit;
 pub mod exchange;
 mod game;
 pub mod game_loop;
