@@ -5,8 +5,9 @@
 use super::answer_times::{self, TickTimes};
 use super::board_view::BoardView;
 use super::messages::{tick_lines, Line, Tone};
+use gridarena_engine::halma::edit::PositionEdit;
 use gridarena_engine::halma::record::{Record, RecordError};
-use gridarena_engine::halma::Game;
+use gridarena_engine::halma::{CampRules, Game};
 
 /// A record being replayed.
 #[derive(Clone, Debug)]
@@ -88,6 +89,20 @@ impl Replay {
         }
     }
 
+    /// The arena's address (a query, relative to the page) that opens the tick shown in its position
+    /// editor, on the record's preset and camp rules, to play on from it with whichever players the
+    /// arena has set up: how a tournament game is continued with the student's current AI. `None` for
+    /// a record of a custom setup, which the editor cannot draw.
+    pub fn arena_link(&self) -> Option<String> {
+        let preset = self.record.header().preset?;
+        let edit = PositionEdit::from_game(preset, &self.game()?);
+        let mut link = format!("?preset={}&pos={}", preset.name(), edit.to_link());
+        if edit.camp_rules() != CampRules::default() {
+            link.push_str(&format!("&camp={}", edit.camp_rules().name()));
+        }
+        Some(link)
+    }
+
     /// The message field at the shown tick, as it read when the tick was played.
     pub fn lines(&self) -> Vec<Line> {
         let header = self.record.header();
@@ -156,6 +171,21 @@ mod tests {
         assert_eq!(r.at(), 6);
         r.seek(0);
         assert_eq!(r.at(), 0);
+    }
+
+    #[test]
+    fn a_tick_opens_in_the_arena_s_editor_as_it_stood() {
+        let s = recorded_game(6);
+        let mut r = Replay::load("game.jsonl", s.record_text().unwrap().as_bytes()).unwrap();
+        r.seek(4);
+        let link = r.arena_link().unwrap();
+        let query = link.strip_prefix("?preset=arena&pos=").unwrap();
+        let read = PositionEdit::from_link(Preset::Arena, CampRules::default(), query).unwrap();
+        let shown = r.record().game(4).unwrap();
+        for team in gridarena_engine::halma::Team::ALL {
+            assert_eq!(read.pieces(team), shown.position().pieces(team), "{link}");
+        }
+        assert!(read.check().is_ok(), "{link}");
     }
 
     #[test]

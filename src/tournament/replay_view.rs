@@ -40,6 +40,7 @@ pub fn ReplayView(
     let at = move || watched.with(|w| w.as_ref().map_or(0, |w| w.replay.at()));
     let ticks = move || watched.with(|w| w.as_ref().map_or(0, |w| w.replay.ticks()));
     let lines = move || watched.with(|w| w.as_ref().map(|w| w.replay.lines()).unwrap_or_default());
+    let arena_link = move || watched.with(|w| w.as_ref().and_then(|w| w.replay.arena_link()));
     let seek = move |k: usize| {
         watched.update(|w| {
             if let Some(w) = w {
@@ -67,6 +68,21 @@ pub fn ReplayView(
                     <Scrubber at=at ticks=ticks on_seek=seek />
                     <button data-testid="replay-step" on:click=move |_| seek(at() + 1)>"Step ▶"</button>
                     <button data-testid="download-record" on:click=download>"Download record"</button>
+                    {move || {
+                        arena_link()
+                            .map(|href| {
+                                view! {
+                                    <a
+                                        data-testid="continue-in-arena"
+                                        href=href
+                                        target="_blank"
+                                        title="Opens this position in the arena's position editor: play on from it with your current AI"
+                                    >
+                                        "Continue in the arena"
+                                    </a>
+                                }
+                            })
+                    }}
                     <button data-testid="close-replay" on:click=move |_| watched.set(None)>"Close"</button>
                 </div>
             </section>

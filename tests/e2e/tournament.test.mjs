@@ -141,6 +141,13 @@ test('a classroom tournament: roster, roll call, run, reload, standings, replay 
   assert.equal(await text(page, 'replay-at'), '0');
   await page.click('[data-testid=replay-step]');
   assert.equal(await text(page, 'replay-at'), '1');
+  // "Continue in the arena" opens the tick shown in the arena's position editor, ready to play on.
+  const [arena] = await Promise.all([page.waitForEvent('popup'), page.click('[data-testid=continue-in-arena]')]);
+  await arena.waitForFunction(() => /^a legal position/.test(document.querySelector('[data-testid=edit-check]')?.textContent ?? ''));
+  assert.equal(await arena.locator('[data-testid=board] .cell.piece').count(),
+    await page.locator('[data-testid=replay-view] [data-testid=board] .cell.piece').count());
+  assert.equal(await arena.isEnabled('[data-testid=play-from-here]'), true);
+  await arena.close();
   const [recordName, record] = await saved(page, 'download-record');
   assert.match(recordName, /^tournament-game-\d+\.jsonl$/);
   const lines = record.trim().split('\n').map((l) => JSON.parse(l));
