@@ -172,13 +172,16 @@ test('a classroom tournament: roster, roll call, run, reload, standings, replay 
 test('hostile input: a broken roster link and a corrupt saved tournament are explained, not run', async () => {
   const { page, errors } = await openApp(browser, `${server.url}#/tournament?roster=%7B%22entries%22%3A%5B%7B%22name%22%3A%22%3Cimg%20src%3Dx%20onerror%3Dwindow.pwned%3D1%3E%22%2C%22player%22%3A%22javascript%3Aalert(1)%22%7D%5D%7D`,
     undefined, '[data-testid=entry-name]');
+  const notice = (re) => page.waitForFunction((src) =>
+    new RegExp(src).test(document.querySelector('[data-testid=t-notice]')?.textContent ?? ''), re.source);
+  await notice(/The roster in the link was not loaded/);
   assert.match(await text(page, 't-notice'), /The roster in the link was not loaded: .*Entry 1/);
   assert.equal(await page.locator('[data-testid=roster] li').count(), 0);
   await page.evaluate(() => localStorage.setItem('gridarena.tournament.bundle', '{"format":"gridarena-tournament","version":1,"games":[{"<script>":1}]}'));
   await page.goto(`${server.url}#/tournament`);
   await page.reload();
   await page.waitForSelector('[data-testid=entry-name]');
-  assert.match(await text(page, 't-notice'), /The saved tournament could not be resumed/);
+  await notice(/The saved tournament could not be resumed/);
   assert.equal(await page.evaluate(() => window.pwned), undefined);
   assert.equal(await page.locator('[data-testid=t-notice] script, [data-testid=t-notice] img').count(), 0);
   assert.deepEqual(errors, []);
