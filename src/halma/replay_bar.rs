@@ -65,7 +65,7 @@ pub fn ReplayBar(
         running.set(false);
         session.update(|s| {
             let preset = preset.unwrap_or(s.preset());
-            *s = Session::from_game(preset, game, s.players().clone(), s.seed(), true);
+            *s = s.continued(preset, game);
         });
         replay.set(None);
         notice.set(Some(Line {

@@ -150,6 +150,15 @@ impl Session {
         }
     }
 
+    /// A new game from `game` (a replay's tick) with this session's setup: its players, how each
+    /// team's web requests are labelled, its seed. "Continue from here" is this, so a web AI that wants
+    /// JSON still gets JSON.
+    pub fn continued(&self, preset: Preset, game: Game) -> Session {
+        let mut next = Session::from_game(preset, game, self.players.clone(), self.seed(), true);
+        next.content_types = self.content_types.clone();
+        next
+    }
+
     pub fn game(&self) -> &Game {
         self.play.game()
     }
@@ -566,7 +575,11 @@ mod tests {
         }
         let record = Record::parse(&s.record_text().unwrap()).unwrap();
         let at = record.game(4).unwrap();
-        let mut c = Session::from_game(Preset::Mini, at.clone(), greedy_pair(), 9, true);
+        s.set_content_type(Team::Blue, ContentType::Json);
+        let mut c = s.continued(Preset::Mini, at.clone());
+        // The setup comes along: the players, the seed and each team's content type.
+        assert_eq!((c.players(), c.seed()), (s.players(), s.seed()));
+        assert_eq!(c.content_type(Team::Blue), ContentType::Json);
         assert_eq!(c.game().turn(), 4);
         assert_eq!(c.game().position(), at.position());
         c.tick().unwrap();
