@@ -22,6 +22,17 @@ use super::{
 };
 use std::fmt;
 
+/// How much of a bad link's position text its error quotes.
+const LINK_QUOTED: usize = 60;
+
+/// `s` quoted, at most its first [`LINK_QUOTED`] characters: a link is anyone's text, and its error
+/// must stay a line however long the text is.
+fn quoted(s: &str) -> String {
+    let shown: String = s.chars().take(LINK_QUOTED).collect();
+    let more = if shown.len() < s.len() { "…" } else { "" };
+    format!("{shown:?}{more}")
+}
+
 /// What a click of the editor does to a square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Tool {
@@ -396,7 +407,7 @@ impl PositionEdit {
         camp_rules: CampRules,
         text: &str,
     ) -> Result<PositionEdit, LinkError> {
-        let bad = |why: String| LinkError(format!("position {text:?}: {why}"));
+        let bad = |why: String| LinkError(format!("position {}: {why}", quoted(text)));
         let parts: Vec<&str> = text.split('.').collect();
         let [mover, red, blue] = parts[..] else {
             return Err(bad(
@@ -405,10 +416,12 @@ impl PositionEdit {
         };
         let to_move = match mover {
             "both" => None,
-            t => Some(
-                t.parse::<Team>()
-                    .map_err(|_| bad(format!("unknown mover {t:?}: expected red, blue or both")))?,
-            ),
+            t => Some(t.parse::<Team>().map_err(|_| {
+                bad(format!(
+                    "unknown mover {}: expected red, blue or both",
+                    quoted(t)
+                ))
+            })?),
         };
         let size = preset.rules().board_size;
         let number = |s: &str| s.parse::<u8>().ok();
@@ -424,8 +437,12 @@ impl PositionEdit {
         let mut pieces = Teams::<Vec<Piece>>::default();
         for (team, list) in [(Team::Red, red), (Team::Blue, blue)] {
             for s in list.split('_').filter(|s| !s.is_empty()) {
-                let p = piece(s)
-                    .ok_or_else(|| bad(format!("{team} piece {s:?} is not x-y or x-y*damage")))?;
+                let p = piece(s).ok_or_else(|| {
+                    bad(format!(
+                        "{team} piece {} is not x-y or x-y*damage",
+                        quoted(s)
+                    ))
+                })?;
                 if p.square.x() >= size || p.square.y() >= size {
                     return Err(bad(format!(
                         "{team} piece {} is off the {size}x{size} {preset} board",
@@ -765,6 +782,17 @@ mod tests {
                 .unwrap_err()
                 .to_string();
             assert!(err.contains(why), "{text}: {err}");
+        }
+        // A huge link is quoted by its start only, in a message that stays a line.
+        for text in [
+            format!("red.0-0.{}", "x".repeat(100_000)),
+            format!("{}.0-0.7-7", "g".repeat(100_000)),
+            "red.0-0.7-7.".repeat(10_000),
+        ] {
+            let err = PositionEdit::from_link(Preset::Mini, CampRules::Seed, &text)
+                .unwrap_err()
+                .to_string();
+            assert!(err.len() < 300 && err.contains('…'), "{err}");
         }
     }
 
