@@ -49,6 +49,11 @@ for page in halma go online hyperchess tournament doctor code; do
   done
   printf 'the %s page downloads %s bytes of wasm and JS, gzipped\n' "$page" "$total"
 done
+# The built-in AIs' modules: a page's workers load its game's one when a game first asks an AI (or when idle).
+for ai in halma go hyperchess; do
+  printf 'the %s AI module is %s bytes of wasm and JS, gzipped, loaded on demand\n' "$ai" \
+    "$(($(gz "dist/gridarena-ai-$ai.js") + $(gz "dist/gridarena-ai-${ai}_bg.wasm")))"
+done
 
 step "the code players' worker runtime and the zip helpers (Node, Pyodide from web/node_modules)"
 (cd web && node --test --test-concurrency=1 --test-reporter=spec test/*.test.mjs) 2>&1 | tee -a "$log"

@@ -11,10 +11,8 @@ use leptos::prelude::*;
 pub trait AiSession: Send + Sync + 'static {
     /// Names the position a job was asked about, so a late answer is recognised.
     type Ticket: Copy + PartialEq + Send + Sync + 'static;
-    /// The module export the worker calls with a job (the page's binary exports it).
-    const EXPORT: &'static str;
-    /// The same function, for thinking on the page thread when workers are missing.
-    fn answer(job: &str) -> String;
+    /// The AI module that answers the jobs (`src/bin/gridarena-ai-*.rs`).
+    const MODULE: &'static str;
     /// The job when it is the AI's turn: its ticket and the text the worker reads. A session whose
     /// refused answer leaves the position as it was gives no job there: the player asks whenever the
     /// session offers a job it is not already on.
@@ -109,7 +107,7 @@ impl<S: AiSession> AiPlayer<S> {
         let thinker = self.state.try_update_value(|s| {
             s.pending = job.as_ref().map(|j| j.0);
             s.thinker
-                .get_or_insert_with(|| Thinker::new(S::EXPORT, S::answer))
+                .get_or_insert_with(|| Thinker::new(S::MODULE))
                 .clone()
         });
         let Some(thinker) = thinker else { return };

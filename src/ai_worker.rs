@@ -1,10 +1,10 @@
 //! A Web Worker that runs built-in AIs, so a search of a few milliseconds never delays the page.
 //!
-//! The worker runs the page's own compiled wasm module (no second download, nothing extra to build) and answers
-//! each job by calling one of the module's exports, named when the worker starts: Halma's
-//! `halma_builtin_answer` or Go's `go_builtin_answer`. One worker per Halma team lets both teams think at the
-//! same moment, as two web AIs would. Terminating a worker is the only way to stop a computation, so a page
-//! does that to an AI whose answer it no longer wants.
+//! The worker loads a game's AI module (`src/bin/gridarena-ai-*.rs`: the game's rules and AI, no page),
+//! named when the worker starts, and answers each job by calling its export `answer`. A page's own
+//! module carries no AI, so its first download is smaller and a worker never starts the UI framework. One worker per Halma team
+//! lets both teams think at the same moment, as two web AIs would. Terminating a worker is the only way
+//! to stop a computation, so a page does that to an AI whose answer it no longer wants.
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -15,9 +15,64 @@ extern "C" {
     type ImportMeta;
     #[wasm_bindgen(method, getter)]
     fn url(this: &ImportMeta) -> String;
-    /// `import.meta` of the wasm-bindgen module that loaded this wasm: its URL is what the worker imports.
+    /// `import.meta` of the wasm-bindgen module that loaded this wasm: the AI modules lie beside it.
     #[wasm_bindgen(thread_local_v2, js_namespace = import, js_name = meta)]
     static IMPORT_META: ImportMeta;
+}
+
+#[wasm_bindgen(inline_js = "
+const loaded = new Map();
+export function ai_answer_here(js, job) {
+  if (!loaded.has(js)) {
+    const start = import(js).then(async (m) => { await m.default(); return m; });
+    start.catch(() => loaded.delete(js));
+    loaded.set(js, start);
+  }
+  return loaded.get(js).then((m) => m.answer(job));
+}
+const warmed = new Set();
+export function ai_preload(js) {
+  if (warmed.has(js)) return;
+  warmed.add(js);
+  const go = () => {
+    for (const url of [js, js.replace(/\\.js$/, '_bg.wasm')]) fetch(url).catch(() => {});
+  };
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(go, { timeout: 2000 });
+  else setTimeout(go, 200);
+}")]
+extern "C" {
+    /// Loads the AI module at `js` on the page's own thread (once) and answers `job` with it: for a
+    /// browser that cannot run the workers.
+    fn ai_answer_here(js: &str, job: &str) -> js_sys::Promise;
+    /// Fetches the AI module's files once the page is idle, so the first tick finds them in the cache.
+    fn ai_preload(js: &str);
+}
+
+/// The JavaScript of the AI module `module` (`gridarena-ai-halma`), beside the page's own module
+/// (dist/ may live under any sub-path of a host).
+fn module_url(module: &str) -> String {
+    let page = IMPORT_META.with(ImportMeta::url);
+    let file = format!("./{module}.js");
+    Url::new_with_base(&file, &page)
+        .map(|u| u.href())
+        .unwrap_or(file)
+}
+
+/// Fetches the AI module `module` when the page is idle after its first board: a page that runs
+/// built-in AIs calls it once it is mounted, so its first game's first tick waits for no download.
+pub fn preload_when_idle(module: &str) {
+    ai_preload(&module_url(module));
+}
+
+/// The AI module's answer to `job`, worked out on this thread (the module is loaded once): slower, and
+/// the page waits while it thinks, so only for a browser where workers cannot run.
+pub(crate) async fn answer_here(module: &str, job: &str) -> String {
+    let promise = ai_answer_here(&module_url(module), job);
+    match wasm_bindgen_futures::JsFuture::from(promise).await {
+        Ok(reply) => reply.as_string().unwrap_or_default(),
+        // Read as an answer, this is the AI's failure with the reason (see each game's `read_reply`).
+        Err(e) => format!("error: the AI module did not load: {}", js_error(e)),
+    }
 }
 
 /// What a worker said.
@@ -37,17 +92,15 @@ pub struct AiWorker {
 }
 
 impl AiWorker {
-    /// Starts a worker that answers each job with the module's function `export`; `on_reply` receives
+    /// Starts a worker that answers each job with the AI module `module`; `on_reply` receives
     /// everything it says.
     pub fn spawn(
-        export: &'static str,
+        module: &'static str,
         on_reply: impl Fn(Reply) + Clone + 'static,
     ) -> Result<AiWorker, String> {
-        let glue = IMPORT_META.with(ImportMeta::url);
         let source = format!(
-            "const GLUE = {};\nconst ANSWER = {};\n{}",
-            serde_json::Value::from(glue),
-            serde_json::Value::from(export),
+            "const GLUE = {};\n{}",
+            serde_json::Value::from(module_url(module)),
             include_str!("ai_worker.js")
         );
         let parts = js_sys::Array::of1(&JsValue::from_str(&source));
@@ -84,11 +137,6 @@ impl AiWorker {
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        if let Err(e) = worker.post_message(&wasm_bindgen::module()) {
-            worker.terminate();
-            let _ = Url::revoke_object_url(&script_url);
-            return Err(js_error(e));
-        }
         Ok(AiWorker {
             worker,
             script_url,

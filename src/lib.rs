@@ -5,7 +5,7 @@
 //! no signals, so the pages' behaviour is tested natively; the rules come from the engine.
 
 mod ai_player;
-mod ai_worker;
+pub mod ai_worker;
 pub mod code;
 pub mod doctor;
 mod files;

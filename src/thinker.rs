@@ -24,10 +24,8 @@ pub struct Thinker {
 }
 
 struct Inner {
-    /// The module export the worker calls with a job.
-    export: &'static str,
-    /// The same function, for answering on the page thread.
-    here: fn(&str) -> String,
+    /// The AI module that answers the jobs (`gridarena-ai-halma`).
+    module: &'static str,
     worker: Option<AiWorker>,
     /// The jobs given to the worker and not answered yet, oldest first (a worker answers in order),
     /// each with who waits for its reply.
@@ -35,12 +33,11 @@ struct Inner {
 }
 
 impl Thinker {
-    /// A thinker whose worker answers a job with the module's `export`, and the page thread with `here`.
-    pub fn new(export: &'static str, here: fn(&str) -> String) -> Thinker {
+    /// A thinker whose worker answers a job with the AI module `module`.
+    pub fn new(module: &'static str) -> Thinker {
         Thinker {
             inner: Rc::new(RefCell::new(Inner {
-                export,
-                here,
+                module,
                 worker: None,
                 queue: VecDeque::new(),
             })),
@@ -90,8 +87,8 @@ impl Thinker {
             return true;
         }
         let weak = Rc::downgrade(&self.inner);
-        let export = self.inner.borrow().export;
-        match AiWorker::spawn(export, move |reply| on_worker_reply(&weak, reply)) {
+        let module = self.inner.borrow().module;
+        match AiWorker::spawn(module, move |reply| on_worker_reply(&weak, reply)) {
             Ok(worker) => {
                 self.inner.borrow_mut().worker = Some(worker);
                 true
@@ -116,8 +113,15 @@ impl Thinker {
 
     /// Answers `job` on the page thread, a moment from now, so the page draws what it just changed first.
     fn answer_here(&self, job: String, on_reply: OnReply) {
-        let here = self.inner.borrow().here;
-        leptos::prelude::set_timeout(move || on_reply(here(&job)), Duration::from_millis(30));
+        let module = self.inner.borrow().module;
+        leptos::prelude::set_timeout(
+            move || {
+                wasm_bindgen_futures::spawn_local(async move {
+                    on_reply(crate::ai_worker::answer_here(module, &job).await);
+                })
+            },
+            Duration::from_millis(30),
+        );
     }
 }
 

@@ -12,8 +12,8 @@ use gridarena_engine::go::mcts::RESIGN_BELOW;
 use gridarena_engine::go::sgf;
 use gridarena_engine::go::{BoardSize, Game, Mcts, Move};
 
-/// The export the worker calls with each job.
-pub const EXPORT: &str = "go_builtin_answer";
+/// The AI module that answers the jobs (`src/bin/gridarena-ai-go.rs`).
+pub const MODULE: &str = "gridarena-ai-go";
 
 /// What a reply starts with when the AI has no move to give, followed by why.
 const ERROR: &str = "error: ";
@@ -45,11 +45,7 @@ fn think(job: &str) -> Result<Move, String> {
 
 impl AiSession for GoSession {
     type Ticket = Ticket;
-    const EXPORT: &'static str = EXPORT;
-
-    fn answer(job: &str) -> String {
-        go_builtin_answer(job)
-    }
+    const MODULE: &'static str = MODULE;
 
     fn ai_job(&self) -> Option<(Ticket, String)> {
         GoSession::ai_job(self).map(|j| (j.ticket, j.text))

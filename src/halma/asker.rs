@@ -94,9 +94,7 @@ impl Asker {
                 let thinker = self
                     .thinker
                     .borrow_mut()
-                    .get_or_insert_with(|| {
-                        Thinker::new(builtin::EXPORT, builtin::halma_builtin_answer)
-                    })
+                    .get_or_insert_with(|| Thinker::new(builtin::MODULE))
                     .clone();
                 thinker.ask(job, move |reply| {
                     let wire = Wire {

@@ -1,9 +1,10 @@
 //! Built-in AIs as a job: a game state in, an answer body out.
 //!
 //! The page runs them in a Web Worker (see `crate::ai_worker`) so the search never holds up the page. The
-//! worker loads this same wasm module and calls [`halma_builtin_answer`]; without a worker the page calls
-//! [`answer`], which takes the very same path on its own thread. The answer goes through the parser that
-//! reads web AIs' answers, so a built-in AI gets no shortcut past the referee.
+//! worker loads the AI module (`src/bin/gridarena-ai-halma.rs`), which answers with [`halma_builtin_answer`]; a page
+//! without workers loads that module on its own thread. The page's own module only writes jobs and reads
+//! replies, so it carries no search. The answer goes through the parser that reads web AIs' answers, so a
+//! built-in AI gets no shortcut past the referee.
 //!
 //! The job carries the game-state format the page already reads and writes for records, rather than the
 //! web-AI request, because a second JSON format in the page costs about 10 KB of gzipped wasm.
@@ -13,8 +14,8 @@ use gridarena_engine::halma::protocol::parse_response;
 use gridarena_engine::halma::{Answer, Game, GameState, NoMove, Team};
 use serde::{Deserialize, Serialize};
 
-/// The export the worker calls with each job.
-pub const EXPORT: &str = "halma_builtin_answer";
+/// The AI module that answers the jobs (`src/bin/gridarena-ai-halma.rs`).
+pub const MODULE: &str = "gridarena-ai-halma";
 
 /// What a reply starts with when the AI has no move to give, followed by why.
 const ERROR: &str = "error: ";
@@ -41,7 +42,7 @@ pub fn job(ai: BuiltIn, game: &Game, team: Team, seed: u64) -> String {
 }
 
 /// Runs one job. The reply is the move as a response body, or [`ERROR`] and why there is none.
-/// The page's module exports it for the worker (`src/bin/gridarena-halma.rs`).
+/// The AI module exports it for the worker (`src/bin/gridarena-ai-halma.rs`).
 pub fn halma_builtin_answer(job: &str) -> String {
     // Through a `Value`, as records are read: a second way of reading JSON would double the code size.
     let job = serde_json::from_str(job).and_then(serde_json::from_value::<Job>);
@@ -75,7 +76,8 @@ pub fn read_reply(reply: &str) -> Answer {
     }
 }
 
-/// `ai`'s answer for `team` in `game`, worked out on this thread.
+/// `ai`'s answer for `team` in `game`, worked out on this thread (tests and native tools; a page asks
+/// the worker).
 pub fn answer(ai: BuiltIn, game: &Game, team: Team, seed: u64) -> Answer {
     read_reply(&halma_builtin_answer(&job(ai, game, team, seed)))
 }

@@ -6,14 +6,13 @@
 //! ([`GameLoop`]); this type adds the page's players, the human's clicks, answer times and the record.
 
 use super::answer_times::{think_ms, TickTimes, MAX_TICKS};
-use super::builtin;
 use super::messages::Log;
 use super::player::Player;
 use gridarena_engine::halma;
 use gridarena_engine::halma::record::Recorder;
 use gridarena_engine::halma::{
-    Answer, ContentType, Exchange, Game, GameLoop, LoopError, NoMove, Path, Position, Preset,
-    Rules, Square, Tally, Team, Teams, TickOutcome, Verdict, Wire,
+    Answer, ContentType, Exchange, Game, GameLoop, LoopError, Path, Position, Preset, Rules,
+    Square, Tally, Team, Teams, TickOutcome, Verdict, Wire,
 };
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -405,15 +404,18 @@ impl Session {
     }
 
     /// Plays one whole tick here and now: built-in AIs answer on this thread, humans with what they
-    /// confirmed. What the page does when it has no worker, and what the tests drive.
+    /// confirmed. What the tests drive; the page asks through its [`super::asker::Asker`]s.
+    #[cfg(test)]
     pub fn tick(&mut self) -> Result<&TickOutcome, String> {
         for ask in self.begin_tick(0)? {
             let answer = match ask.player {
                 Player::BuiltIn(ai) => {
-                    builtin::answer(ai, self.game(), ask.request.team, ask.request.seed)
+                    super::builtin::answer(ai, self.game(), ask.request.team, ask.request.seed)
                 }
                 // A web AI or code needs the page's event loop; here it simply has not answered.
-                Player::Web(_) | Player::Code(_) | Player::Human => Answer::NoMove(NoMove::Missing),
+                Player::Web(_) | Player::Code(_) | Player::Human => {
+                    Answer::NoMove(gridarena_engine::halma::NoMove::Missing)
+                }
             };
             self.deliver(ask.request.turn, ask.request.team, answer, 0.0);
         }
@@ -533,8 +535,10 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::halma::builtin;
     use gridarena_engine::halma::ai::BuiltIn;
     use gridarena_engine::halma::record::Record;
+    use gridarena_engine::halma::NoMove;
 
     fn sq(x: u8, y: u8) -> Square {
         Square::new(x, y).unwrap()

@@ -10,8 +10,8 @@ use super::session::HyperSession;
 use crate::ai_player::{read_job, AiSession};
 use gridarena_engine::hyperchess::{ai, Coord, Game};
 
-/// The export the worker calls with each job.
-pub const EXPORT: &str = "hyperchess_builtin_answer";
+/// The AI module that answers the jobs (`src/bin/gridarena-ai-hyperchess.rs`).
+pub const MODULE: &str = "gridarena-ai-hyperchess";
 
 /// What a reply starts with when the AI has no move to give, followed by why.
 const ERROR: &str = "error: ";
@@ -55,11 +55,7 @@ pub fn read_reply(reply: &str) -> Result<(Coord, Coord), String> {
 
 impl AiSession for HyperSession {
     type Ticket = u64;
-    const EXPORT: &'static str = EXPORT;
-
-    fn answer(job: &str) -> String {
-        hyperchess_builtin_answer(job)
-    }
+    const MODULE: &'static str = MODULE;
 
     fn ai_job(&self) -> Option<(u64, String)> {
         HyperSession::ai_job(self)

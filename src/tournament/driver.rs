@@ -297,7 +297,7 @@ impl Control {
             let Some(requests) = self
                 .run
                 // Beginning a tick and taking answers change nothing on screen: only the tick's end redraws.
-                .try_update_untracked(|r| r.as_mut().and_then(|r| r.begin(number, None)))
+                .try_update_untracked(|r| r.as_mut().and_then(|r| r.begin(number)))
                 .flatten()
             else {
                 return;

@@ -85,14 +85,9 @@ impl Run {
         started
     }
 
-    /// Starts a tick of game `number` and returns the AIs to ask. With a `clock`, the built-ins answer at
-    /// once on this thread (timed by it, in ms) and only web AIs are returned; without one, the built-ins
-    /// are returned as jobs for a worker. `None` when the game is not in progress.
-    pub fn begin(
-        &mut self,
-        number: usize,
-        clock: Option<&dyn Fn() -> f64>,
-    ) -> Option<Vec<Request>> {
+    /// Starts a tick of game `number` and returns the AIs to ask (built-ins as jobs for the AI module's
+    /// worker). `None` when the game is not in progress.
+    pub fn begin(&mut self, number: usize) -> Option<Vec<Request>> {
         let players: Vec<Option<AiPlayer>> = {
             let live = self.game(number)?;
             let f = *live.game.fixture();
@@ -107,17 +102,8 @@ impl Run {
         let mut requests = Vec::new();
         for ask in asks {
             let to = match &players[ask.team as usize] {
-                Some(AiPlayer::BuiltIn(ai)) => match clock {
-                    Some(clock) => {
-                        let start = clock();
-                        let answer = builtin::answer(*ai, live.game.game(), ask.team, ask.seed);
-                        let ms = (clock() - start).max(0.0).round() as u32;
-                        live.game.deliver(ask.turn, ask.team, answer, Some(ms));
-                        continue;
-                    }
-                    None => Question::BuiltIn {
-                        job: builtin::job(*ai, live.game.game(), ask.team, ask.seed),
-                    },
+                Some(AiPlayer::BuiltIn(ai)) => Question::BuiltIn {
+                    job: builtin::job(*ai, live.game.game(), ask.team, ask.seed),
                 },
                 Some(AiPlayer::Web(url)) => Question::Web {
                     url: url.clone(),
@@ -265,7 +251,6 @@ pub(crate) mod tests {
 
     /// Plays `run` as the page does, web AIs never answering; stops after `games` finished games.
     pub(crate) fn play(run: &mut Run, games: Option<usize>) {
-        let clock = || 0.0;
         loop {
             if games.is_some_and(|n| run.tournament.finished_count() >= n) {
                 return;
@@ -275,9 +260,16 @@ pub(crate) mod tests {
             }
             let numbers: Vec<usize> = run.live().iter().map(|l| l.game.fixture().number).collect();
             for n in numbers {
-                let web = run.begin(n, Some(&clock)).unwrap();
-                for ask in web {
-                    assert!(matches!(ask.to, Question::Web { body, .. } if body.starts_with('{')));
+                // Built-ins answer at once, as their worker would; web AIs never do.
+                for ask in run.begin(n).unwrap() {
+                    match &ask.to {
+                        Question::BuiltIn { job } => {
+                            let answer = builtin::read_reply(&builtin::halma_builtin_answer(job));
+                            run.deliver(n, ask.turn, ask.team, answer, Some(0));
+                        }
+                        Question::Web { body, .. } => assert!(body.starts_with('{')),
+                        Question::Code { .. } => panic!("no code entries here"),
+                    }
                 }
                 if let TickEnd::Finished(said) = run.end_tick(n, 100) {
                     assert!(said.starts_with("Game "), "{said}");
@@ -326,13 +318,10 @@ pub(crate) mod tests {
             (red, blue, turn),
             (names[f.red].clone(), names[f.blue].clone(), 0)
         );
-        assert!(run.begin(n, Some(&|| 0.0)).unwrap().is_empty());
-        assert!(!run.awaiting(n));
-        assert_eq!(run.end_tick(n, 5), TickEnd::Continues);
         assert_eq!(run.end_tick(99, 5), TickEnd::Gone);
-        assert!(run.begin(99, None).is_none());
-        // For a worker: the built-ins come back as jobs, answered as the worker answers them.
-        let jobs = run.begin(n, None).unwrap();
+        assert!(run.begin(99).is_none());
+        // The built-ins come back as jobs, answered as the worker answers them.
+        let jobs = run.begin(n).unwrap();
         assert_eq!(jobs.len(), 1, "mini alternates: one side to move");
         assert!(run.awaiting(n));
         let Question::BuiltIn { job } = &jobs[0].to else {

@@ -265,12 +265,47 @@ test('built-in AIs think in Web Workers, one per team, off the page thread', asy
   await page.close();
 });
 
+test('the built-in AIs come in a module of their own, not in the page\'s; without it the game goes on and says why', async () => {
+  // The page's own download carries no AI: its workers load gridarena-ai-halma (fetched ahead when the
+  // page is idle), and never the page's module a second time.
+  const context = await browser.newContext();
+  const fetched = [];
+  context.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.waitForSelector('[data-testid=board] .cell');
+  await newGame(page, { preset: 'mini', red: 'builtin:greedy', blue: 'builtin:search', seed: 2 });
+  await page.click('[data-testid=step]');
+  await page.waitForFunction(() => /Turn 1/.test(document.querySelector('[data-testid=messages]').textContent));
+  assert.doesNotMatch(await page.textContent('[data-testid=messages]'), /failed|timed out/);
+  assert.ok(fetched.some((p) => p.endsWith('/gridarena-ai-halma_bg.wasm')), fetched.join(' '));
+  assert.equal(fetched.filter((p) => p.endsWith('/gridarena-halma_bg.wasm')).length, 1, fetched.join(' '));
+  assert.ok(!fetched.some((p) => /gridarena-ai-(go|hyperchess)/.test(p)), 'no other game\'s AI');
+  await context.close();
+
+  // A host that lost the AI module: each built-in's move fails with the reason, and the game goes on.
+  const broken = await browser.newContext();
+  await broken.route(/gridarena-ai-halma/, (r) => r.fulfill({ status: 404, body: 'gone' }));
+  const page2 = await broken.newPage();
+  await page2.goto(server.url);
+  await page2.waitForSelector('[data-testid=board] .cell');
+  await newGame(page2, { preset: 'mini', red: 'builtin:greedy', blue: 'builtin:greedy', seed: 2 });
+  await page2.click('[data-testid=step]');
+  await page2.waitForFunction(() => /Turn 1/.test(document.querySelector('[data-testid=messages]').textContent));
+  assert.match(await page2.textContent('[data-testid=messages]'), /the AI module did not load/);
+  await broken.close();
+});
+
 test('without Web Workers the built-in AIs play on the page thread', async () => {
   const { page, errors } = await openApp(browser, server.url, () => { delete window.Worker; });
   await newGame(page, { preset: 'mini', red: 'builtin:greedy', blue: 'builtin:search', seed: 2 });
-  await page.click('[data-testid=step]');
-  await page.click('[data-testid=step]');
-  await page.waitForFunction(() => /Turn 2/.test(document.querySelector('[data-testid=messages]').textContent));
+  // The page loads the AI module on its own thread for the first move: a Step before that is done has
+  // no tick to start.
+  for (const n of [1, 2]) {
+    await page.click('[data-testid=step]');
+    await page.waitForFunction((n) => document.querySelector('[data-testid=messages]').textContent
+      .includes(`Turn ${n}`), n);
+  }
   assert.doesNotMatch(await page.textContent('[data-testid=messages]'), /failed|timed out/);
   // The fallback is announced once on the console, and nothing else goes wrong.
   assert.equal(errors.length, 1);
