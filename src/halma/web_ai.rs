@@ -6,12 +6,43 @@
 //! (the native runner does the same), so a redirect loop is one clear error. Whatever comes back is
 //! only ever parsed by the engine's [`parse_response`] and shown as text, never as HTML.
 
-use gloo_net::http::Request;
 use gridarena_engine::halma::protocol::{
     parse_response, status_failure, ResponseError, MAX_RESPONSE_BYTES,
 };
 use gridarena_engine::halma::{Answer, ContentType, NoMove, Wire};
-use web_sys::{AbortSignal, RequestRedirect, ResponseType};
+use wasm_bindgen::prelude::*;
+use web_sys::AbortSignal;
+
+// The request in the browser's own words: a fetch and its few outcomes. Written here rather than through
+// an HTTP crate, whose request builder and error types would weigh on every page that plays web AIs.
+#[wasm_bindgen(inline_js = "
+export async function web_ai_post(url, type, body, signal, max) {
+  const r = await fetch(url, { method: 'POST', headers: { 'Content-Type': type }, body, redirect: 'manual', signal });
+  if (r.type === 'opaqueredirect') return { status: r.status, text: r.statusText, redirect: true };
+  const length = r.headers.get('content-length');
+  const announced = /^\\s*\\d+\\s*$/.test(length ?? '') ? Number(length) : -1;
+  if (r.ok && announced > max) return { status: r.status, text: r.statusText, announced };
+  let bytes;
+  try {
+    bytes = new Uint8Array(await r.arrayBuffer());
+  } catch (e) {
+    if (r.ok) throw e;
+    bytes = new Uint8Array(0);
+  }
+  return { status: r.status, text: r.statusText, ok: r.ok, bytes };
+}")]
+extern "C" {
+    /// POSTs `body` to `url`, redirects not followed: what came back (see `Reply`), or the fetch's
+    /// exception (a `TypeError` for a refused connection or CORS, an `AbortError` at the deadline).
+    #[wasm_bindgen(catch)]
+    async fn web_ai_post(
+        url: &str,
+        content_type: &str,
+        body: String,
+        signal: &AbortSignal,
+        max_bytes: f64,
+    ) -> Result<JsValue, JsValue>;
+}
 
 /// The answer for a response with a status outside 200-299.
 pub fn status_error(status: u16, text: &str, body: &[u8]) -> Answer {
@@ -44,6 +75,11 @@ pub async fn ask_wire(
     (answer, wire)
 }
 
+/// A field of the fetch's reply object.
+fn field(reply: &JsValue, name: &str) -> JsValue {
+    js_sys::Reflect::get(reply, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+}
+
 async fn exchange(
     url: &str,
     content_type: ContentType,
@@ -52,68 +88,53 @@ async fn exchange(
     deadline_ms: u64,
     wire: &mut Wire,
 ) -> Answer {
-    let failed = |e: gloo_net::Error| -> Answer {
-        match e {
-            gloo_net::Error::JsError(js) if js.name == "AbortError" => {
-                Answer::NoMove(NoMove::TimedOut {
+    let limit = MAX_RESPONSE_BYTES as f64;
+    let reply = match web_ai_post(url, content_type.header(), body, signal, limit).await {
+        Ok(reply) => reply,
+        Err(e) => {
+            let name = field(&e, "name").as_string().unwrap_or_default();
+            return match name.as_str() {
+                "AbortError" => Answer::NoMove(NoMove::TimedOut {
                     after_ms: deadline_ms,
-                })
-            }
-            // A fetch refused by the network and one refused by CORS look the same to the page.
-            gloo_net::Error::JsError(js) if js.name == "TypeError" => {
-                Answer::NoMove(NoMove::Failed(
+                }),
+                // A fetch refused by the network and one refused by CORS look the same to the page.
+                "TypeError" => Answer::NoMove(NoMove::Failed(
                     "connection refused or blocked by CORS (the endpoint must answer with \
-                 Access-Control-Allow-Origin)"
+                     Access-Control-Allow-Origin)"
                         .to_string(),
-                ))
-            }
-            other => Answer::NoMove(NoMove::Failed(other.to_string())),
+                )),
+                _ => Answer::NoMove(NoMove::Failed(format!(
+                    "{name}: {}",
+                    crate::ai_worker::js_error(e)
+                ))),
+            };
         }
     };
-    let request = Request::post(url)
-        .header("Content-Type", content_type.header())
-        .redirect(RequestRedirect::Manual)
-        .abort_signal(Some(signal))
-        .body(body);
-    let request = match request {
-        Ok(r) => r,
-        Err(e) => return failed(e),
-    };
-    let response = match request.send().await {
-        Ok(r) => r,
-        Err(e) => return failed(e),
-    };
-    wire.status = Some(response.status());
-    if response.type_() == ResponseType::Opaqueredirect {
+    let status = field(&reply, "status").as_f64().unwrap_or_default() as u16;
+    wire.status = Some(status);
+    if field(&reply, "redirect").is_truthy() {
         return Answer::NoMove(NoMove::Failed(
             "the endpoint answered with a redirect: redirects are not followed".to_string(),
         ));
     }
-    if !response.ok() {
+    // An announced oversized body is refused before it is read.
+    if let Some(bytes) = field(&reply, "announced").as_f64() {
+        return Answer::NoMove(NoMove::Unreadable(ResponseError::TooLarge {
+            bytes: bytes as usize,
+        }));
+    }
+    let bytes = js_sys::Uint8Array::new(&field(&reply, "bytes")).to_vec();
+    let kept = &bytes[..bytes.len().min(MAX_RESPONSE_BYTES)];
+    if !field(&reply, "ok").is_truthy() {
         // The body often says why (a framework's 415 page): show it in the inspector.
-        let bytes = response.binary().await.unwrap_or_default();
-        let body = &bytes[..bytes.len().min(MAX_RESPONSE_BYTES)];
-        if !body.is_empty() {
-            *wire = std::mem::take(wire).with_body(body);
+        if !kept.is_empty() {
+            *wire = std::mem::take(wire).with_body(kept);
         }
-        return status_error(response.status(), &response.status_text(), body);
+        let text = field(&reply, "text").as_string().unwrap_or_default();
+        return status_error(status, &text, kept);
     }
-    // Refuse an announced oversized body before reading it.
-    let announced = response
-        .headers()
-        .get("content-length")
-        .and_then(|l| l.trim().parse::<usize>().ok());
-    if let Some(bytes) = announced.filter(|&b| b > MAX_RESPONSE_BYTES) {
-        return Answer::NoMove(NoMove::Unreadable(ResponseError::TooLarge { bytes }));
-    }
-    match response.binary().await {
-        Ok(bytes) => {
-            let end = bytes.len().min(MAX_RESPONSE_BYTES);
-            *wire = std::mem::take(wire).with_body(&bytes[..end]);
-            Answer::from(parse_response(&bytes))
-        }
-        Err(e) => failed(e),
-    }
+    *wire = std::mem::take(wire).with_body(kept);
+    Answer::from(parse_response(&bytes))
 }
 
 #[cfg(test)]
