@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { closedPort } from './hostile.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dist = path.join(root, 'dist');
+// GRIDARENA_DIST serves another build (a benchmark's baseline, built from an older commit).
+const dist = path.resolve(process.env.GRIDARENA_DIST || path.join(root, 'dist'));
 const types = {
   '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm',
   '.css': 'text/css', '.json': 'application/json', '.zip': 'application/zip', '.txt': 'text/plain',
