@@ -13,10 +13,13 @@ use gridarena_engine::halma::{Answer, ContentType, NoMove, Wire};
 use wasm_bindgen::prelude::*;
 use web_sys::AbortSignal;
 
-// The request in the browser's own words: a fetch and its few outcomes. Written here rather than through
+// The request in the browser's own words: a fetch and its few outcomes, written here rather than through
 // an HTTP crate, whose request builder and error types would weigh on every page that plays web AIs.
+// The fetches run in a small worker of their own: a class's web AIs at short ticks are hundreds of
+// requests a second, and the browser's work for each (the request, CORS, reading the body, the abort)
+// would otherwise take the page thread from drawing the boards. Where no worker starts, the page fetches.
 #[wasm_bindgen(inline_js = "
-export async function web_ai_post(url, type, body, signal, max) {
+async function post(url, type, body, signal, max) {
   const r = await fetch(url, { method: 'POST', headers: { 'Content-Type': type }, body, redirect: 'manual', signal });
   if (r.type === 'opaqueredirect') return { status: r.status, text: r.statusText, redirect: true };
   const length = r.headers.get('content-length');
@@ -30,10 +33,72 @@ export async function web_ai_post(url, type, body, signal, max) {
     bytes = new Uint8Array(0);
   }
   return { status: r.status, text: r.statusText, ok: r.ok, bytes };
+}
+const WORKER = `${post}
+const live = new Map();
+onmessage = async ({ data: m }) => {
+  if (m.abort !== undefined) return live.get(m.abort)?.abort();
+  const stop = new AbortController();
+  live.set(m.id, stop);
+  try {
+    const reply = await post(m.url, m.type, m.body, stop.signal, m.max);
+    postMessage({ id: m.id, reply }, reply.bytes ? [reply.bytes.buffer] : []);
+  } catch (e) {
+    postMessage({ id: m.id, error: { name: String(e?.name ?? 'Error'), message: String(e?.message ?? e) } });
+  } finally {
+    live.delete(m.id);
+  }
+};`;
+let worker;
+let next = 0;
+const pending = new Map();
+function fetcher() {
+  if (worker !== undefined) return worker;
+  try {
+    const source = URL.createObjectURL(new Blob([WORKER], { type: 'text/javascript' }));
+    worker = new Worker(source);
+    worker.onmessage = ({ data }) => {
+      const waiting = pending.get(data.id);
+      if (!waiting) return;
+      pending.delete(data.id);
+      if (data.error) waiting.reject(Object.assign(new Error(data.error.message), { name: data.error.name }));
+      else waiting.resolve(data.reply);
+    };
+    // A worker that cannot run (a policy that forbids it): what it was given is fetched here, as is all
+    // that follows.
+    worker.onerror = (e) => {
+      e.preventDefault();
+      worker.terminate();
+      worker = null;
+      for (const [id, waiting] of pending) waiting.retry();
+      pending.clear();
+    };
+  } catch {
+    worker = null;
+  }
+  return worker;
+}
+export function web_ai_post(url, type, body, signal, max) {
+  if (signal.aborted) return Promise.reject(new DOMException('the deadline passed', 'AbortError'));
+  const absolute = new URL(url, document.baseURI).href;
+  const w = fetcher();
+  if (!w) return post(absolute, type, body, signal, max);
+  return new Promise((resolve, reject) => {
+    const id = next++;
+    const retry = () => post(absolute, type, body, signal, max).then(resolve, reject);
+    pending.set(id, { resolve, reject, retry });
+    signal.addEventListener('abort', () => {
+      if (!pending.delete(id)) return;
+      worker?.postMessage({ abort: id });
+      reject(new DOMException('the deadline passed', 'AbortError'));
+    }, { once: true });
+    w.postMessage({ id, url: absolute, type, body, max });
+  });
 }")]
 extern "C" {
-    /// POSTs `body` to `url`, redirects not followed: what came back (see `Reply`), or the fetch's
-    /// exception (a `TypeError` for a refused connection or CORS, an `AbortError` at the deadline).
+    /// POSTs `body` to `url`, redirects not followed: what came back (a status, its text and the body,
+    /// or that it was a redirect or announced too large), or the fetch's exception (a `TypeError` for
+    /// a refused connection or CORS, an `AbortError` at the deadline).
     #[wasm_bindgen(catch)]
     async fn web_ai_post(
         url: &str,
