@@ -55,7 +55,9 @@ pub struct Sent {
 #[derive(Default)]
 pub struct Asker {
     thinker: RefCell<Option<Thinker>>,
-    request: RefCell<Option<web_sys::AbortController>>,
+    /// The web request in flight, until its answer comes (aborting one that has ended costs the
+    /// browser an exception object, hundreds of times a second on a tournament's wall).
+    request: Rc<RefCell<Option<web_sys::AbortController>>>,
     seat: RefCell<Option<Seat>>,
     /// Counts the questions asked and dropped, so that only the answer to the question in flight is
     /// handed on: an answer to one dropped by [`Asker::stop`] is ignored wherever it comes from.
@@ -127,9 +129,13 @@ impl Asker {
                 };
                 let signal = abort.signal();
                 *self.request.borrow_mut() = Some(abort);
+                let (slot, asked) = (self.request.clone(), self.question.clone());
                 leptos::task::spawn_local(async move {
                     let (answer, wire) =
                         web_ai::ask_wire(&url, content_type, body, &signal, deadline_ms).await;
+                    if asked.get() == number {
+                        slot.borrow_mut().take();
+                    }
                     answered(answer, wire);
                 });
                 Some(sent)

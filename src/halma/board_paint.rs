@@ -380,6 +380,11 @@ fn marks(ctx: &CanvasRenderingContext2d, marks: &[Mark], s: f64, px: f64) {
         }
     }
     ctx.set_global_alpha(1.0);
+    // Setting a font makes the browser bring the page's style up to date first (a forced style and
+    // layout, about 2 ms a tick after the tick's DOM changes), so only a tick with labels pays for it.
+    if labels.is_empty() {
+        return;
+    }
     ctx.set_font(&format!("bold {}px sans-serif", (s * 0.4).round().max(8.0)));
     ctx.set_text_align("center");
     ctx.set_text_baseline("middle");
