@@ -112,7 +112,10 @@ impl Bridge {
         let Some(player) = self.player_for(&id, team, turn) else {
             return refuse(
                 503,
-                format!("the bridge is playing {MAX_GAMES} games already; try again when one ends"),
+                format!(
+                    "each of the bridge's {MAX_GAMES} games has a move in progress; try again when \
+                     one is answered"
+                ),
             );
         };
         let line = value.to_string();
@@ -168,11 +171,14 @@ impl Bridge {
         }
     }
 
-    /// The player of `team` in game `id`, a new one when `turn` went back; `None` when full.
+    /// The player of `team` in game `id`, a new one when `turn` went back; `None` when every one of
+    /// the [`MAX_GAMES`] games has a move in progress.
     ///
     /// The table is locked only while the player is looked up: an old game's player is cancelled
     /// (which never waits) and dropped here, and its last request's thread, which holds it too, kills
-    /// its program and removes its folder. Idle games are dropped after the lock is let go.
+    /// its program and removes its folder. Idle games are dropped after the lock is let go. A full
+    /// table makes room by ending the game asked least recently that has no move in progress: every
+    /// "Ask about this position" on the page is a game of its own, and a student asks many.
     fn player_for(&self, id: &str, team: Team, turn: u32) -> Option<Arc<ProgramPlayer>> {
         let now = Instant::now();
         let mut gone = Vec::new();
@@ -185,32 +191,43 @@ impl Bridge {
                 .collect();
             gone.extend(idle.iter().filter_map(|key| games.remove(key)));
             let key = (id.to_string(), team);
-            if !games.contains_key(&key) && games.len() >= MAX_GAMES {
-                return None;
-            }
-            let slot = games.entry(key).or_insert_with(|| Slot {
-                player: self.new_player(),
-                last_turn: turn,
-                asked: now,
-            });
-            if turn < slot.last_turn {
-                let old = std::mem::replace(&mut slot.player, self.new_player());
-                gone.push(Slot {
-                    player: old,
-                    last_turn: slot.last_turn,
-                    asked: slot.asked,
+            let room = games.contains_key(&key) || games.len() < MAX_GAMES || {
+                // Only the table holds the player of a game with no move in progress.
+                let oldest = games
+                    .iter()
+                    .filter(|(_, slot)| Arc::strong_count(&slot.player) == 1)
+                    .min_by_key(|(_, slot)| slot.asked)
+                    .map(|(key, _)| key.clone());
+                let freed = oldest.and_then(|key| games.remove(&key));
+                let made = freed.is_some();
+                gone.extend(freed);
+                made
+            };
+            room.then(|| {
+                let slot = games.entry(key).or_insert_with(|| Slot {
+                    player: self.new_player(),
+                    last_turn: turn,
+                    asked: now,
                 });
-            }
-            slot.last_turn = turn;
-            slot.asked = now;
-            Arc::clone(&slot.player)
+                if turn < slot.last_turn {
+                    let old = std::mem::replace(&mut slot.player, self.new_player());
+                    gone.push(Slot {
+                        player: old,
+                        last_turn: slot.last_turn,
+                        asked: slot.asked,
+                    });
+                }
+                slot.last_turn = turn;
+                slot.asked = now;
+                Arc::clone(&slot.player)
+            })
         };
         for slot in gone {
             // A player no request holds ends here (its process, then its folder); one still asked is
             // cancelled and ends with its request.
             slot.player.cancel();
         }
-        Some(player)
+        player
     }
 
     fn new_player(&self) -> Arc<ProgramPlayer> {
@@ -307,12 +324,37 @@ mod tests {
         assert!(!Arc::ptr_eq(&p1, &again), "a new game, a new player");
         let next = b.player_for("g", Team::Red, 3).expect("room");
         assert!(Arc::ptr_eq(&again, &next), "the new game goes on");
-        for i in 0..MAX_GAMES - 2 {
-            assert!(b.player_for(&i.to_string(), Team::Red, 0).is_some());
-        }
-        assert!(b.player_for("one too many", Team::Red, 0).is_none());
         b.end_all();
-        assert!(b.player_for("one too many", Team::Red, 0).is_some());
+    }
+
+    #[test]
+    fn a_full_bridge_ends_the_game_asked_least_recently_that_has_no_move_in_progress() {
+        let b = bridge("cat");
+        // Each held player stands for a move in progress: its request's thread holds it.
+        let mut held: Vec<_> = (0..MAX_GAMES)
+            .map(|i| b.player_for(&format!("g{i}"), Team::Red, 1).expect("room"))
+            .collect();
+        assert!(
+            b.player_for("x", Team::Red, 0).is_none(),
+            "every game has a move in progress"
+        );
+        // Games 7 and 3 are answered, and 3 is asked (and answered) once more since.
+        drop(held.remove(7));
+        drop(held.remove(3));
+        let three = b.player_for("g3", Team::Red, 2).expect("a game it plays");
+        let three_at = Arc::as_ptr(&three);
+        drop(three);
+        let x = b.player_for("x", Team::Red, 0).expect("g7 made room");
+        let three = b.player_for("g3", Team::Red, 3).expect("g3 kept");
+        assert_eq!(Arc::as_ptr(&three), three_at, "g3 is still the same game");
+        drop(three);
+        let y = b.player_for("y", Team::Red, 0).expect("g3 made room");
+        assert!(
+            b.player_for("g7", Team::Red, 2).is_none(),
+            "every game left has a move in progress"
+        );
+        drop((x, y, held));
+        b.end_all();
     }
 
     #[test]
