@@ -6,7 +6,7 @@
 
 use crate::code::ai::{CodeRef, Source};
 use gridarena_engine::compare::{
-    self, Divergence, Outcome, StopRule, Tally, Verdict, DEFAULT_GAMES,
+    self, Counter, Divergence, Outcome, StopRule, Tally, Verdict, DEFAULT_GAMES,
 };
 use gridarena_engine::halma::{AiPlayer, Preset, Team};
 use gridarena_engine::tournament::event::Tournament;
@@ -198,35 +198,27 @@ impl Standing {
     /// after each, as `gridarena halma compare` does: games finished beyond where it stops are left out.
     pub fn of(t: &Tournament, rule: StopRule) -> Standing {
         let planned = t.fixtures().len() as u32;
-        let mut tally = Tally::default();
+        let mut counter = Counter::new(planned, rule);
         let mut rows = Vec::new();
-        let mut stopped_early = false;
-        for k in 0..planned {
-            let Some(report) = t.report(k as usize) else {
+        while let Some(report) = t.report(counter.next() as usize) {
+            let number = counter.next() as usize;
+            let Some((a_seat, outcome)) = counter.count(report.ending.score()) else {
                 break;
             };
-            let a_seat = compare::a_seat(k);
-            let outcome = Outcome::of(report.ending.score(), a_seat);
-            tally.add(outcome);
             rows.push(GameRow {
-                number: k as usize,
+                number,
                 a_seat,
                 outcome,
                 ticks: report.ticks,
                 ending: report.ending.to_string(),
             });
-            if k + 1 < planned && rule.stops(&tally) {
-                stopped_early = true;
-                break;
-            }
         }
-        let over = stopped_early || rows.len() as u32 == planned;
         Standing {
             planned,
-            tally,
+            tally: *counter.tally(),
             rows,
-            stopped_early,
-            over,
+            stopped_early: counter.stopped_early(),
+            over: counter.is_over(),
         }
     }
 

@@ -9,7 +9,7 @@
 //! the run are finished (a game cannot be cut short) and left out.
 
 use crate::runner::{check_players, play_game, Played, Player, PlayerOptions, RunError};
-use gridarena_engine::compare::{self, Outcome, StopRule, Tally};
+use gridarena_engine::compare::{self, Counter, Outcome, StopRule, Tally};
 use gridarena_engine::halma::{AiPlayer, Team, Teams};
 use gridarena_engine::tournament::game::TournamentGame;
 use gridarena_engine::tournament::settings::Settings;
@@ -122,13 +122,11 @@ pub fn play(
         }
         drop(sender);
         let mut waiting = BTreeMap::new();
-        let mut tally = Tally::default();
-        let mut counted = 0u32;
-        let mut early = false;
+        let mut counter = Counter::new(plan.games, plan.stop);
         let mut failure = None;
         'run: for (k, result) in receiver {
             waiting.insert(k, result);
-            while let Some(result) = waiting.remove(&counted) {
+            while let Some(result) = waiting.remove(&counter.next()) {
                 let played = match result {
                     Ok(played) => played,
                     Err(e) => {
@@ -136,22 +134,21 @@ pub fn play(
                         break 'run;
                     }
                 };
-                let a_seat = compare::a_seat(counted);
-                let outcome = Outcome::of(played.report.ending.score(), a_seat);
-                tally.add(outcome);
+                let k = counter.next();
+                let Some((a_seat, outcome)) = counter.count(played.report.ending.score()) else {
+                    break 'run;
+                };
                 let done = Game {
-                    k: counted,
+                    k,
                     a_seat,
                     outcome,
                     played,
                 };
-                if let Err(e) = on_game(&done, &tally) {
+                if let Err(e) = on_game(&done, counter.tally()) {
                     failure = Some(RunError::Output(e));
                     break 'run;
                 }
-                counted += 1;
-                if counted < plan.games && plan.stop.stops(&tally) {
-                    early = true;
+                if counter.is_over() {
                     break 'run;
                 }
             }
@@ -160,7 +157,10 @@ pub fn play(
         halt.store(true, Ordering::Relaxed);
         match failure {
             Some(e) => Err(e),
-            None => Ok(Ended { tally, early }),
+            None => Ok(Ended {
+                tally: *counter.tally(),
+                early: counter.stopped_early(),
+            }),
         }
     })
 }

@@ -287,6 +287,67 @@ impl StopRule {
     }
 }
 
+/// A run's games counted in their numbers' order, the stop rule read after each: game `k` counts once
+/// games `0..k` have. The page and the CLI both count through it, so where a run stops and what it
+/// concludes never depend on which game happened to finish first, nor on who played it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counter {
+    planned: u32,
+    rule: StopRule,
+    tally: Tally,
+    counted: u32,
+    stopped_early: bool,
+}
+
+impl Counter {
+    /// A run of `planned` games under `rule`, none counted yet.
+    pub fn new(planned: u32, rule: StopRule) -> Counter {
+        Counter {
+            planned,
+            rule,
+            tally: Tally::default(),
+            counted: 0,
+            stopped_early: false,
+        }
+    }
+
+    /// The number of the game to count next.
+    pub fn next(&self) -> u32 {
+        self.counted
+    }
+
+    /// Counts game [`Counter::next`], which ended `score`: A's seat in it and how it went for A.
+    /// `None` once the run is over, when nothing more counts.
+    pub fn count(&mut self, score: Score) -> Option<(Team, Outcome)> {
+        if self.is_over() {
+            return None;
+        }
+        let a_seat = a_seat(self.counted);
+        let outcome = Outcome::of(score, a_seat);
+        self.tally.add(outcome);
+        self.counted += 1;
+        if self.counted < self.planned && self.rule.stops(&self.tally) {
+            self.stopped_early = true;
+        }
+        Some((a_seat, outcome))
+    }
+
+    /// The games counted so far.
+    pub fn tally(&self) -> &Tally {
+        &self.tally
+    }
+
+    /// Whether the stop rule ended the run before its last game.
+    pub fn stopped_early(&self) -> bool {
+        self.stopped_early
+    }
+
+    /// Whether nothing more counts: the rule stopped the run, or every planned game is counted.
+    pub fn is_over(&self) -> bool {
+        self.stopped_early || self.counted >= self.planned
+    }
+}
+
 /// Where the two games of a pair part (see the module's notes).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -398,6 +459,41 @@ pub fn divergences<'a>(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_counter_counts_in_order_and_stops_after_a_pair_by_the_rule() {
+        let rule = StopRule { min_games: 4 };
+        let mut c = Counter::new(10, rule);
+        // A wins every game: red wins game 0 (A red), blue wins game 1 (A blue), and so on.
+        let won = |k: u32| {
+            if k % 2 == 0 {
+                Score::RedWins
+            } else {
+                Score::BlueWins
+            }
+        };
+        let mut seen = Vec::new();
+        while let Some((seat, outcome)) = c.count(won(c.next())) {
+            seen.push((seat, outcome));
+        }
+        assert!(c.stopped_early() && c.is_over());
+        assert_eq!(c.next() as usize, seen.len());
+        assert_eq!(c.next() % 2, 0, "a run stops after a whole pair");
+        assert!(c.next() >= 4, "not before the rule's minimum");
+        assert_eq!(seen[0], (Team::Red, Outcome::Win));
+        assert_eq!(seen[1], (Team::Blue, Outcome::Win));
+        assert_eq!(c.tally().wins, c.next());
+        // Draws all the way: no difference, every planned game counted, then nothing more.
+        let mut even = Counter::new(6, rule);
+        while even.count(Score::Draw).is_some() {}
+        assert!(even.is_over() && !even.stopped_early());
+        assert_eq!((even.next(), even.tally().draws), (6, 6));
+        // The last game never counts as stopping early.
+        let mut short = Counter::new(2, StopRule { min_games: 2 });
+        short.count(Score::RedWins);
+        short.count(Score::BlueWins);
+        assert!(short.is_over() && !short.stopped_early());
+    }
     use super::*;
 
     fn tally(wins: u32, draws: u32, losses: u32) -> Tally {
