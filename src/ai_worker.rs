@@ -48,6 +48,10 @@ extern "C" {
     fn ai_preload(js: &str);
 }
 
+/// What an AI module's reply starts with when the AI has no move to give, followed by why: each game's
+/// `builtin` writes and reads it, and a module that did not load answers with it too.
+pub(crate) const NO_MOVE: &str = "error: ";
+
 /// The JavaScript of the AI module `module` (`gridarena-ai-halma`), beside the page's own module
 /// (dist/ may live under any sub-path of a host).
 fn module_url(module: &str) -> String {
@@ -70,8 +74,7 @@ pub(crate) async fn answer_here(module: &str, job: &str) -> String {
     let promise = ai_answer_here(&module_url(module), job);
     match wasm_bindgen_futures::JsFuture::from(promise).await {
         Ok(reply) => reply.as_string().unwrap_or_default(),
-        // Read as an answer, this is the AI's failure with the reason (see each game's `read_reply`).
-        Err(e) => format!("error: the AI module did not load: {}", js_error(e)),
+        Err(e) => format!("{NO_MOVE}the AI module did not load: {}", js_error(e)),
     }
 }
 

@@ -16,7 +16,7 @@ use gridarena_engine::go::{BoardSize, Game, Mcts, Move};
 pub const MODULE: &str = "gridarena-ai-go";
 
 /// What a reply starts with when the AI has no move to give, followed by why.
-const ERROR: &str = "error: ";
+const ERROR: &str = crate::ai_worker::NO_MOVE;
 
 /// The worker's message asking for the move of the colour to play in `game`.
 pub fn job(game: &Game, playouts: u32, seed: u64) -> String {

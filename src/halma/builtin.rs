@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 pub const MODULE: &str = "gridarena-ai-halma";
 
 /// What a reply starts with when the AI has no move to give, followed by why.
-const ERROR: &str = "error: ";
+const ERROR: &str = crate::ai_worker::NO_MOVE;
 
 /// One job for the worker.
 #[derive(Serialize, Deserialize)]

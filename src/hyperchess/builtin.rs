@@ -14,7 +14,7 @@ use gridarena_engine::hyperchess::{ai, Coord, Game};
 pub const MODULE: &str = "gridarena-ai-hyperchess";
 
 /// What a reply starts with when the AI has no move to give, followed by why.
-const ERROR: &str = "error: ";
+const ERROR: &str = crate::ai_worker::NO_MOVE;
 
 /// The worker's message asking for the move of the side to play in `game`.
 pub fn job(game: &Game, nodes: u64, seed: u64) -> String {

@@ -115,18 +115,7 @@ for (let i = 0; i < (wallOnly ? 0 : 5); i++) {
 }
 
 const loads = [];
-for (let i = 0; i < (wallOnly ? 0 : 7); i++) {
-  const page = await browser.newPage();
-  await page.goto(server.url, { waitUntil: 'commit' });
-  // performance.now() counts from navigation start.
-  loads.push(await page.evaluate(() => new Promise((done) => {
-    const seen = () => document.querySelectorAll('[data-testid=board] .cell').length === 324;
-    if (seen()) return done(performance.now());
-    new MutationObserver((_, obs) => { if (seen()) { obs.disconnect(); done(performance.now()); } })
-      .observe(document.body, { childList: true, subtree: true });
-  })));
-  await page.close();
-}
+for (let i = 0; i < (wallOnly ? 0 : 7); i++) loads.push(await firstBoard(false));
 
 // Times the app's own work on the page thread: the Step click and every worker reply, each with all the
 // reactive updates it queues (microtasks) and a forced style and layout. Paint and compositing are not
