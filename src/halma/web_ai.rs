@@ -27,14 +27,38 @@ async function post(url, type, body, signal, max) {
   if (r.ok && announced > max) return { status: r.status, text: r.statusText, announced };
   let bytes;
   try {
-    bytes = new Uint8Array(await r.arrayBuffer());
+    bytes = await upTo(r.body, max + 1);
   } catch (e) {
     if (r.ok) throw e;
     bytes = new Uint8Array(0);
   }
   return { status: r.status, text: r.statusText, ok: r.ok, bytes };
 }
+// At most `limit` bytes of a body: one byte past the protocol's limit says it is too large, and a
+// 10 MB answer is not downloaded and copied whole inside a 300 ms tick.
+async function upTo(body, limit) {
+  if (!body) return new Uint8Array(0);
+  const reader = body.getReader();
+  const chunks = [];
+  let size = 0;
+  while (size < limit) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.length;
+  }
+  if (size >= limit) reader.cancel().catch(() => {});
+  const bytes = new Uint8Array(Math.min(size, limit));
+  let at = 0;
+  for (const c of chunks) {
+    const part = c.subarray(0, bytes.length - at);
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return bytes;
+}
 const WORKER = `${post}
+${upTo}
 const live = new Map();
 onmessage = async ({ data: m }) => {
   if (m.abort !== undefined) return live.get(m.abort)?.abort();
