@@ -44,6 +44,16 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WBG_VERSION" ]; t
   cargo install wasm-bindgen-cli --version "$WBG_VERSION"
 fi
 
+# wasm-split cuts the parts a page's first board does not show out of its wasm (scripts/split.sh, a step of
+# trunk build). About 2 minutes once.
+WASM_SPLIT_VERSION=0.2.4
+if [ "$(cat "$HOME/.cargo/.wasm-split-version" 2>/dev/null)" != "$WASM_SPLIT_VERSION" ] \
+   || ! command -v wasm-split-cli >/dev/null; then
+  say "installing wasm-split-cli $WASM_SPLIT_VERSION (compiles once, about 2 minutes)"
+  cargo install --locked wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary
+  echo "$WASM_SPLIT_VERSION" > "$HOME/.cargo/.wasm-split-version"
+fi
+
 # wasm-opt comes from npm's binaryen 132 (Debian's older binaryen produces wasm that breaks in the browser),
 # and playwright-core drives Debian's Chromium; no browser download.
 if ! command -v npm >/dev/null; then

@@ -12,6 +12,7 @@ mod files;
 pub mod go;
 pub mod halma;
 pub mod hyperchess;
+pub mod lazy;
 pub mod notice;
 pub mod online;
 mod thinker;

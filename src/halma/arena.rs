@@ -9,22 +9,23 @@ use super::beat::{late_note, tab_hidden, Beat, ON_TIME_TO_CLEAR};
 use super::board::Board;
 use super::board_view::BoardView;
 use super::controls::{Controls, DEFAULT_TICK_MS};
-use super::debug_marks::DebugMarks;
+use super::debug_marks::DebugMarksProps;
 use super::human_actions::HumanActions;
-use super::inspector::Inspector;
+use super::inspector::InspectorProps;
 use super::latency_panel::LatencyPanel;
 use super::message_field::{blocks_wanted, MessageField};
 use super::messages::{Filter, Line, Tone};
 use super::notice_line::NoticeLine;
 use super::player::Player;
-use super::position_editor::{camp_rules_for, PositionEditor};
+use super::position_editor::{camp_rules_for, PositionEditorProps};
 use super::prefs;
 use super::replay::Replay;
-use super::replay_bar::ReplayBar;
+use super::replay_bar::ReplayBarProps;
 use super::session::{ClickResult, Session};
-use super::setup_form::SetupForm;
+use super::setup_form::SetupFormProps;
 use super::ticker::Ticker;
-use super::time_chart::TimeChart;
+use super::time_chart::TimeChartProps;
+use crate::lazy::{LazyPart, Split};
 use gridarena_engine::halma::ai::BuiltIn;
 use gridarena_engine::halma::edit::{PositionEdit, Tool};
 use gridarena_engine::halma::{CampRules, Preset, Rules, Square, Team, Teams};
@@ -62,9 +63,21 @@ impl Screens {
     }
 }
 
+/// The arena's parts that its first board does not show, split off the start page's module
+/// (`src/lazy.rs`): its bin declares them, and each loads once the page is idle after the first board.
+#[derive(Clone, Copy)]
+pub struct ArenaParts {
+    pub setup_form: Split<SetupFormProps>,
+    pub replay_bar: Split<ReplayBarProps>,
+    pub inspector: Split<InspectorProps>,
+    pub position_editor: Split<PositionEditorProps>,
+    pub time_chart: Split<TimeChartProps>,
+    pub debug_marks: Split<DebugMarksProps>,
+}
+
 /// The arena page.
 #[component]
-pub fn ArenaPage() -> impl IntoView {
+pub fn ArenaPage(parts: ArenaParts) -> impl IntoView {
     // The setup from the page's link or the last visit, else search against greedy in the arena.
     let (saved, link_errors) = prefs::load();
     let players = Teams {
@@ -362,6 +375,7 @@ pub fn ArenaPage() -> impl IntoView {
     let verdict = Memo::new(move |_| check.with(|c| c.as_ref().map(|c| (c.0.clone(), c.1))));
     let filter = RwSignal::new(Filter::default());
     let all_messages = RwSignal::new(false);
+    let times = Memo::new(move |_| screen.with(|s| s.times()));
     let messages = Memo::new(move |_| {
         let (f, limit) = (filter.get(), blocks_wanted(all_messages.get()));
         screen.with(|s| s.message_blocks(f, limit))
@@ -374,11 +388,19 @@ pub fn ArenaPage() -> impl IntoView {
             </div>
             <div class="arena-side">
             <MessageField lines=messages filter=filter all=all_messages />
-            <DebugMarks team=marks_of thought=thought />
+            <LazyPart
+                what="the debug marks"
+                load=Box::new(move || {
+                    (parts.debug_marks.load)(DebugMarksProps { team: marks_of, thought })
+                })
+            />
             <NoticeLine notice=notice waiting=Signal::derive(move || session.with(waiting_text)) />
             <p class="late" role="status" data-testid="late">{move || late.get()}</p>
             <LatencyPanel session=session />
-            <TimeChart times=Memo::new(move |_| screen.with(|s| s.times())) />
+            <LazyPart
+                what="the time chart"
+                load=Box::new(move || (parts.time_chart.load)(TimeChartProps { times }))
+            />
             <HumanActions
                 active=Signal::derive(move || session.with(|s| s.active_human().is_some()))
                 on_confirm=on_confirm
@@ -391,32 +413,50 @@ pub fn ArenaPage() -> impl IntoView {
                 awaiting_answers=ticker.awaiting_answers()
                 on_step=on_step
             />
-            <PositionEditor
-                session=session
-                replay=replay
-                running=running
-                notice=notice
-                preset_choice=preset_choice
-                camp_rules_choice=camp_rules_choice
-                editing=editing
-                tool=tool
-                check=verdict
-                on_play=on_play
+            <LazyPart
+                what="the position editor"
+                load=Box::new(move || {
+                    (parts.position_editor.load)(PositionEditorProps {
+                        session,
+                        replay,
+                        running,
+                        notice,
+                        preset_choice,
+                        camp_rules_choice,
+                        editing,
+                        tool,
+                        check: verdict,
+                        on_play,
+                    })
+                })
             />
             </div>
-            <ReplayBar session=session replay=replay running=running notice=notice />
-            <Inspector session=session replay=replay />
-            <SetupForm
-                session=session
-                players=players
-                preset_choice=preset_choice
-                camp_rules_choice=camp_rules_choice
-                first_choice=first_choice
-                notice=notice
-                content_types=content_types()
-                tick_ms=tick_ms
-                turns_text=turns_text
-                on_new_game=on_new_game
+            <LazyPart
+                what="the replay bar"
+                load=Box::new(move || {
+                    (parts.replay_bar.load)(ReplayBarProps { session, replay, running, notice })
+                })
+            />
+            <LazyPart
+                what="the inspector"
+                load=Box::new(move || (parts.inspector.load)(InspectorProps { session, replay }))
+            />
+            <LazyPart
+                what="the new-game form"
+                load=Box::new(move || {
+                    (parts.setup_form.load)(SetupFormProps {
+                        session,
+                        players,
+                        preset_choice,
+                        camp_rules_choice,
+                        first_choice,
+                        notice,
+                        content_types: content_types(),
+                        tick_ms,
+                        turns_text,
+                        on_new_game,
+                    })
+                })
             />
         </section>
     }

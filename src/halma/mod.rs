@@ -31,4 +31,10 @@ mod ticker;
 mod time_chart;
 pub mod web_ai;
 
-pub use arena::ArenaPage;
+pub use arena::{ArenaPage, ArenaParts};
+pub use debug_marks::{DebugMarks, DebugMarksProps};
+pub use inspector::{Inspector, InspectorProps};
+pub use position_editor::{PositionEditor, PositionEditorProps};
+pub use replay_bar::{ReplayBar, ReplayBarProps};
+pub use setup_form::{SetupForm, SetupFormProps};
+pub use time_chart::{TimeChart, TimeChartProps};

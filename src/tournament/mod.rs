@@ -34,4 +34,4 @@ mod store;
 mod wall;
 
 pub use compare_page::ComparePage;
-pub use page::TournamentPage;
+pub use page::{Running, RunningProps, TournamentPage};

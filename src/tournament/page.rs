@@ -17,6 +17,7 @@ use super::standings_view::StandingsTable;
 use super::wall::Wall;
 use super::{store, table};
 use crate::files;
+use crate::lazy::{LazyPart, Split};
 use crate::notice::{tone_class, Line, Tone};
 use crate::widgets::{Chosen, FileInput};
 use gridarena_engine::halma::Preset;
@@ -70,8 +71,11 @@ enum Export {
     Bundle,
 }
 
+/// The tournament page. `running_view` is the tournament in progress or over ([`Running`]), split off
+/// the page's module by its bin (`src/lazy.rs`): a tournament starts with a click, so the first
+/// download is the roster and the settings, and the rest loads once the page is idle.
 #[component]
-pub fn TournamentPage() -> impl IntoView {
+pub fn TournamentPage(running_view: Split<RunningProps>) -> impl IntoView {
     let notice = RwSignal::new(None::<Line>);
     let roster = RwSignal::new(RosterList::default());
     // Until the stored roster is read, nothing is saved over it.
@@ -98,6 +102,7 @@ pub fn TournamentPage() -> impl IntoView {
     });
     let checks = RwSignal::new(Vec::<Check>::new());
     let ctl = Control::new(notice);
+    crate::lazy::preload(running_view);
     spawn_local(async move {
         let (list, said) = initial_roster(store::stored_roster().await);
         if said.is_some() {
@@ -137,7 +142,11 @@ pub fn TournamentPage() -> impl IntoView {
                     </div>
                 }
             >
-                <Running ctl />
+                <LazyPart
+                    what="the tournament's view"
+                    load=Box::new(move || (running_view.load)(RunningProps { ctl }))
+                    at_once=true
+                />
             </Show>
         </section>
     }
@@ -189,7 +198,7 @@ fn ResumeFile(
 
 /// The tournament in progress or over.
 #[component]
-fn Running(ctl: Control) -> impl IntoView {
+pub fn Running(ctl: Control) -> impl IntoView {
     let run = ctl.run;
     let watched = RwSignal::new(None::<Watched>);
     let say_error = move |text: String| ctl.notice.set(Some(Line::new(Tone::Error, text)));

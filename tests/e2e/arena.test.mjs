@@ -43,6 +43,11 @@ test('greedy against greedy on mini at the fastest speed ends with HALMATE', asy
   await page.waitForFunction(
     () => /HALMATE/.test(document.querySelector('[data-testid=messages]').textContent),
     null, { timeout: 60_000 });
+  // A worker stopped at a deadline is replaced at once, so the AI is ready for its next turn: here a
+  // stopped worker restarted by the next ask missed every deadline after (its module still loading).
+  const shown = await page.textContent('[data-testid=messages]');
+  const late = (shown.match(/timed out/g) ?? []).length;
+  assert.ok(late < 5, `${late} timeouts in the last 40 ticks: ${shown.slice(0, 400)}`);
   // After the end no more ticks are played: Run stops and Step is disabled.
   assert.ok(await page.isDisabled('[data-testid=step]'));
   assert.ok(await page.isDisabled('[data-testid=stop]'));
@@ -294,6 +299,38 @@ test('the built-in AIs come in a module of their own, not in the page\'s; withou
   await page2.waitForFunction(() => /Turn 1/.test(document.querySelector('[data-testid=messages]').textContent));
   assert.match(await page2.textContent('[data-testid=messages]'), /the AI module did not load/);
   await broken.close();
+});
+
+test('the parts a first board does not show come after it, in modules of their own; one that does not load says so, and Try again loads it', async () => {
+  const context = await browser.newContext();
+  const fetched = [];
+  context.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  let refuse = true;
+  await context.route(/\/split\/gridarena-halma\/split_inspector\.wasm$/,
+    (r) => (refuse ? r.fulfill({ status: 404, body: 'gone' }) : r.continue()));
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.waitForSelector('[data-testid=board] .cell');
+  // The new-game form, the replay bar and the position editor arrive once the page is idle, each from
+  // dist/split/gridarena-halma/ beside the page's module (here under a sub-path).
+  await page.waitForSelector('[data-testid=new-game]');
+  await page.waitForSelector('[data-testid=download]');
+  await page.waitForSelector('[data-testid=edit-position]');
+  for (const part of ['setup_form', 'replay_bar', 'position_editor']) {
+    assert.ok(fetched.includes(`/some/sub/path/split/gridarena-halma/split_${part}.wasm`), fetched.join(' '));
+  }
+  // The inspector's module is refused: that is said, and the game goes on without it.
+  await page.waitForSelector('[data-testid=lazy-failed]');
+  assert.match(await page.textContent('[data-testid=lazy-failed]'), /Error, the inspector did not load/);
+  await newGame(page, { preset: 'mini', red: 'builtin:greedy', blue: 'builtin:greedy', seed: 2 });
+  await page.click('[data-testid=step]');
+  await page.waitForFunction(() => /Turn 1/.test(document.querySelector('[data-testid=messages]').textContent));
+  refuse = false;
+  await page.click('[data-testid=lazy-failed] button');
+  await page.waitForSelector('[data-testid=inspector]');
+  assert.equal(await page.locator('[data-testid=lazy-failed], [data-testid=lazy-loading]').count(), 0);
+  assert.equal(fetched.filter((p) => p.endsWith('/gridarena-halma_bg.wasm')).length, 1, fetched.join(' '));
+  await context.close();
 });
 
 test('without Web Workers the built-in AIs play on the page thread', async () => {
