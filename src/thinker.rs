@@ -68,7 +68,9 @@ impl Thinker {
     }
 
     /// Drops every job not answered yet: their replies never come. A worker still thinking is
-    /// terminated (the only way to stop it), and the next job starts a fresh one.
+    /// terminated (the only way to stop it), and a fresh one starts at once, so it loads the AI module
+    /// while the AI waits for its next job: started by that job instead, at short ticks its load alone
+    /// would miss the deadline again, and the AI would never move again.
     pub fn stop(&self) {
         let (worker, queue) = {
             let mut inner = self.inner.borrow_mut();
@@ -79,6 +81,9 @@ impl Thinker {
         };
         drop(worker);
         drop(queue);
+        if !NO_WORKERS.get() {
+            self.has_worker();
+        }
     }
 
     /// Whether a worker is there to take a job, starting one if none is.
