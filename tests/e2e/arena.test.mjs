@@ -127,7 +127,7 @@ test('the message field shows the latest 40 ticks until the older ones are asked
   await page.locator('[data-testid=speed]').fill('50');
   await page.click('[data-testid=run]');
   await page.waitForFunction(() => Number(/turn (\d+)/.exec(
-    document.querySelector('[data-testid=game-info]').textContent)[1]) >= 45, null, { timeout: 30_000 });
+    (document.querySelector('[data-testid=game-info]')?.textContent ?? ''))[1]) >= 45, null, { timeout: 30_000 });
   await page.click('[data-testid=stop]');
   // Stopped: Run is offered again, and the tick in progress ends once its answers are in.
   await page.waitForFunction(() => !document.querySelector('[data-testid=run]').disabled);
@@ -375,7 +375,7 @@ test('"Continue from here" on a replay tick starts a new game from that exact st
   await newGame(page, { preset: 'mini', red: 'builtin:greedy', blue: 'builtin:greedy', seed: 4 });
   for (let k = 1; k <= 4; k++) {
     await page.click('[data-testid=step]');
-    await page.waitForFunction((n) => document.querySelector('[data-testid=game-info]').textContent.endsWith(`turn ${n}`), k);
+    await page.waitForFunction((n) => (document.querySelector('[data-testid=game-info]')?.textContent ?? '').endsWith(`turn ${n}`), k);
   }
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=download]')]);
   await page.setInputFiles('[data-testid=load]', await download.path());
@@ -447,7 +447,7 @@ test('the position editor: pieces placed and removed by clicking, an impossible 
   assert.match(await page.textContent('[data-testid=notice]'), /A new game from the edited position/);
   // The edited position plays: blue, to move, makes the first move.
   await page.click('[data-testid=step]');
-  await page.waitForFunction(() => document.querySelector('[data-testid=game-info]').textContent.endsWith('turn 1'));
+  await page.waitForFunction(() => (document.querySelector('[data-testid=game-info]')?.textContent ?? '').endsWith('turn 1'));
   assert.match(await page.textContent('[data-testid=messages]'), /blue: \(5,5\) ->/);
   assert.equal(await page.locator('[data-testid=board] .cell.piece.blue').count(), 1);
   // The link reopens the position in the editor.

@@ -195,7 +195,7 @@ async function perTick(red, blue, trace, precise = false) {
   // Two ticks first, so the workers' start (once a game) is not charged to the ticks measured.
   for (const n of [1, 2]) {
     await page.click('[data-testid=step]');
-    await page.waitForFunction((k) => document.querySelector('[data-testid=game-info]').textContent
+    await page.waitForFunction((k) => (document.querySelector('[data-testid=game-info]')?.textContent ?? '')
       .endsWith(`turn ${k}`), n);
   }
   if (trace) await browser.startTracing(page, { categories: ['disabled-by-default-devtools.timeline', 'blink.user_timing'] });

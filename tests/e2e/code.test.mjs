@@ -103,7 +103,7 @@ test('the arena downloads the code players\' module only once one is chosen, fro
   const fetched = [];
   page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
   await page.click('[data-testid=step]');
-  await page.waitForFunction(() => /turn 1\b/.test(document.querySelector('[data-testid=game-info]').textContent));
+  await page.waitForFunction(() => /turn 1\b/.test((document.querySelector('[data-testid=game-info]')?.textContent ?? '')));
   assert.ok(!fetched.some((p) => /gridarena-code|\/code\/|pyodide/.test(p)), fetched.join(' '));
   // The menu lists the AI kept in this browser; choosing it loads the module, and it plays.
   await page.selectOption('[data-testid=player-blue]', 'code:js');
@@ -133,7 +133,7 @@ test('every failure of a Python AI is named and the game goes on', async () => {
   for (let i = 1; i <= 6; i++) {
     await page.click('[data-testid=step]');
     await page.waitForFunction((n) => new RegExp(`turn ${n}\\b`)
-      .test(document.querySelector('[data-testid=game-info]').textContent), i, { timeout: 60_000 });
+      .test((document.querySelector('[data-testid=game-info]')?.textContent ?? '')), i, { timeout: 60_000 });
   }
   const text = await messages(page);
   assert.match(text, /Error, red: no move: the code raised an exception: .*ZeroDivisionError: division by zero/s);

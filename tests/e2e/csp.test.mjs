@@ -42,7 +42,7 @@ test('the Halma arena plays with built-in and web AIs under the server\'s CSP', 
   await page.locator('[data-testid=speed]').fill('200');
   await page.click('[data-testid=run]');
   await page.waitForFunction(() => / turn [4-9]\d*$|turn \d{2,}$/
-    .test(document.querySelector('[data-testid=game-info]').textContent), null, { timeout: 30_000 });
+    .test((document.querySelector('[data-testid=game-info]')?.textContent ?? '')), null, { timeout: 30_000 });
   await page.click('[data-testid=stop]');
   const text = await page.textContent('[data-testid=messages]');
   assert.doesNotMatch(text, /Error, /, text);
@@ -81,7 +81,7 @@ test('code players (Python and JavaScript, in Web Workers) play under the server
   for (let i = 1; i <= 4; i++) {
     await page.click('[data-testid=step]');
     await page.waitForFunction((n) => new RegExp(`turn ${n}\\b`)
-      .test(document.querySelector('[data-testid=game-info]').textContent), i, { timeout: 60_000 });
+      .test((document.querySelector('[data-testid=game-info]')?.textContent ?? '')), i, { timeout: 60_000 });
   }
   assert.doesNotMatch(await page.textContent('[data-testid=messages]'), /Error/);
   assert.deepEqual(await page.evaluate(() => window.cspViolations), []);

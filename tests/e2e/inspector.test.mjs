@@ -220,7 +220,7 @@ test('a late beat is said on the page, naming a hidden tab only when the tab is 
   await page.click('[data-testid=new-game]');
   await page.locator('[data-testid=speed]').fill('100');
   await page.click('[data-testid=run]');
-  await page.waitForFunction(() => /turn ([3-9]|\d\d+)$/.test(document.querySelector('[data-testid=game-info]').textContent));
+  await page.waitForFunction(() => /turn ([3-9]|\d\d+)$/.test((document.querySelector('[data-testid=game-info]')?.textContent ?? '')));
   // Hold the page's thread for 700 ms: the worker keeps beating, and the next beat reaches the page late.
   const block = () => page.evaluate(() => { const t = performance.now(); while (performance.now() - t < 700) { /* busy */ } });
   await block();
