@@ -43,7 +43,9 @@ for js in "$out"/gridarena-*.js; do
   wasm-opt -Oz --converge "$work/bound/${page}_bg.wasm" -o "$out/${page}_bg.wasm"
   for part in "$work"/split/*.wasm; do
     [ "$(basename "$part")" = "$page.wasm" ] && continue
-    wasm-opt -Oz --converge "$part" -o "$parts/$(basename "$part")" 2>/dev/null
+    # wasm-split writes a names subsection binaryen does not know: only that warning is left out.
+    wasm-opt -Oz --converge "$part" -o "$parts/$(basename "$part")" 2>&1 \
+      | { grep -v 'unknown name subsection' || true; } >&2
   done
   # The loader imports the page's module, which imports the loader: both paths are from split/<page>/.
   sed "s#from \"./$page.js\"#from \"../../$page.js\"#" "$work/split/__wasm_split.js" > "$parts/__wasm_split.js"

@@ -44,10 +44,16 @@ done
 # What opening each page downloads (its JavaScript and its wasm; index.html starts it): gzipped, file by file.
 for page in halma go online hyperchess tournament doctor code; do
   total=0
-  for f in "dist/gridarena-$page.js" "dist/gridarena-${page}_bg.wasm"; do
-    total=$((total + $(gz "$f")))
+  # A page with lazy parts (scripts/split.sh) also imports their loader at once.
+  for f in "dist/gridarena-$page.js" "dist/gridarena-${page}_bg.wasm" "dist/split/gridarena-$page/__wasm_split.js"; do
+    [ -f "$f" ] && total=$((total + $(gz "$f")))
   done
   printf 'the %s page downloads %s bytes of wasm and JS, gzipped\n' "$page" "$total"
+  if [ -d "dist/split/gridarena-$page" ]; then
+    printf '  and its lazy parts, loaded when idle after its first board: %s bytes gzipped (%s)\n' \
+      "$(gz dist/split/gridarena-$page/*.wasm)" \
+      "$(for f in dist/split/gridarena-$page/split_*.wasm; do n=${f##*/split_}; printf '%s %s, ' "${n%.wasm}" "$(gz "$f")"; done)"
+  fi
 done
 # The built-in AIs' modules: a page's workers load its game's one when a game first asks an AI (or when idle).
 for ai in halma go hyperchess; do
