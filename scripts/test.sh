@@ -42,7 +42,7 @@ for f in dist/*.wasm dist/*.js; do
   printf '%s: %s bytes, %s gzipped\n' "$f" "$(wc -c <"$f")" "$(gz "$f")"
 done
 # What opening each page downloads (its JavaScript and its wasm; index.html starts it): gzipped, file by file.
-for page in halma go online hyperchess tournament doctor code; do
+for page in halma go online hyperchess tournament compare doctor code; do
   total=0
   # A page with lazy parts (scripts/split.sh) also imports their loader at once.
   for f in "dist/gridarena-$page.js" "dist/gridarena-${page}_bg.wasm" "dist/split/gridarena-$page/__wasm_split.js"; do

@@ -26,54 +26,71 @@ extern "C" {
     fn when_idle() -> js_sys::Promise;
 }
 
-/// What a split part's load gives: its view, or that its module did not load.
-pub type Loading = Pin<Box<dyn Future<Output = Result<AnyView, SplitLoaderError>>>>;
+/// What calling a split function gives: its result (a part's view), or that its module did not load.
+pub type Loading<R = AnyView> = Pin<Box<dyn Future<Output = Result<R, SplitLoaderError>>>>;
 
 /// What a split part's preload gives: that its module is in, or that it did not load.
 pub type Preloading = Pin<Box<dyn Future<Output = Result<(), SplitLoaderError>>>>;
 
-/// A part of a page split off its module: `load` loads it (once) and renders it with its props;
-/// `preload` only loads it, for a part a click will show. Made by [`split_part!`](crate::split_part).
-pub struct Split<P: 'static> {
-    pub load: fn(P) -> Loading,
+/// A function split off the page's module: `load` loads its module (once) and calls it with its
+/// argument; `preload` only loads it, for a part a click will want. Most are parts of the page (a
+/// component, `R` its view, made by [`split_part!`](crate::split_part)); others are work the page
+/// asks for (made by [`split_fn!`](crate::split_fn)).
+pub struct Split<A: 'static, R: 'static = AnyView> {
+    pub load: fn(A) -> Loading<R>,
     pub preload: fn() -> Preloading,
 }
 
-impl<P> Clone for Split<P> {
+impl<A, R> Clone for Split<A, R> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<P> Copy for Split<P> {}
+impl<A, R> Copy for Split<A, R> {}
 
-/// Declares `$name: Split<$props>`, the component `$component` as a part split off the page's module,
-/// named `$module` in `dist/split/<page>/`.
+/// Declares `$name: Split<$arg, $out>`, the function `|$x: $arg| -> $out $body` split off the page's
+/// module, named `$module` in `dist/split/<page>/`.
 ///
 /// A split point is a root of every module it is linked into, so it is declared in the page's own bin
 /// (`src/bin/`), never in the library: there it would carry the part into every page.
 #[macro_export]
-macro_rules! split_part {
-    ($module:ident, $name:ident, $component:path, $props:path) => {
+macro_rules! split_fn {
+    ($module:ident, $name:ident, |$x:ident: $arg:ty| -> $out:ty $body:block) => {
         mod $module {
             #[allow(unused_imports)]
             use super::*;
             #[::leptos::wasm_split::wasm_split($module, wasm_split_path = ::leptos::wasm_split, fallible, preload(preload))]
-            pub fn part(
-                props: $props,
-            ) -> Result<::leptos::prelude::AnyView, ::leptos::wasm_split::SplitLoaderError> {
-                Ok(::leptos::prelude::IntoAny::into_any($component(props)))
+            pub fn split(
+                $x: $arg,
+            ) -> Result<$out, ::leptos::wasm_split::SplitLoaderError> {
+                Ok($body)
             }
         }
-        const $name: $crate::lazy::Split<$props> = $crate::lazy::Split {
-            load: |props| Box::pin($module::part(props)),
+        const $name: $crate::lazy::Split<$arg, $out> = $crate::lazy::Split {
+            load: |x| Box::pin($module::split(x)),
             preload: || Box::pin($module::preload()),
         };
     };
 }
 
+/// Declares `$name: Split<$props>`, the component `$component` as a part split off the page's module,
+/// named `$module` in `dist/split/<page>/` (see [`split_fn!`](crate::split_fn)).
+#[macro_export]
+macro_rules! split_part {
+    ($module:ident, $name:ident, $component:path, $props:ty) => {
+        $crate::split_fn!(
+            $module,
+            $name,
+            |props: $props| -> ::leptos::prelude::AnyView {
+                ::leptos::prelude::IntoAny::into_any($component(props))
+            }
+        );
+    };
+}
+
 /// Loads a part once the page is idle, so a click that shows it later finds it in. A failed load is
 /// left to the part's [`LazyPart`] to say and retry.
-pub fn preload<P>(part: Split<P>) {
+pub fn preload<A, R>(part: Split<A, R>) {
     leptos::task::spawn_local(async move {
         let _ = wasm_bindgen_futures::JsFuture::from(when_idle()).await;
         let _ = (part.preload)().await;

@@ -1,9 +1,11 @@
-//! The classroom tournament page, and the Compare page: mounts the one the address names. A module of its
-//! own (started by the script in index.html), so its download carries only the tournament and the Halma
-//! pieces it reuses; built-in entries think in the AI module (`gridarena-ai-halma`), and the view of a
-//! tournament in progress is split off it (`src/lazy.rs`, `dist/split/`).
+//! The classroom tournament page. A module of its own (started by the script in index.html), so its
+//! download carries only the tournament and the Halma pieces it reuses; built-in entries think in the
+//! AI module (`gridarena-ai-halma`). Its first download is the set-up view: the tournament's clock
+//! (what starts, resumes and plays a tournament, and calls the roll) and the view of a tournament in
+//! progress are split off it (`src/lazy.rs`, `dist/split/`).
 
-use gridarena::tournament::{self, ComparePage, TournamentPage};
+use gridarena::tournament::jobs::{Asked, Job};
+use gridarena::tournament::{self, TournamentPage};
 use leptos::prelude::*;
 
 gridarena::split_part!(
@@ -13,17 +15,17 @@ gridarena::split_part!(
     tournament::RunningProps
 );
 
+gridarena::split_fn!(clock, CLOCK, |asked: Asked| -> () {
+    let (ctl, job): Asked = asked;
+    Job::run(job, ctl)
+});
+
 fn tournament_page() -> impl IntoView {
-    view! { <TournamentPage running_view=RUNNING /> }
+    view! { <TournamentPage running_view=RUNNING jobs=CLOCK /> }
 }
 
 fn main() {
     console_error_panic_hook::set_once();
-    // The Compare page (`#/compare`) plays its games with the tournament's clock: it is served here too.
-    if gridarena::page_in_address() == "compare" {
-        gridarena::mount(ComparePage);
-    } else {
-        gridarena::mount(tournament_page);
-    }
+    gridarena::mount(tournament_page);
     gridarena::ai_worker::preload_when_idle(gridarena::halma::builtin::MODULE);
 }

@@ -12,6 +12,7 @@
 //! games and roll calls: a game waits until its code entries' seats are free and ready (loading an
 //! interpreter is not a move's time), and gives them back when it ends.
 
+use super::jobs::{self, Asked, Job};
 use super::pool::{self, Machine, Pool, Strain};
 use super::roll_call::{self, Check};
 use super::runner::{Run, TickEnd};
@@ -19,6 +20,7 @@ use super::store;
 use crate::code::seat::{Seat, SeatStatus};
 use crate::halma::asker::{Asker, Question};
 use crate::halma::web_ai;
+use crate::lazy::Split;
 use crate::notice::{Line, Tone};
 use crate::now_ms;
 use gridarena_engine::halma::code::HashedSource;
@@ -56,10 +58,13 @@ pub struct Control {
     pub strain: RwSignal<Strain>,
     /// Whether the run is kept in this browser (a tournament) or not (a comparison).
     saves: bool,
+    /// What runs the page's [`Job`]s: split off the tournament page's first download.
+    jobs: Split<Asked, ()>,
 }
 
 impl Control {
-    pub fn new(notice: RwSignal<Option<Line>>) -> Control {
+    /// A tournament's clock; `jobs` runs what the page asks of it ([`Job::run`], split off the page).
+    pub fn new(notice: RwSignal<Option<Line>>, jobs: Split<Asked, ()>) -> Control {
         Control {
             run: RwSignal::new(None),
             paused: RwSignal::new(false),
@@ -71,16 +76,40 @@ impl Control {
             pool: StoredValue::new_local(Pool::new(pool::cap_for(device_memory()))),
             strain: RwSignal::new(Strain::default()),
             saves: true,
+            jobs,
         }
     }
 
     /// The clock of a comparison (`#/compare`): nothing is kept in this browser, and every game plays
     /// as fast as its players answer (no pace, web AIs' ticks end once they have answered).
     pub fn for_compare(notice: RwSignal<Option<Line>>) -> Control {
+        let here = Split {
+            load: jobs::here,
+            preload: || Box::pin(std::future::ready(Ok(()))),
+        };
         Control {
             saves: false,
-            ..Control::new(notice)
+            ..Control::new(notice, here)
         }
+    }
+
+    /// Does `job` once its code is in (at once where it already is); a module that does not load is
+    /// said in the notice, and the same click tries again.
+    pub fn ask(self, job: Job) {
+        let load = self.jobs.load;
+        spawn_local(async move {
+            if load((self, job)).await.is_err() {
+                self.notice.set(Some(Line::new(
+                    Tone::Error,
+                    "Error, the tournament's clock did not load (the network or the server refused it): try again.",
+                )));
+            }
+        });
+    }
+
+    /// Loads what runs the page's jobs once the page is idle, so the first click finds it in.
+    pub fn preload_jobs(self) {
+        crate::lazy::preload(self.jobs);
     }
 
     /// The machine as the wall's verdict reads it.

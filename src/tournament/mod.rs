@@ -1,9 +1,9 @@
 //! The classroom tournament page (`#/tournament`): a roster of Halma AIs (web AIs, house bots, and
 //! students' code handed in as files, folders, .zip files or code links), a roll call that checks every
 //! web and code entry before round 1, the games played live on a projector wall, the standings and crosstable,
-//! replays of finished games, and a saved state a reload resumes from. The same module serves the
-//! Compare page (`#/compare`, [`ComparePage`]): two players' games on the compare schedule, played by the
-//! same clock.
+//! replays of finished games, and a saved state a reload resumes from. The Compare page (`#/compare`,
+//! [`ComparePage`], a module of its own) plays two players' games on the compare schedule by the same
+//! clock.
 //!
 //! Every rule (pairing, scoring, the error policy, withdrawals) is the engine's
 //! [`gridarena_engine::tournament`]; the view models here hold no signals and are tested natively, and
@@ -12,6 +12,7 @@
 pub mod compare;
 pub mod form;
 pub mod handed_in;
+pub mod jobs;
 pub mod pool;
 pub mod roll_call;
 pub mod roster_list;
@@ -34,4 +35,5 @@ mod store;
 mod wall;
 
 pub use compare_page::ComparePage;
+pub use driver::Control;
 pub use page::{Running, RunningProps, TournamentPage};

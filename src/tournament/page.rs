@@ -6,6 +6,7 @@ use super::crosstable_view::Crosstable;
 use super::driver::Control;
 use super::form::SettingsForm;
 use super::games_list::GamesList;
+use super::jobs::{Asked, Job, Kept};
 use super::replay_view::{ReplayView, Watched};
 use super::roll_call::Check;
 use super::roll_call_panel::RollCallPanel;
@@ -21,7 +22,7 @@ use crate::lazy::{LazyPart, Split};
 use crate::notice::{tone_class, Line, Tone};
 use crate::widgets::{Chosen, FileInput};
 use gridarena_engine::halma::Preset;
-use gridarena_engine::tournament::event::{Tournament, MAX_BUNDLE_BYTES};
+use gridarena_engine::tournament::event::MAX_BUNDLE_BYTES;
 use gridarena_engine::tournament::grades;
 use gridarena_engine::tournament::settings::Settings;
 use leptos::prelude::*;
@@ -71,11 +72,12 @@ enum Export {
     Bundle,
 }
 
-/// The tournament page. `running_view` is the tournament in progress or over ([`Running`]), split off
-/// the page's module by its bin (`src/lazy.rs`): a tournament starts with a click, so the first
-/// download is the roster and the settings, and the rest loads once the page is idle.
+/// The tournament page. `running_view` is the tournament in progress or over ([`Running`]) and `jobs`
+/// the clock that starts, resumes and plays it and calls the roll ([`Job::run`]), both split off the
+/// page's module by its bin (`src/lazy.rs`): a tournament starts with a click, so the first download is
+/// the roster and the settings, and the rest loads once the page is idle.
 #[component]
-pub fn TournamentPage(running_view: Split<RunningProps>) -> impl IntoView {
+pub fn TournamentPage(running_view: Split<RunningProps>, jobs: Split<Asked, ()>) -> impl IntoView {
     let notice = RwSignal::new(None::<Line>);
     let roster = RwSignal::new(RosterList::default());
     // Until the stored roster is read, nothing is saved over it.
@@ -101,8 +103,9 @@ pub fn TournamentPage(running_view: Split<RunningProps>) -> impl IntoView {
         form.update(|f| f.suggest_concurrency(code, super::driver::cores()));
     });
     let checks = RwSignal::new(Vec::<Check>::new());
-    let ctl = Control::new(notice);
+    let ctl = Control::new(notice, jobs);
     crate::lazy::preload(running_view);
+    ctl.preload_jobs();
     spawn_local(async move {
         let (list, said) = initial_roster(store::stored_roster().await);
         if said.is_some() {
@@ -110,17 +113,12 @@ pub fn TournamentPage(running_view: Split<RunningProps>) -> impl IntoView {
         }
         roster.set(list);
         loaded.set(true);
-        if let Some(bundle) = store::stored_bundle().await {
-            match Tournament::from_bundle(&bundle) {
-                Ok(t) => {
-                    form.set(SettingsForm::from_settings(t.settings()));
-                    ctl.play(t);
-                }
-                Err(why) => notice.set(Some(Line::new(
-                    Tone::Error,
-                    format!("The saved tournament could not be resumed: {why}. Starting a new one replaces it."),
-                ))),
-            }
+        if let Some(text) = store::stored_bundle().await {
+            ctl.ask(Job::Resume {
+                text,
+                from: Kept::Stored,
+                form,
+            });
         }
     });
     let running = move || ctl.run.with(Option::is_some);
@@ -163,22 +161,14 @@ fn ResumeFile(
 ) -> impl IntoView {
     let read = Callback::new(move |file: Chosen| {
         let Chosen { name, bytes } = file;
-        let resumed = bytes.and_then(|b| {
-            let text = String::from_utf8(b).map_err(|_| format!("{name} is not a text file."))?;
-            Tournament::from_bundle(&text).map_err(|e| format!("{name}: {e}"))
-        });
-        match resumed {
-            Ok(t) => {
-                let said = format!(
-                    "Resumed {name}: {} of {} games already played.",
-                    t.finished_count(),
-                    t.total_games()
-                );
-                roster.update(|r| r.take(t.roster().clone()));
-                form.set(SettingsForm::from_settings(t.settings()));
-                ctl.play(t);
-                ctl.notice.set(Some(Line::new(Tone::Info, said)));
-            }
+        let text = bytes
+            .and_then(|b| String::from_utf8(b).map_err(|_| format!("{name} is not a text file.")));
+        match text {
+            Ok(text) => ctl.ask(Job::Resume {
+                text,
+                from: Kept::File { name, roster },
+                form,
+            }),
             Err(why) => ctl.notice.set(Some(Line::new(Tone::Error, why))),
         }
     });

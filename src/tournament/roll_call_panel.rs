@@ -1,12 +1,12 @@
 //! The roll call and the start: each entry green or red with why and what to fix, then start with
 //! everyone or without the red entries.
 
-use super::driver::{self, Control};
+use super::driver::Control;
 use super::form::SettingsForm;
+use super::jobs::Job;
 use super::roll_call::Check;
 use super::roster_list::RosterList;
 use crate::notice::{Line, Tone};
-use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::roster::Roster;
 use leptos::prelude::*;
 
@@ -26,13 +26,12 @@ pub fn RollCallPanel(
         };
         let names = roster.with_untracked(|r| r.roster().names());
         match roster.with_untracked(|r| r.roster().players()) {
-            Ok(players) => driver::roll_call(
-                ctl,
-                names.into_iter().zip(players).collect(),
+            Ok(players) => ctl.ask(Job::RollCall {
+                entries: names.into_iter().zip(players).collect(),
                 settings,
                 checks,
                 calls,
-            ),
+            }),
             Err(e) => error(e.to_string()),
         }
     };
@@ -59,13 +58,10 @@ pub fn RollCallPanel(
             let mut keep = kept.into_iter();
             entries.retain(|_| keep.next().unwrap_or(false));
         }
-        match Tournament::new(Roster { entries }, settings) {
-            Ok(t) => {
-                ctl.notice.set(None);
-                ctl.play(t);
-            }
-            Err(e) => error(format!("The tournament cannot start: {e}")),
-        }
+        ctl.ask(Job::Start {
+            roster: Roster { entries },
+            settings,
+        });
     };
     let rows = move || {
         let checks = checks.get();

@@ -1,4 +1,4 @@
-// The Compare page end to end (#/compare, served by the tournament's module): search against greedy on
+// The Compare page end to end (#/compare, a module of its own): search against greedy on
 // the small board stops early with search ahead, its score and 95% interval shown; every counted game is
 // listed and replays; the positions where the two parted are listed and open the replay there.
 import { test, before, after } from 'node:test';

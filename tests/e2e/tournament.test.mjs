@@ -169,6 +169,40 @@ test('a classroom tournament: roster, roll call, run, reload, standings, replay 
   await page.close();
 });
 
+test('the set-up view comes first; the clock and the running view come after it, and a clock that does not load is said and tried again', async () => {
+  const context = await browser.newContext();
+  const fetched = [];
+  context.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  let refuse = true;
+  await context.route(/\/split\/gridarena-tournament\/split_clock\.wasm$/,
+    (r) => (refuse ? r.fulfill({ status: 404, body: 'gone' }) : r.continue()));
+  const page = await context.newPage();
+  await page.goto(`${server.url}#/tournament`);
+  await page.waitForSelector('[data-testid=entry-name]');
+  await page.fill('[data-testid=paste]', 'One builtin:greedy\nTwo builtin:greedy\n');
+  await page.click('[data-testid=paste-add]');
+  await page.selectOption('[data-testid=preset]', 'mini');
+  await page.fill('[data-testid=tick]', '100');
+  await page.fill('[data-testid=turns]', '6');
+  // The clock's module is refused (the page tried it once idle): Start says so and changes nothing.
+  await page.click('[data-testid=start]');
+  await page.waitForFunction(() => /Error, the tournament's clock did not load/
+    .test(document.querySelector('[data-testid=t-notice]').textContent));
+  assert.equal(await page.locator('[data-testid=t-status]').count(), 0);
+  assert.equal(await page.locator('[data-testid=roster] li').count(), 2);
+  // Once it can load, the same click starts the tournament, and its view loads beside it.
+  refuse = false;
+  await page.click('[data-testid=start]');
+  await page.waitForFunction(() => /is over/.test(document.querySelector('[data-testid=t-status]')?.textContent ?? ''),
+    null, { timeout: 30_000 });
+  for (const part of ['split_clock', 'split_running']) {
+    assert.ok(fetched.includes(`/split/gridarena-tournament/${part}.wasm`), fetched.join(' '));
+  }
+  assert.equal(fetched.filter((p) => p.endsWith('/gridarena-tournament_bg.wasm')).length, 1, fetched.join(' '));
+  assert.ok(!fetched.some((p) => /gridarena-compare/.test(p)), 'the Compare page is a module of its own');
+  await context.close();
+});
+
 test('hostile input: a broken roster link and a corrupt saved tournament are explained, not run', async () => {
   const { page, errors } = await openApp(browser, `${server.url}#/tournament?roster=%7B%22entries%22%3A%5B%7B%22name%22%3A%22%3Cimg%20src%3Dx%20onerror%3Dwindow.pwned%3D1%3E%22%2C%22player%22%3A%22javascript%3Aalert(1)%22%7D%5D%7D`,
     undefined, '[data-testid=entry-name]');
