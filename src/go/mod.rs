@@ -14,6 +14,8 @@ mod records;
 pub mod session;
 mod setup_form;
 
-pub use page::GoPage;
+pub use page::{GoPage, GoParts};
+pub use records::{Records, RecordsProps};
+pub use setup_form::{SetupForm, SetupFormProps};
 
 use crate::now_ms as now;

@@ -1,17 +1,18 @@
 //! The Go page: the setup, the board, the players' panels with captures and clock, the actions, the live
-//! area count and SGF files, around one [`GoSession`]. Every operation is the session's; this file owns
+//! area count and SGF files (split off the first download, with the new-game form), around one
+//! [`GoSession`]. Every operation is the session's; this file owns
 //! the signals and the clock and wires the components to them.
 
 use super::actions::Actions;
 use super::goban::Goban;
 use super::players::Players;
-use super::records::Records;
+use super::records::RecordsProps;
 use super::session::{Action, GoSession, Setup};
-use super::setup_form::SetupForm;
+use super::setup_form::SetupFormProps;
 use crate::ai_player::AiPlayer;
-use crate::files;
+use crate::lazy::{LazyPart, Split};
 use crate::notice::{self, tone_class, Line, Tone};
-use crate::widgets::{Chosen, RulesBox};
+use crate::widgets::RulesBox;
 use gloo_timers::callback::Interval;
 use leptos::prelude::*;
 
@@ -25,14 +26,6 @@ const RULES: &[&str] = &[
     "Every stone on the board counts as alive: capture dead stones before you pass.",
     "Each move must be made within 5 minutes; the player whose clock runs out loses.",
 ];
-
-/// Today's date as SGF writes it (UTC).
-fn today() -> String {
-    String::from(js_sys::Date::new_0().to_iso_string())
-        .get(..10)
-        .unwrap_or_default()
-        .to_string()
-}
 
 /// Keeps `now` for the clock display, and ends the game when the player to move runs out of time.
 fn run_clock(session: RwSignal<GoSession>, notice: RwSignal<Option<Line>>, now: RwSignal<f64>) {
@@ -52,9 +45,17 @@ fn run_clock(session: RwSignal<GoSession>, notice: RwSignal<Option<Line>>, now: 
     on_cleanup(move || clock.set_value(None));
 }
 
+/// The parts of the Go page that its first board does not show, split off its module by its bin
+/// (`src/lazy.rs`): they load once the page is idle.
+#[derive(Clone, Copy)]
+pub struct GoParts {
+    pub records: Split<RecordsProps>,
+    pub setup_form: Split<SetupFormProps>,
+}
+
 /// The Go page.
 #[component]
-pub fn GoPage() -> impl IntoView {
+pub fn GoPage(parts: GoParts) -> impl IntoView {
     let setup = RwSignal::new(Setup::default());
     let session = RwSignal::new(GoSession::new(
         setup.get_untracked(),
@@ -91,22 +92,6 @@ pub fn GoPage() -> impl IntoView {
         session.update(|s| *s = s.restart(chosen, crate::random_seed(), super::now()));
         let greeting = session.with_untracked(GoSession::greeting);
         notice.set(Some(Line::new(Tone::Info, greeting)));
-    });
-    let download = Callback::new(move |()| {
-        let date = today();
-        let (name, text) = session.with_untracked(|s| (s.sgf_file_name(&date), s.to_sgf(&date)));
-        if let Err(why) = files::download(&name, &text, "application/x-go-sgf") {
-            notice.set(Some(Line::new(Tone::Error, why)));
-        }
-    });
-    let load = Callback::new(move |file: Chosen| {
-        let said = notice::run(session, |s| {
-            s.load_file(&file.name, file.bytes, super::now())
-        });
-        if said.is_ok() {
-            setup.set(session.with_untracked(GoSession::setup));
-        }
-        say(said);
     });
 
     // What the board draws. Memos, so a clock beat redraws nothing.
@@ -171,8 +156,14 @@ pub fn GoPage() -> impl IntoView {
                     " Show area on the board"
                 </label>
             </p>
-            <Records on_download=download on_load=load />
-            <SetupForm current=setup on_start=new_game />
+            <LazyPart
+                what="the game records"
+                load=Box::new(move || (parts.records.load)(RecordsProps { session, setup, notice }))
+            />
+            <LazyPart
+                what="the new-game form"
+                load=Box::new(move || (parts.setup_form.load)(SetupFormProps { current: setup, on_start: new_game }))
+            />
             <RulesBox summary="Rules on this page" items=RULES />
         </section>
     }
