@@ -16,4 +16,7 @@ pub mod scene;
 pub mod session;
 pub mod view;
 
-pub use page::HyperChessPage;
+pub use file_bar::{FileBar, FileBarProps};
+pub use live_view::LiveView;
+pub use new_game::{NewGameForm, NewGameFormProps};
+pub use page::{HyperChessPage, HyperChessParts};

@@ -3,14 +3,13 @@
 //! and any currentstate file to look at. Every operation is the session's; this file wires them up.
 
 use super::boards::Boards;
-use super::file_bar::FileBar;
-use super::live_view::LiveView;
-use super::new_game::NewGameForm;
-use super::session::{Export, FileKind, HyperSession, Opponent};
+use super::file_bar::FileBarProps;
+use super::new_game::NewGameFormProps;
+use super::session::{HyperSession, Opponent};
 use crate::ai_player::AiPlayer;
-use crate::files;
+use crate::lazy::{LazyPart, Split};
 use crate::notice::{self, tone_class, Line};
-use crate::widgets::{Chosen, RulesBox};
+use crate::widgets::RulesBox;
 use gridarena_engine::hyperchess::{maps, Coord, Side};
 use leptos::prelude::*;
 
@@ -21,24 +20,37 @@ const RULES: &[&str] = &[
     "No piece passes through a hole or another piece (except the Knight over pieces). Taking a King wins.",
 ];
 
+/// The parts of the page that its first board does not show, split off its module by its bin
+/// (`src/lazy.rs`): the live view (`live`, called with `()`), shown at once where the address asks for
+/// it, and the new-game form and the files bar, which load once the page is idle.
+#[derive(Clone, Copy)]
+pub struct HyperChessParts {
+    pub live: Split<()>,
+    pub new_game: Split<NewGameFormProps>,
+    pub file_bar: Split<FileBarProps>,
+}
+
 /// The page: the live view when the address asks for it (`#/hyperchess?live`, as `gridarena hyperchess
 /// --view` prints it), the game otherwise.
 #[component]
-pub fn HyperChessPage() -> impl IntoView {
+pub fn HyperChessPage(parts: HyperChessParts) -> impl IntoView {
     let live = window().location().hash().is_ok_and(|h| {
         h.split_once('?')
             .is_some_and(|(_, q)| q.split('&').any(|p| p == "live"))
     });
     if live {
-        view! { <LiveView /> }.into_any()
+        view! {
+            <LazyPart what="the live view" load=Box::new(move || (parts.live.load)(())) at_once=true />
+        }
+        .into_any()
     } else {
-        view! { <GamePage /> }.into_any()
+        view! { <GamePage parts /> }.into_any()
     }
 }
 
 /// The game at this page.
 #[component]
-fn GamePage() -> impl IntoView {
+fn GamePage(parts: HyperChessParts) -> impl IntoView {
     let first = maps::SHIPPED[0];
     // Built into the page and read by the engine's tests on every run, so it always parses.
     let session = RwSignal::new(
@@ -57,16 +69,6 @@ fn GamePage() -> impl IntoView {
         say(notice::run(session, |s| s.new_game(map, ai)));
     });
     let _ai = AiPlayer::new(session, notice);
-    let open = Callback::new(move |(kind, file): (FileKind, Chosen)| {
-        let Chosen { name, bytes } = file;
-        say(bytes.and_then(|b| notice::run(session, |s| s.open(kind, &name, b))));
-    });
-    let export = Callback::new(move |what: Export| {
-        let (name, text) = session.with_untracked(|s| s.export(what));
-        if let Err(e) = files::download(name, &text, "text/plain") {
-            say(Err(e));
-        }
-    });
 
     let view = Memo::new(move |_| session.with(HyperSession::view));
     let viewing = Memo::new(move |_| session.with(HyperSession::viewing));
@@ -97,8 +99,14 @@ fn GamePage() -> impl IntoView {
                     "Back to the game"
                 </button>
             </Show>
-            <NewGameForm on_start=new_game />
-            <FileBar on_open=open on_export=export />
+            <LazyPart
+                what="the new-game form"
+                load=Box::new(move || (parts.new_game.load)(NewGameFormProps { on_start: new_game }))
+            />
+            <LazyPart
+                what="the files bar"
+                load=Box::new(move || (parts.file_bar.load)(FileBarProps { session, notice }))
+            />
             <RulesBox summary="How pieces move" items=RULES />
         </section>
     }
