@@ -2,11 +2,13 @@
 //! relocations: scripts/split.sh needs them to cut the parts out, and writes modules without them. Only
 //! these pages: every other module is bound and optimised by trunk as it is, relocations included.
 //! index.html names the same pages, to fetch their parts' loader with the page.
-const SPLIT_PAGES: [&str; 4] = [
+const SPLIT_PAGES: [&str; 6] = [
     "gridarena-halma",
     "gridarena-tournament",
     "gridarena-go",
     "gridarena-hyperchess",
+    "gridarena-doctor",
+    "gridarena-online",
 ];
 
 fn main() {

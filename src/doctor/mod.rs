@@ -11,6 +11,7 @@ mod report_view;
 mod send;
 
 pub use page::DoctorPage;
+pub use report_view::{ReportView, ReportViewProps};
 
 use gridarena_engine::halma::doctor::Report;
 use gridarena_engine::halma::ContentType;

@@ -3,9 +3,10 @@
 //! one request after another.
 
 use super::form::DoctorForm;
-use super::report_view::ReportView;
+use super::report_view::ReportViewProps;
 use super::send::send;
 use super::{parse_tick, progress_line, FormValues};
+use crate::lazy::{LazyPart, Split};
 use gridarena_engine::halma::doctor::{Client, Doctor, Report, Settings};
 use leptos::prelude::*;
 
@@ -25,8 +26,12 @@ fn page_address() -> String {
         .unwrap_or_default()
 }
 
+/// The doctor page. `report_view` draws a finished battery's report ([`super::ReportView`]), split off
+/// the page's module by its bin (`src/lazy.rs`): it loads once the page is idle, or with the first
+/// report.
 #[component]
-pub fn DoctorPage() -> impl IntoView {
+pub fn DoctorPage(report_view: Split<ReportViewProps>) -> impl IntoView {
+    crate::lazy::preload(report_view);
     let first = linked();
     let url = RwSignal::new(first.url.clone());
     let content_type = RwSignal::new(first.content_type);
@@ -103,7 +108,12 @@ pub fn DoctorPage() -> impl IntoView {
             <p class="doctor-progress" data-testid="doctor-progress" role="status" aria-live="polite">
                 {move || progress.get()}
             </p>
-            {move || report.get().map(|r| view! { <ReportView report=r /> })}
+            {move || {
+                report.get().map(|r| {
+                    let load = move || (report_view.load)(ReportViewProps { report: r.clone() });
+                    view! { <LazyPart what="the report" load=Box::new(load) at_once=true /> }
+                })
+            }}
         </section>
     }
 }

@@ -2,13 +2,14 @@
 //! feeds it, the leaderboard and the clock's tick, and lays out the parts.
 
 use super::api::{self, Identity};
-use super::board::OnlineBoard;
+use super::board::OnlineBoardProps;
 use super::leaderboard::Leaderboard;
 use super::lobby::Lobby;
 use super::lobby_bar::LobbyBar;
 use super::seek_form::SeekForm;
 use super::socket::Socket;
 use super::watch_form::WatchForm;
+use crate::lazy::{LazyPart, Split};
 use crate::notice::{tone_class, Tone};
 use crate::now_ms;
 use gloo_timers::callback::Interval;
@@ -17,7 +18,11 @@ use gridarena_engine::go::Move;
 use leptos::prelude::*;
 
 #[component]
-pub fn LobbyView(me: Identity, identity: RwSignal<Option<Identity>>) -> impl IntoView {
+pub fn LobbyView(
+    me: Identity,
+    identity: RwSignal<Option<Identity>>,
+    board: Split<OnlineBoardProps>,
+) -> impl IntoView {
     let lobby = RwSignal::new(Lobby::new(me));
     let leaders = RwSignal::new(Vec::<PlayerRecord>::new());
     let now = RwSignal::new(now_ms());
@@ -131,7 +136,11 @@ pub fn LobbyView(me: Identity, identity: RwSignal<Option<Identity>>) -> impl Int
                 </div>
             }
         >
-            <OnlineBoard game=current now=now on_move=on_move on_resign=on_resign on_leave=on_leave on_unwatch=on_unwatch />
+            <LazyPart
+                what="the game's board"
+                load=Box::new(move || (board.load)(OnlineBoardProps { game: current, now, on_move, on_resign, on_leave, on_unwatch }))
+                at_once=true
+            />
         </Show>
     }
 }

@@ -20,4 +20,5 @@ mod seek_form;
 mod socket;
 mod watch_form;
 
+pub use board::{OnlineBoard, OnlineBoardProps};
 pub use page::OnlinePage;
