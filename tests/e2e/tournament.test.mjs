@@ -229,6 +229,8 @@ test('a roster link brings no commands; a pasted program entry is marked, kept o
   ] };
   const { page, errors } = await openApp(browser,
     `${server.url}#/tournament?roster=${encodeURIComponent(JSON.stringify(roster))}`, undefined, '[data-testid=entry-name]');
+  // The link is read once the stored roster is (IndexedDB, after the form is drawn).
+  await page.waitForFunction(() => /left out/.test(document.querySelector('[data-testid=t-notice]').textContent));
   assert.match(await text(page, 't-notice'), /which a link may not bring, so it was left out: Mallory/);
   assert.equal(await page.locator('[data-testid=roster] li').count(), 1);
   assert.doesNotMatch(await text(page, 'roster'), /evil/);
