@@ -242,6 +242,7 @@ test('a roster link brings no commands; a pasted program entry is marked, kept o
   assert.doesNotMatch(decodeURIComponent(page.url()), /homework/);
   await page.reload();
   await page.waitForSelector('[data-testid=entry-name]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=roster] li').length > 0);
   assert.equal(await page.locator('[data-testid=roster] li').count(), 2, 'the page\'s own link keeps the stored program');
   const download = page.waitForEvent('download');
   await page.click('[data-testid=export-roster]');
