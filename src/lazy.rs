@@ -59,6 +59,8 @@ macro_rules! split_fn {
         mod $module {
             #[allow(unused_imports)]
             use super::*;
+            // A body of one expression is still given in braces, as a closure's would be.
+            #[allow(unused_braces)]
             #[::leptos::wasm_split::wasm_split($module, wasm_split_path = ::leptos::wasm_split, fallible, preload(preload))]
             pub fn split(
                 $x: $arg,

@@ -4,7 +4,7 @@
 //! (what starts, resumes and plays a tournament, and calls the roll) and the view of a tournament in
 //! progress are split off it (`src/lazy.rs`, `dist/split/`).
 
-use gridarena::tournament::jobs::{Asked, Job};
+use gridarena::tournament::jobs::{self, Asked};
 use gridarena::tournament::{self, TournamentPage};
 use leptos::prelude::*;
 
@@ -15,10 +15,7 @@ gridarena::split_part!(
     tournament::RunningProps
 );
 
-gridarena::split_fn!(clock, CLOCK, |asked: Asked| -> () {
-    let (ctl, job): Asked = asked;
-    Job::run(job, ctl)
-});
+gridarena::split_fn!(clock, CLOCK, |asked: Asked| -> () { jobs::run(asked) });
 
 fn tournament_page() -> impl IntoView {
     view! { <TournamentPage running_view=RUNNING jobs=CLOCK /> }

@@ -60,6 +60,8 @@ pub struct Control {
     saves: bool,
     /// What runs the page's [`Job`]s: split off the tournament page's first download.
     jobs: Split<Asked, ()>,
+    /// The jobs asked and not yet done (their module still loading): Start waits for them.
+    pub asking: RwSignal<u32>,
 }
 
 impl Control {
@@ -77,19 +79,16 @@ impl Control {
             strain: RwSignal::new(Strain::default()),
             saves: true,
             jobs,
+            asking: RwSignal::new(0),
         }
     }
 
     /// The clock of a comparison (`#/compare`): nothing is kept in this browser, and every game plays
     /// as fast as its players answer (no pace, web AIs' ticks end once they have answered).
     pub fn for_compare(notice: RwSignal<Option<Line>>) -> Control {
-        let here = Split {
-            load: jobs::here,
-            preload: || Box::pin(std::future::ready(Ok(()))),
-        };
         Control {
             saves: false,
-            ..Control::new(notice, here)
+            ..Control::new(notice, jobs::HERE)
         }
     }
 
@@ -97,8 +96,11 @@ impl Control {
     /// said in the notice, and the same click tries again.
     pub fn ask(self, job: Job) {
         let load = self.jobs.load;
+        self.asking.update(|n| *n += 1);
         spawn_local(async move {
-            if load((self, job)).await.is_err() {
+            let done = load((self, job)).await;
+            self.asking.update(|n| *n = n.saturating_sub(1));
+            if done.is_err() {
                 self.notice.set(Some(Line::new(
                     Tone::Error,
                     "Error, the tournament's clock did not load (the network or the server refused it): try again.",

@@ -4,13 +4,13 @@
 //! are most of the page's code, and the set-up view a teacher sees first needs none of them. So the
 //! page's bin splits [`Job::run`] off its first download (`split_fn!`, `src/lazy.rs`); the page
 //! preloads it once idle, and a click that needs it before then waits for it ([`Control::ask`]). The
-//! Compare page's clock runs it directly ([`here`]).
+//! Compare page's clock runs it directly ([`HERE`]).
 
 use super::driver::{self, Control};
 use super::form::SettingsForm;
 use super::roll_call::Check;
 use super::roster_list::RosterList;
-use crate::lazy::Loading;
+use crate::lazy::Split;
 use crate::notice::{Line, Tone};
 use gridarena_engine::halma::AiPlayer;
 use gridarena_engine::tournament::event::Tournament;
@@ -49,9 +49,31 @@ pub enum Job {
 }
 
 impl Job {
+    /// Whether the job would replace the tournament on the clock: a new one, or one from a file.
+    fn replaces(&self) -> bool {
+        matches!(
+            self,
+            Job::Start { .. }
+                | Job::Resume {
+                    from: Kept::File { .. },
+                    ..
+                }
+        )
+    }
+
     /// Does the job on `ctl`'s clock; what goes wrong is said in its notice.
+    ///
+    /// A job that would replace a tournament already on the clock is refused rather than dropping it
+    /// (and its save): Start is held back while jobs wait for the module ([`Control::asking`]), but a
+    /// file chosen while the saved tournament was being resumed could still come after it.
     pub fn run(self, ctl: Control) {
         let say = move |tone, text: String| ctl.notice.set(Some(Line::new(tone, text)));
+        if self.replaces() && ctl.run.with_untracked(Option::is_some) {
+            return say(
+                Tone::Error,
+                "A tournament is already under way (the saved one was resumed): to start another, use New tournament first.".to_string(),
+            );
+        }
         match self {
             Job::Start { roster, settings } => match Tournament::new(roster, settings) {
                 Ok(t) => {
@@ -95,11 +117,19 @@ impl Job {
     }
 }
 
-/// The argument of a split [`Job::run`]: the clock and the job.
+/// The argument of a split [`run`]: the clock and the job.
 pub type Asked = (Control, Job);
 
-/// Runs the job at once, for a page that keeps the clock in its own module.
-pub fn here((ctl, job): Asked) -> Loading<()> {
+/// Does the job asked: the function a page's bin splits off.
+pub fn run((ctl, job): Asked) {
     job.run(ctl);
-    Box::pin(std::future::ready(Ok(())))
 }
+
+/// The jobs run at once, for a page that keeps the clock in its own module (the Compare page).
+pub const HERE: Split<Asked, ()> = Split {
+    load: |asked| {
+        run(asked);
+        Box::pin(std::future::ready(Ok(())))
+    },
+    preload: || Box::pin(std::future::ready(Ok(()))),
+};

@@ -98,6 +98,9 @@ pub fn RollCallPanel(
         })
     };
     let any_red = move || checks.with(|c| c.iter().any(Check::is_red));
+    // Until the jobs asked are done (the saved tournament being resumed, a Start already clicked), a
+    // Start would come after them and be refused.
+    let waiting = move || ctl.asking.get() > 0;
     view! {
         <fieldset class="t-roll">
             <legend>"Roll call"</legend>
@@ -107,8 +110,8 @@ pub fn RollCallPanel(
             <ul data-testid="roll-call">{rows}</ul>
             <div class="t-buttons">
                 <button data-testid="roll-call-run" on:click=call>"Call the roll"</button>
-                <button data-testid="start" on:click=move |_| start(false)>"Start"</button>
-                <button data-testid="start-green" disabled=move || !any_red() on:click=move |_| start(true)>
+                <button data-testid="start" disabled=waiting on:click=move |_| start(false)>"Start"</button>
+                <button data-testid="start-green" disabled=move || waiting() || !any_red() on:click=move |_| start(true)>
                     "Start without the red entries"
                 </button>
             </div>

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serveDist, launch, openApp, cell, root } from './harness.mjs';
+import { serveDist, launch, openApp, cell, root, gatedContext } from './harness.mjs';
 
 let server, browser;
 before(async () => {
@@ -302,12 +302,7 @@ test('the built-in AIs come in a module of their own, not in the page\'s; withou
 });
 
 test('the parts a first board does not show come after it, in modules of their own; one that does not load says so, and Try again loads it', async () => {
-  const context = await browser.newContext();
-  const fetched = [];
-  context.on('request', (r) => fetched.push(new URL(r.url()).pathname));
-  let refuse = true;
-  await context.route(/\/split\/gridarena-halma\/split_inspector\.wasm$/,
-    (r) => (refuse ? r.fulfill({ status: 404, body: 'gone' }) : r.continue()));
+  const { context, fetched, gate } = await gatedContext(browser, /\/split\/gridarena-halma\/split_inspector\.wasm$/);
   const page = await context.newPage();
   await page.goto(server.url);
   await page.waitForSelector('[data-testid=board] .cell');
@@ -325,7 +320,7 @@ test('the parts a first board does not show come after it, in modules of their o
   await newGame(page, { preset: 'mini', red: 'builtin:greedy', blue: 'builtin:greedy', seed: 2 });
   await page.click('[data-testid=step]');
   await page.waitForFunction(() => /Turn 1/.test(document.querySelector('[data-testid=messages]').textContent));
-  refuse = false;
+  gate.open();
   await page.click('[data-testid=lazy-failed] button');
   await page.waitForSelector('[data-testid=inspector]');
   assert.equal(await page.locator('[data-testid=lazy-failed], [data-testid=lazy-loading]').count(), 0);

@@ -69,6 +69,47 @@ export async function openApp(browser, url, init, ready = '[data-testid=board] .
   return { page, errors };
 }
 
+/**
+ * A new browser context whose requests matching `pattern` are refused (a 404), held, or let through, as
+ * `gate.mode` says ('refuse', 'hold' or 'pass'); `gate.open()` lets them through, the held ones too.
+ * `fetched` lists the path of every request the context made.
+ */
+export async function gatedContext(browser, pattern, mode = 'refuse') {
+  const context = await browser.newContext();
+  const fetched = [];
+  context.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  const held = [];
+  const gate = {
+    mode,
+    open() {
+      gate.mode = 'pass';
+      for (const r of held.splice(0)) r.continue();
+    },
+  };
+  await context.route(pattern, (r) => {
+    if (gate.mode === 'refuse') return r.fulfill({ status: 404, body: 'gone' });
+    if (gate.mode === 'hold') return held.push(r);
+    return r.continue();
+  });
+  return { context, fetched, gate };
+}
+
+/** Run in the tournament page: whether the tournament it keeps in IndexedDB holds `atLeast` finished games. */
+export async function storedGames(atLeast) {
+  const db = await new Promise((resolve, reject) => {
+    const r = indexedDB.open('gridarena-tournament', 1);
+    r.onsuccess = () => resolve(r.result);
+    r.onerror = () => reject(r.error);
+  });
+  const text = await new Promise((resolve, reject) => {
+    const r = db.transaction('kept').objectStore('kept').get('gridarena.tournament.bundle');
+    r.onsuccess = () => resolve(r.result);
+    r.onerror = () => reject(r.error);
+  });
+  db.close();
+  return typeof text === 'string' && JSON.parse(text).games.length >= atLeast;
+}
+
 export const cell = (x, y) => `[data-testid=board] .cell[data-x="${x}"][data-y="${y}"]`;
 
 /** Starts `cmd` (from the repository root) and waits until `url` answers a CORS preflight; the child is

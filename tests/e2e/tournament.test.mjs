@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serveDist, launch, openApp, root } from './harness.mjs';
+import { serveDist, launch, openApp, root, gatedContext, storedGames } from './harness.mjs';
 import { closedPort } from './hostile.mjs';
 
 let server, browser, child;
@@ -169,13 +169,11 @@ test('a classroom tournament: roster, roll call, run, reload, standings, replay 
   await page.close();
 });
 
+/** The tournament page's clock, split off its first download. */
+const CLOCK = /\/split\/gridarena-tournament\/split_clock\.wasm$/;
+
 test('the set-up view comes first; the clock and the running view come after it, and a clock that does not load is said and tried again', async () => {
-  const context = await browser.newContext();
-  const fetched = [];
-  context.on('request', (r) => fetched.push(new URL(r.url()).pathname));
-  let refuse = true;
-  await context.route(/\/split\/gridarena-tournament\/split_clock\.wasm$/,
-    (r) => (refuse ? r.fulfill({ status: 404, body: 'gone' }) : r.continue()));
+  const { context, fetched, gate } = await gatedContext(browser, CLOCK);
   const page = await context.newPage();
   await page.goto(`${server.url}#/tournament`);
   await page.waitForSelector('[data-testid=entry-name]');
@@ -191,7 +189,7 @@ test('the set-up view comes first; the clock and the running view come after it,
   assert.equal(await page.locator('[data-testid=t-status]').count(), 0);
   assert.equal(await page.locator('[data-testid=roster] li').count(), 2);
   // Once it can load, the same click starts the tournament, and its view loads beside it.
-  refuse = false;
+  gate.open();
   await page.click('[data-testid=start]');
   await page.waitForFunction(() => /is over/.test(document.querySelector('[data-testid=t-status]')?.textContent ?? ''),
     null, { timeout: 30_000 });
@@ -200,6 +198,32 @@ test('the set-up view comes first; the clock and the running view come after it,
   }
   assert.equal(fetched.filter((p) => p.endsWith('/gridarena-tournament_bg.wasm')).length, 1, fetched.join(' '));
   assert.ok(!fetched.some((p) => /gridarena-compare/.test(p)), 'the Compare page is a module of its own');
+  await context.close();
+});
+
+test('Start waits while the saved tournament is being resumed, so a click cannot replace it', async () => {
+  const { context, gate } = await gatedContext(browser, CLOCK, 'pass');
+  const page = await context.newPage();
+  await page.goto(`${server.url}#/tournament`);
+  await page.waitForSelector('[data-testid=entry-name]');
+  await page.fill('[data-testid=paste]', 'One builtin:greedy\nTwo builtin:greedy\n');
+  await page.click('[data-testid=paste-add]');
+  await page.selectOption('[data-testid=preset]', 'mini');
+  await page.fill('[data-testid=tick]', '100');
+  await page.fill('[data-testid=turns]', '2000');
+  await page.click('[data-testid=start]');
+  await page.waitForSelector('[data-testid=t-status]');
+  await page.waitForFunction(storedGames, 0);
+  // Reloaded with the clock's module held: the set-up view shows while the saved tournament waits for it.
+  gate.mode = 'hold';
+  await page.reload();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=roster] li').length === 2);
+  await page.waitForFunction(() => document.querySelector('[data-testid=start]')?.disabled, null, { timeout: 5_000 });
+  assert.ok(await page.isDisabled('[data-testid=start-green]'));
+  gate.open();
+  await page.waitForSelector('[data-testid=t-status]');
+  assert.match(await page.textContent('[data-testid=t-status]'), /^Round \d+ of \d+: 0 of \d+ games finished/);
+  assert.equal(await page.textContent('[data-testid=t-notice]'), '');
   await context.close();
 });
 

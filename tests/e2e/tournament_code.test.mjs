@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { serveDist, launch, openApp, root } from './harness.mjs';
+import { serveDist, launch, openApp, root, storedGames } from './harness.mjs';
 
 let server, browser;
 before(async () => {
@@ -142,7 +142,7 @@ test('a class of code entries: roll call, a tournament with a reload, standings 
   // without blocking the page, so a game that finished a moment before the reload may not be in it yet:
   // it is played again from its seed, as every game in progress is. Two games can end on the same tick,
   // so the reload waits until the stored bundle holds a finished game, which must then stay.
-  await page.waitForFunction(storedGames, null, { timeout: 30_000 });
+  await page.waitForFunction(storedGames, 1, { timeout: 30_000 });
   await page.reload();
   await page.waitForSelector('[data-testid=t-status]');
   const resumed = await text(page, 't-status');
@@ -176,22 +176,6 @@ test('a class of code entries: roll call, a tournament with a reload, standings 
   assert.deepEqual(errors.filter((e) => !/Failed to load resource|ERR_|net::/.test(e)), []);
   await page.close();
 });
-
-/** How many finished games the tournament the page keeps in IndexedDB holds (run in the page; 0 for none). */
-async function storedGames() {
-  const db = await new Promise((resolve, reject) => {
-    const r = indexedDB.open('gridarena-tournament', 1);
-    r.onsuccess = () => resolve(r.result);
-    r.onerror = () => reject(r.error);
-  });
-  const text = await new Promise((resolve, reject) => {
-    const r = db.transaction('kept').objectStore('kept').get('gridarena.tournament.bundle');
-    r.onsuccess = () => resolve(r.result);
-    r.onerror = () => reject(r.error);
-  });
-  db.close();
-  return typeof text === 'string' ? JSON.parse(text).games.length : 0;
-}
 
 /** `bundle` (text) with only its first `k` games, cut as text: its seeds are 64-bit integers, which
  * JSON.parse and JSON.stringify in JavaScript would round (the page and the CLI read them exactly). */
