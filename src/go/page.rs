@@ -1,7 +1,7 @@
 //! The Go page: the setup, the board, the players' panels with captures and clock, the actions, the live
 //! area count and SGF files (split off the first download, with the new-game form), around one
-//! [`GoSession`]. Every operation is the session's; this file owns
-//! the signals and the clock and wires the components to them.
+//! [`GoSession`]. Every operation is the session's; this file owns the signals and the clock and wires
+//! the components to them.
 
 use super::actions::Actions;
 use super::goban::Goban;

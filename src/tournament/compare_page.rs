@@ -1,7 +1,7 @@
 //! The Compare page (`#/compare`), a module of its own (`src/bin/gridarena-compare.rs`): the form, the
 //! live score with its interval, every counted game with its replay, and the positions where the two
-//! players parted. The games are played by the tournament's clock ([`Control::for_compare`]: no pace, nothing kept); what
-//! they show is read by [`super::compare`].
+//! players parted. The games are played by the tournament's clock ([`Control::for_compare`]: no pace,
+//! nothing kept); what they show is read by [`super::compare`].
 
 use super::compare::{self, Form, Standing};
 use super::driver::{cores, Control};
