@@ -10,8 +10,10 @@
 
 use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
+use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(inline_js = "
@@ -97,6 +99,70 @@ pub fn preload<A, R>(part: Split<A, R>) {
         let _ = wasm_bindgen_futures::JsFuture::from(when_idle()).await;
         let _ = (part.preload)().await;
     });
+}
+
+/// Calls a split function in the order it is asked, at once where its module is in: the page's tick
+/// machinery asks for a reset and then a step, and neither may overtake the other while the module loads.
+/// The first call loads the module; calls asked meanwhile wait behind it and run as soon as it is in.
+pub struct InOrder<A: 'static> {
+    split: Split<A, ()>,
+    /// Told when the module did not load: the calls asked so far are dropped, and the next one tries
+    /// again.
+    failed: StoredValue<Box<dyn Fn()>, LocalStorage>,
+    /// The calls waiting for the module, while it loads.
+    waiting: StoredValue<Option<VecDeque<A>>, LocalStorage>,
+}
+
+impl<A> Clone for InOrder<A> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<A> Copy for InOrder<A> {}
+
+impl<A> InOrder<A> {
+    pub fn new(split: Split<A, ()>, failed: impl Fn() + 'static) -> InOrder<A> {
+        InOrder {
+            split,
+            failed: StoredValue::new_local(Box::new(failed)),
+            waiting: StoredValue::new_local(None),
+        }
+    }
+
+    pub fn call(self, arg: A) {
+        let first = self.waiting.try_update_value(|w| match w {
+            Some(w) => {
+                w.push_back(arg);
+                None
+            }
+            None => Some(arg),
+        });
+        let Some(Some(arg)) = first else { return };
+        let mut call = (self.split.load)(arg);
+        // Once the module is in, the call is done in this first poll; only a load has to wait.
+        match call.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+            Poll::Ready(Ok(())) => return,
+            Poll::Ready(Err(_)) => return self.failed.with_value(|failed| failed()),
+            Poll::Pending => {}
+        }
+        self.waiting.set_value(Some(VecDeque::new()));
+        leptos::task::spawn_local(async move {
+            let loaded = call.await.is_ok();
+            let Some(Some(queued)) = self.waiting.try_update_value(Option::take) else {
+                return;
+            };
+            if loaded {
+                queued.into_iter().for_each(|arg| self.call(arg));
+            } else {
+                self.failed.with_value(|failed| failed());
+            }
+        });
+    }
+
+    /// Loads the module once the page is idle, so the first call finds it in.
+    pub fn preload(self) {
+        preload(self.split);
+    }
 }
 
 /// A split part's loader: its [`Split::load`], called with the signals it needs.

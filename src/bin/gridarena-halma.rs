@@ -2,8 +2,11 @@
 //! its download carries no other game; its built-in AIs think in the AI module (`gridarena-ai-halma`),
 //! and the parts its first board does not show are split off it (`src/lazy.rs`, `dist/split/`).
 
+use gridarena::halma::ticker::{self, Asked};
 use gridarena::halma::{self, ArenaPage, ArenaParts};
 use leptos::prelude::*;
+
+gridarena::split_fn!(clock, CLOCK, |asked: Asked| -> () { ticker::run(asked) });
 
 gridarena::split_part!(
     setup_form,
@@ -44,6 +47,7 @@ gridarena::split_part!(
 
 fn page() -> impl IntoView {
     let parts = ArenaParts {
+        clock: CLOCK,
         setup_form: SETUP_FORM,
         replay_bar: REPLAY_BAR,
         inspector: INSPECTOR,

@@ -4,12 +4,12 @@
 //! handlers here only move signals.
 
 use super::arena_keys::arena_keys;
-use super::arena_model::{click_notice, parse_seed, waiting_text, Screen};
+use super::arena_model::{click_notice, parse_seed, waiting_text, Screens};
 use super::beat::{late_note, tab_hidden, Beat, ON_TIME_TO_CLEAR};
 use super::board::Board;
 use super::board_view::BoardView;
 use super::controls::{Controls, DEFAULT_TICK_MS};
-use super::debug_marks::DebugMarksProps;
+use super::debug_marks::{DebugMarksProps, Thought};
 use super::human_actions::HumanActions;
 use super::inspector::InspectorProps;
 use super::latency_panel::LatencyPanel;
@@ -23,9 +23,9 @@ use super::replay::Replay;
 use super::replay_bar::ReplayBarProps;
 use super::session::{ClickResult, Session};
 use super::setup_form::SetupFormProps;
-use super::ticker::Ticker;
+use super::ticker::{self, Call, Ticker};
 use super::time_chart::TimeChartProps;
-use crate::lazy::{LazyPart, Split};
+use crate::lazy::{InOrder, LazyPart, Split};
 use gridarena_engine::halma::ai::BuiltIn;
 use gridarena_engine::halma::edit::{PositionEdit, Tool};
 use gridarena_engine::halma::{CampRules, Preset, Rules, Square, Team, Teams};
@@ -48,25 +48,12 @@ fn rules_of(
     }
 }
 
-/// The signals a [`Screen`] is read from.
-#[derive(Clone, Copy)]
-struct Screens {
-    session: RwSignal<Session>,
-    replay: RwSignal<Option<Replay>>,
-}
-
-impl Screens {
-    /// `f` of what is shown now, tracking both signals.
-    fn with<T>(self, f: impl FnOnce(Screen<'_>) -> T) -> T {
-        self.replay
-            .with(|r| self.session.with(|s| f(Screen::of(s, r.as_ref()))))
-    }
-}
-
 /// The arena's parts that its first board does not show, split off the start page's module
 /// (`src/lazy.rs`): its bin declares them, and each loads once the page is idle after the first board.
 #[derive(Clone, Copy)]
 pub struct ArenaParts {
+    /// The tick machinery ([`ticker::run`]): the first Step or Run waits for it.
+    pub clock: Split<ticker::Asked, ()>,
     pub setup_form: Split<SetupFormProps>,
     pub replay_bar: Split<ReplayBarProps>,
     pub inspector: Split<InspectorProps>,
@@ -193,19 +180,35 @@ pub fn ArenaPage(parts: ArenaParts) -> impl IntoView {
         }
     });
     let ticker = Ticker::new(session, notice, running, tick_ms);
+    let clock = InOrder::new(parts.clock, move || {
+        running.set(false);
+        notice.set(Some(Line {
+            tone: Tone::Error,
+            text: "Error, the arena's clock did not load (the network or the server refused it): Step or Run to try again."
+                .into(),
+        }));
+    });
+    clock.preload();
+    let tick = move |call: Call| clock.call((ticker, call));
     let screen = Screens { session, replay };
     // A code player starts loading (Python: a few MB, once) as soon as it is chosen or a game begins,
-    // not at the first tick.
+    // not at the first tick. A first board of other players does not wait for the clock.
     let game_setup = Memo::new(move |_| session.with(|s| (s.players().clone(), s.seed())));
-    Effect::new(move |_| {
-        game_setup.track();
-        ticker.prepare();
+    Effect::new(move |asked: Option<()>| {
+        let code = game_setup.with(|(players, _)| {
+            Team::ALL
+                .into_iter()
+                .any(|t| matches!(players[t], Player::Code(_)))
+        });
+        if asked.is_some() || code {
+            tick(Call::Prepare);
+        }
     });
 
     // A Step (`eager`) or one beat of Run: a replay shows its next tick; a live game plays one.
     let advance = move |eager: bool| {
         if replay.with_untracked(Option::is_none) {
-            return if eager { ticker.step() } else { ticker.beat() };
+            return tick(if eager { Call::Step } else { Call::Beat });
         }
         let mut more = false;
         replay.update(|r| more = r.as_mut().is_some_and(Replay::advance));
@@ -242,11 +245,11 @@ pub fn ArenaPage(parts: ArenaParts) -> impl IntoView {
             if was_on != Some(true) {
                 late.set(None);
                 if replay.with_untracked(Option::is_none) {
-                    ticker.run();
+                    tick(Call::Run);
                 }
             }
         } else if was_on == Some(true) {
-            ticker.stop();
+            tick(Call::Stop);
         }
         on
     });
@@ -285,7 +288,7 @@ pub fn ArenaPage(parts: ArenaParts) -> impl IntoView {
     // leaves a replay and the editor.
     let begin = move |mut s: Session, limit: Option<u32>| {
         running.set(false);
-        ticker.reset();
+        tick(Call::Reset);
         replay.set(None);
         editing.set(None);
         for team in Team::ALL {
@@ -356,12 +359,8 @@ pub fn ArenaPage(parts: ArenaParts) -> impl IntoView {
     let keys = arena_keys(running, playable, on_step, on_confirm, on_cancel);
     on_cleanup(move || keys.remove());
     let plain_board = Memo::new(move |_| screen.with(|s| s.board()));
-    let marks_of = RwSignal::new(None::<Team>);
-    let thought = Memo::new(move |_| {
-        let team = marks_of.get()?;
-        let size = plain_board.with(|v| v.size);
-        Some((team, screen.with(|s| s.debug(team, size))))
-    });
+    // What the debug marks' part reads of the chosen team's answer, once it is in and a team is chosen.
+    let thought = RwSignal::new(None::<Thought>);
     let board = Memo::new(move |_| {
         if let Some(v) = editing.with(|e| {
             let flagged = check.with(|c| c.as_ref().and_then(|c| c.2));
@@ -369,13 +368,14 @@ pub fn ArenaPage(parts: ArenaParts) -> impl IntoView {
         }) {
             return v;
         }
-        let debug = thought.with(|t| t.as_ref().and_then(|(_, r)| r.debug.clone()));
+        let debug = thought
+            .get()
+            .and_then(|t| t.with(|t| t.as_ref().and_then(|(_, r)| r.debug.clone())));
         plain_board.get().with_debug(debug.as_ref())
     });
     let verdict = Memo::new(move |_| check.with(|c| c.as_ref().map(|c| (c.0.clone(), c.1))));
     let filter = RwSignal::new(Filter::default());
     let all_messages = RwSignal::new(false);
-    let times = Memo::new(move |_| screen.with(|s| s.times()));
     let messages = Memo::new(move |_| {
         let (f, limit) = (filter.get(), blocks_wanted(all_messages.get()));
         screen.with(|s| s.message_blocks(f, limit))
@@ -391,7 +391,11 @@ pub fn ArenaPage(parts: ArenaParts) -> impl IntoView {
             <LazyPart
                 what="the debug marks"
                 load=Box::new(move || {
-                    (parts.debug_marks.load)(DebugMarksProps { team: marks_of, thought })
+                    (parts.debug_marks.load)(DebugMarksProps {
+                        screen,
+                        size: Signal::derive(move || plain_board.with(|v| v.size)),
+                        thought,
+                    })
                 })
             />
             <NoticeLine notice=notice waiting=Signal::derive(move || session.with(waiting_text)) />
@@ -399,7 +403,7 @@ pub fn ArenaPage(parts: ArenaParts) -> impl IntoView {
             <LatencyPanel session=session />
             <LazyPart
                 what="the time chart"
-                load=Box::new(move || (parts.time_chart.load)(TimeChartProps { times }))
+                load=Box::new(move || (parts.time_chart.load)(TimeChartProps { screen }))
             />
             <HumanActions
                 active=Signal::derive(move || session.with(|s| s.active_human().is_some()))

@@ -11,6 +11,22 @@ use super::session::{ClickResult, Session};
 use gridarena_engine::halma::debug::{self, DebugRead};
 use gridarena_engine::halma::record::Record;
 use gridarena_engine::halma::{Exchange, Game, Preset, Team, Verdict};
+use leptos::prelude::*;
+
+/// The signals a [`Screen`] is read from: the page's, and its parts'.
+#[derive(Clone, Copy)]
+pub struct Screens {
+    pub session: RwSignal<Session>,
+    pub replay: RwSignal<Option<Replay>>,
+}
+
+impl Screens {
+    /// `f` of what is shown now, tracking both signals.
+    pub fn with<T>(self, f: impl FnOnce(Screen<'_>) -> T) -> T {
+        self.replay
+            .with(|r| self.session.with(|s| f(Screen::of(s, r.as_ref()))))
+    }
+}
 
 /// What the board, the message field and the controls follow: the live game, or a loaded record being
 /// watched over it (the live game waits underneath until the page leaves the replay).

@@ -2,17 +2,32 @@
 //! docs/protocol.md), and that team's line of text and any warnings about the field. The projector wall
 //! never shows marks: only the arena's board takes them.
 
+use super::arena_model::Screens;
 use gridarena_engine::halma::debug::DebugRead;
 use gridarena_engine::halma::Team;
 use leptos::prelude::*;
 
+/// The chosen team's debug field, read for the shown tick. The part reads it (the answer's JSON and the
+/// field's checks stay out of the page's first download) and the page's board draws its marks.
+pub type Thought = Memo<Option<(Team, DebugRead)>>;
+
 /// The choice of team and what its AI said it was thinking in the shown tick.
 #[component]
 pub fn DebugMarks(
-    team: RwSignal<Option<Team>>,
-    /// The chosen team's debug field, read for the shown tick.
-    thought: Memo<Option<(Team, DebugRead)>>,
+    screen: Screens,
+    /// The board's size, which the marks' squares are checked against.
+    size: Signal<u8>,
+    /// Where the board finds what this part read: set once, when the part is in.
+    thought: RwSignal<Option<Thought>>,
 ) -> impl IntoView {
+    let team = RwSignal::new(None::<Team>);
+    let read: Thought = Memo::new(move |_| {
+        let team = team.get()?;
+        let size = size.get();
+        Some((team, screen.with(|s| s.debug(team, size))))
+    });
+    thought.set(Some(read));
+    let thought = read;
     let choose = move |ev: leptos::ev::Event| {
         team.set(match event_target_value(&ev).as_str() {
             "red" => Some(Team::Red),

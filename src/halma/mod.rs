@@ -27,7 +27,7 @@ mod replay_bar;
 pub mod scrubber;
 pub mod session;
 mod setup_form;
-mod ticker;
+pub mod ticker;
 mod time_chart;
 pub mod web_ai;
 

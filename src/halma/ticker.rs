@@ -4,6 +4,10 @@
 //! The seed's timing, for every kind of player: all requests leave at the same moment, an answer that
 //! misses the deadline (the tick length) counts as no move, and a late answer is dropped, never applied
 //! to a later tick. The rules stay in [`Session`] and the engine; this only owns timers and workers.
+//!
+//! This, the askers of every kind of player and the session's tick are most of the arena's code, and a
+//! first board needs none of them: the page asks for a [`Call`] and its bin splits [`run`] off the start
+//! page's first download (`split_fn!`, `src/lazy.rs`), loaded once the page is idle.
 
 use super::asker::{Asker, Question};
 use super::builtin;
@@ -18,6 +22,38 @@ use std::time::Duration;
 
 /// How long a tick waits for its answers before Step shows it is busy.
 const BUSY_AFTER_MS: u64 = 200;
+
+/// What the page asks of its tick machinery.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Call {
+    /// The game's players changed: code players start loading now rather than at the first tick.
+    Prepare,
+    /// Step: one tick, enacted as soon as every answer is in, or at the deadline.
+    Step,
+    /// One beat of Run's interval: the tick in progress ends, and the next begins.
+    Beat,
+    /// Run was switched on: the first tick begins now rather than one interval later.
+    Run,
+    /// Run was switched off: the tick in progress still ends, as soon as its answers are in.
+    Stop,
+    /// A new game or a loaded replay: the tick in progress is abandoned and thinking AIs are stopped.
+    Reset,
+}
+
+/// A call and the ticker it is for: what the split function takes.
+pub type Asked = (Ticker, Call);
+
+/// Does what the page asked.
+pub fn run((ticker, call): Asked) {
+    match call {
+        Call::Prepare => ticker.prepare(),
+        Call::Step => ticker.step(),
+        Call::Beat => ticker.beat(),
+        Call::Run => ticker.run(),
+        Call::Stop => ticker.stop(),
+        Call::Reset => ticker.reset(),
+    }
+}
 
 /// The page's tick machinery. Copy: every callback holds its own handle.
 #[derive(Clone, Copy)]
@@ -88,14 +124,14 @@ impl Ticker {
     }
 
     /// Step: one tick, enacted as soon as every answer is in, or at the deadline.
-    pub fn step(self) {
+    fn step(self) {
         if !self.tick_in_progress() {
             self.begin(true);
         }
     }
 
     /// One beat of Run's interval: the tick in progress ends here (its deadline), and the next begins.
-    pub fn beat(self) {
+    fn beat(self) {
         if self.tick_in_progress() {
             self.finish();
         }
@@ -107,14 +143,14 @@ impl Ticker {
     }
 
     /// Run was switched on: the first tick begins now rather than one interval later.
-    pub fn run(self) {
+    fn run(self) {
         if !self.tick_in_progress() && self.session.with_untracked(Session::ready) {
             self.begin(false);
         }
     }
 
     /// Run was switched off: the tick in progress still ends, as soon as its answers are in.
-    pub fn stop(self) {
+    fn stop(self) {
         if !self.tick_in_progress() {
             return;
         }
@@ -127,7 +163,7 @@ impl Ticker {
     }
 
     /// A new game or a loaded replay: the tick in progress is abandoned and thinking AIs are stopped.
-    pub fn reset(self) {
+    fn reset(self) {
         self.state.update_value(|s| {
             s.stop_thinking(0.0);
             s.generation += 1;
@@ -245,7 +281,7 @@ impl Ticker {
 
     /// Gets the code players of the game on the page ready: loading starts now rather than at the first
     /// tick.
-    pub fn prepare(self) {
+    fn prepare(self) {
         if let Some(loading) = self.code_loading() {
             self.state.update_value(|s| s.loading_said = true);
             self.say(Tone::Info, loading);

@@ -2,16 +2,18 @@
 //! replays. Each team's answer times as a line against the tick's deadline (dashed), the slowest answers
 //! ringed and named; where a web AI says how long it thought (`thinkMs`), the rest was the network's.
 
-use super::answer_times::{slowest, TickTimes};
+use super::answer_times::slowest;
+use super::arena_model::Screens;
 use gridarena_engine::halma::Team;
 use leptos::prelude::*;
 
 const WIDTH: f64 = 320.0;
 const HEIGHT: f64 = 80.0;
 
-/// The chart of `times`; nothing until an AI has answered.
+/// The chart of the shown game's answer times; nothing until an AI has answered.
 #[component]
-pub fn TimeChart(times: Memo<Vec<TickTimes>>) -> impl IntoView {
+pub fn TimeChart(screen: Screens) -> impl IntoView {
+    let times = Memo::new(move |_| screen.with(|s| s.times()));
     move || {
         times.with(|times| {
             if times.is_empty() {

@@ -328,6 +328,35 @@ test('the parts a first board does not show come after it, in modules of their o
   await context.close();
 });
 
+test('the arena plays without its clock in the first download: calls made while it loads keep their order, and one that does not load is said', async () => {
+  const { context, fetched, gate } = await gatedContext(browser, /\/split\/gridarena-halma\/split_clock\.wasm$/);
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.waitForSelector('[data-testid=board] .cell');
+  await page.waitForSelector('[data-testid=new-game]');
+  // The clock's module is refused (the page tried it once idle): Step says so and nothing is played.
+  await page.click('[data-testid=step]');
+  await page.waitForFunction(() => /Error, the arena's clock did not load/
+    .test(document.querySelector('[data-testid=notice]').textContent));
+  assert.doesNotMatch(await page.textContent('[data-testid=messages]'), /Turn 1/);
+  // While it loads, a new game's reset and a Step wait for it, in that order: the Step plays the new game.
+  gate.mode = 'hold';
+  await newGame(page, { preset: 'mini', red: 'builtin:greedy', blue: 'builtin:greedy', seed: 2 });
+  await page.click('[data-testid=step]');
+  assert.equal(await page.locator('[data-testid=board] .cell').count(), 64);
+  await page.waitForTimeout(300);
+  assert.doesNotMatch(await page.textContent('[data-testid=messages]'), /Turn 1/);
+  gate.open();
+  await page.waitForFunction(() => /Turn 1/.test(document.querySelector('[data-testid=messages]').textContent));
+  assert.doesNotMatch(await page.textContent('[data-testid=notice]'), /did not load/);
+  // Once in, the clock answers at once.
+  await page.click('[data-testid=step]');
+  await page.waitForFunction(() => /Turn 2/.test(document.querySelector('[data-testid=messages]').textContent));
+  assert.ok(fetched.some((p) => p.endsWith('/split/gridarena-halma/split_clock.wasm')), fetched.join(' '));
+  assert.equal(fetched.filter((p) => p.endsWith('/gridarena-halma_bg.wasm')).length, 1, fetched.join(' '));
+  await context.close();
+});
+
 test('without Web Workers the built-in AIs play on the page thread', async () => {
   const { page, errors } = await openApp(browser, server.url, () => { delete window.Worker; });
   await newGame(page, { preset: 'mini', red: 'builtin:greedy', blue: 'builtin:search', seed: 2 });
