@@ -1,19 +1,23 @@
 //! The HyperChess page. A module of its own (started by the script in index.html), so its download
 //! carries no other game; its built-in AI thinks in the AI module (`gridarena-ai-hyperchess`), and the
-//! parts its first board does not show (the live view, the new-game form and the files bar) are split
+//! parts its first board does not show (the live view, the new-game form, the files bar and the 3D board) are split
 //! off it (`src/lazy.rs`, `dist/split/`).
 
 use gridarena::hyperchess::{self, HyperChessPage, HyperChessParts};
 use leptos::prelude::*;
 
-gridarena::split_fn!(live, LIVE, |_none: ()| -> AnyView {
-    hyperchess::LiveView().into_any()
-});
+gridarena::split_part!(live, LIVE, hyperchess::LiveView, hyperchess::LiveViewProps);
 gridarena::split_part!(
     new_game,
     NEW_GAME,
     hyperchess::NewGameForm,
     hyperchess::NewGameFormProps
+);
+gridarena::split_part!(
+    board3d,
+    BOARD3D,
+    hyperchess::Board3d,
+    hyperchess::Board3dProps
 );
 gridarena::split_part!(
     file_bar,
@@ -27,6 +31,7 @@ fn page() -> impl IntoView {
         live: LIVE,
         new_game: NEW_GAME,
         file_bar: FILE_BAR,
+        board3d: BOARD3D,
     };
     view! { <HyperChessPage parts=parts /> }
 }

@@ -2,6 +2,7 @@
 //! (the same z-slices as the game) with the turn, the last move and the pieces taken. The browser
 //! reconnects a broken stream by itself; the page says so meanwhile.
 
+use super::board3d::Board3dProps;
 use super::boards::Boards;
 use super::live::LiveBoard;
 use crate::notice::{tone_class, Tone};
@@ -13,7 +14,10 @@ use wasm_bindgen::JsCast;
 use web_sys::{EventSource, MessageEvent};
 
 #[component]
-pub fn LiveView() -> impl IntoView {
+pub fn LiveView(
+    /// The 3D board, split off the page's module by its bin.
+    board3d: crate::lazy::Split<Board3dProps>,
+) -> impl IntoView {
     let live = RwSignal::new(LiveBoard::default());
     let notice = RwSignal::new(None::<String>);
     match listen(live) {
@@ -43,7 +47,7 @@ pub fn LiveView() -> impl IntoView {
             <p class="notice" data-testid="hc-notice">
                 {move || live.with(LiveBoard::problem).or_else(|| notice.get()).map(|t| view! { <span class=tone_class(Tone::Error)>{t}</span> })}
             </p>
-            <Boards view=view on_click=nothing />
+            <Boards view=view on_click=nothing board3d=board3d />
             <div class="hc-captured">
                 <span data-testid="hc-lost-white">"White has lost: " {lost(Side::White)}</span>
                 <span data-testid="hc-lost-black">"Black has lost: " {lost(Side::Black)}</span>

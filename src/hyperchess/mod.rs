@@ -16,7 +16,8 @@ pub mod scene;
 pub mod session;
 pub mod view;
 
+pub use board3d::{Board3d, Board3dProps};
 pub use file_bar::{FileBar, FileBarProps};
-pub use live_view::LiveView;
+pub use live_view::{LiveView, LiveViewProps};
 pub use new_game::{NewGameForm, NewGameFormProps};
 pub use page::{HyperChessPage, HyperChessParts};

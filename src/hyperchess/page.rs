@@ -2,8 +2,10 @@
 //! a target to move; the turn, the captured pieces and the winner; shipped maps, Map files, saved games,
 //! and any currentstate file to look at. Every operation is the session's; this file wires them up.
 
+use super::board3d::Board3dProps;
 use super::boards::Boards;
 use super::file_bar::FileBarProps;
+use super::live_view::LiveViewProps;
 use super::new_game::NewGameFormProps;
 use super::session::{HyperSession, Opponent};
 use crate::ai_player::AiPlayer;
@@ -21,13 +23,14 @@ const RULES: &[&str] = &[
 ];
 
 /// The parts of the page that its first board does not show, split off its module by its bin
-/// (`src/lazy.rs`): the live view (`live`, called with `()`), shown at once where the address asks for
-/// it, and the new-game form and the files bar, which load once the page is idle.
+/// (`src/lazy.rs`): the live view, shown at once where the address asks for it; the new-game form, the
+/// files bar and the 3D board, which load once the page is idle.
 #[derive(Clone, Copy)]
 pub struct HyperChessParts {
-    pub live: Split<()>,
+    pub live: Split<LiveViewProps>,
     pub new_game: Split<NewGameFormProps>,
     pub file_bar: Split<FileBarProps>,
+    pub board3d: Split<Board3dProps>,
 }
 
 /// The page: the live view when the address asks for it (`#/hyperchess?live`, as `gridarena hyperchess
@@ -40,7 +43,7 @@ pub fn HyperChessPage(parts: HyperChessParts) -> impl IntoView {
     });
     if live {
         view! {
-            <LazyPart what="the live view" load=Box::new(move || (parts.live.load)(())) at_once=true />
+            <LazyPart what="the live view" load=Box::new(move || (parts.live.load)(LiveViewProps { board3d: parts.board3d })) at_once=true />
         }
         .into_any()
     } else {
@@ -89,7 +92,7 @@ fn GamePage(parts: HyperChessParts) -> impl IntoView {
             <p class="notice" data-testid="hc-notice">
                 {move || notice.get().map(|l| view! { <span class=tone_class(l.tone)>{l.text}</span> })}
             </p>
-            <Boards view=view on_click=click />
+            <Boards view=view on_click=click board3d=parts.board3d />
             <div class="hc-captured">
                 <span data-testid="hc-lost-white">"White has lost: " {lost(Side::White)}</span>
                 <span data-testid="hc-lost-black">"Black has lost: " {lost(Side::Black)}</span>
