@@ -336,11 +336,15 @@ async function wall(seconds, trace) {
       for (const r of records) {
         const el = r.target.nodeType === Node.TEXT_NODE ? r.target.parentElement : r.target;
         if (!el?.closest('.t-turn')) continue;
-        const card = el.closest('[data-testid=live-game]');
+        // A place on the wall shows one game after another: each game's ticks are timed by its own
+        // caption (its round and number), not by the card. A game's ticks are timed from its first
+        // turn on, as when each game had a card of its own (its "turn 0" came with the card).
+        const game = el.closest('[data-testid=live-game]')?.querySelector('figcaption')?.textContent;
+        if (el.textContent === 'turn 0') continue;
         // One tick may change the counter's text in more than one record.
-        if (!card || now - (last.get(card) ?? -1e9) < 1) continue;
-        if (last.has(card)) ticks.push(now - last.get(card));
-        last.set(card, now);
+        if (!game || now - (last.get(game) ?? -1e9) < 1) continue;
+        if (last.has(game)) ticks.push(now - last.get(game));
+        last.set(game, now);
       }
     });
     observer.observe(document.querySelector('[data-testid=wall]'), { subtree: true, characterData: true, childList: true });
