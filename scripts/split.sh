@@ -7,6 +7,8 @@
 # (plus modules of what several parts share), binds and optimises them as trunk does, and puts them in
 # place of trunk's: <out>/<page>.js and <out>/<page>_bg.wasm, the parts in <out>/split/<page>/, loaded by
 # <out>/split/<page>/__wasm_split.js when a part is first wanted. Pages without split points are left alone.
+# Last, it names the split pages in <out>/index.html, whose script fetches such a page's parts' loader with
+# the page (build.rs finds the same pages in their bins).
 #
 # Trunk runs this after each build (Trunk.toml, [[hooks]] stage = "post_build") with TRUNK_STAGING_DIR set
 # to the build's staging folder. By hand, after `trunk build --release`: scripts/split.sh [OUT]
@@ -57,3 +59,16 @@ for js in "$out"/gridarena-*.js; do
   printf 'split: %s: the page %s KB, its parts %s KB (before gzip)\n' "$page" \
     "$(( $(stat -c %s "$out/${page}_bg.wasm") / 1024 ))" "$(( $(du -cb "$parts"/*.wasm | tail -1 | cut -f1) / 1024 ))"
 done
+
+# The page's script (index.html) fetches a split page's parts' loader with its module: it is told which
+# pages those are here (each page whose module imports its parts' loader), the list kept nowhere else.
+if [ -f "$out/index.html" ]; then
+  split_pages=()
+  for js in "$out"/gridarena-*.js; do
+    page=$(basename "$js" .js)
+    grep -q "\"./split/$page/__wasm_split.js\"" "$js" && split_pages+=("'$page'")
+  done
+  list=$(IFS=,; echo "${split_pages[*]}")
+  sed -i "s#const SPLIT_PAGES = \[[^]]*\];#const SPLIT_PAGES = [$list];#" "$out/index.html"
+  grep -q "const SPLIT_PAGES = \[$list\];" "$out/index.html" || fail "index.html does not name the split pages"
+fi

@@ -306,6 +306,8 @@ test('the parts a first board does not show come after it, in modules of their o
   const page = await context.newPage();
   await page.goto(server.url);
   await page.waitForSelector('[data-testid=board] .cell');
+  // The parts' loader is fetched with the page (index.html names the split pages, scripts/split.sh).
+  assert.equal(await page.locator('link[rel=modulepreload][href$="split/gridarena-halma/__wasm_split.js"]').count(), 1);
   // The new-game form, the replay bar and the position editor arrive once the page is idle, each from
   // dist/split/gridarena-halma/ beside the page's module (here under a sub-path).
   await page.waitForSelector('[data-testid=new-game]');
