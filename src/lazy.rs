@@ -109,9 +109,12 @@ pub struct InOrder<A: 'static> {
     /// Told when the module did not load: the calls asked so far are dropped, and the next one tries
     /// again.
     failed: StoredValue<Box<dyn Fn()>, LocalStorage>,
-    /// The calls waiting for the module, while it loads.
-    waiting: StoredValue<Option<VecDeque<A>>, LocalStorage>,
+    /// The calls waiting for the module, while it loads, each with what follows it.
+    waiting: StoredValue<Option<VecDeque<(A, Then)>>, LocalStorage>,
 }
+
+/// What the page does once a call is done (starting Run's beat once its first tick has begun).
+pub type Then = Option<Box<dyn FnOnce()>>;
 
 impl<A> Clone for InOrder<A> {
     fn clone(&self) -> Self {
@@ -130,29 +133,42 @@ impl<A> InOrder<A> {
     }
 
     pub fn call(self, arg: A) {
+        self.call_then(arg, None);
+    }
+
+    /// Calls with `arg`, and then does `then`: at once where the module is in, else once it is (never
+    /// where it does not load). A call that `then` makes waits behind those asked while the module loaded.
+    pub fn call_then(self, arg: A, then: Then) {
         let first = self.waiting.try_update_value(|w| match w {
             Some(w) => {
-                w.push_back(arg);
+                w.push_back((arg, then));
                 None
             }
-            None => Some(arg),
+            None => Some((arg, then)),
         });
-        let Some(Some(arg)) = first else { return };
+        let Some(Some((arg, then))) = first else {
+            return;
+        };
         let mut call = (self.split.load)(arg);
         // Once the module is in, the call is done in this first poll; only a load has to wait.
         match call.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
-            Poll::Ready(Ok(())) => return,
+            Poll::Ready(Ok(())) => return then.into_iter().for_each(|then| then()),
             Poll::Ready(Err(_)) => return self.failed.with_value(|failed| failed()),
             Poll::Pending => {}
         }
         self.waiting.set_value(Some(VecDeque::new()));
         leptos::task::spawn_local(async move {
             let loaded = call.await.is_ok();
+            if loaded {
+                then.into_iter().for_each(|then| then());
+            }
             let Some(Some(queued)) = self.waiting.try_update_value(Option::take) else {
                 return;
             };
             if loaded {
-                queued.into_iter().for_each(|arg| self.call(arg));
+                queued
+                    .into_iter()
+                    .for_each(|(arg, then)| self.call_then(arg, then));
             } else {
                 self.failed.with_value(|failed| failed());
             }

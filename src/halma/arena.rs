@@ -219,13 +219,23 @@ pub fn ArenaPage(parts: ArenaParts) -> impl IntoView {
     // Run: one beat per tick length, from a worker's timer (it keeps time in a hidden tab); a new beat
     // whenever Run or the speed changes. A beat that still comes late is said, not hidden,
     // until enough on-time beats follow.
+    // The beat starts once Run's first tick has begun: after the clock loads where it is not in yet, so
+    // the first tick gets its whole length rather than ending at a beat that came while it loaded.
     let interval = StoredValue::new_local(None::<Beat>);
+    // Which switch of Run or the speed a beat is started for: a beat waiting for the clock is not started
+    // once another has replaced it.
+    let switched = StoredValue::new_local(0_u64);
     let late = RwSignal::new(None::<String>);
     Effect::new(move |was_on: Option<bool>| {
         let ms = tick_ms.get();
         let on = running.get();
         interval.set_value(None);
-        if on {
+        switched.update_value(|n| *n += 1);
+        let this = switched.get_value();
+        let start_beat = move || {
+            if !running.get_untracked() || switched.try_get_value() != Some(this) {
+                return;
+            }
             let mut previous = crate::now_ms();
             let mut on_time = 0;
             interval.set_value(Some(Beat::start(ms, move || {
@@ -242,14 +252,19 @@ pub fn ArenaPage(parts: ArenaParts) -> impl IntoView {
                 previous = now;
                 advance(false);
             })));
+        };
+        if !on {
+            if was_on == Some(true) {
+                tick(Call::Stop);
+            }
+        } else if was_on != Some(true) && replay.with_untracked(Option::is_none) {
+            late.set(None);
+            clock.call_then((ticker, Call::Run), Some(Box::new(start_beat)));
+        } else {
             if was_on != Some(true) {
                 late.set(None);
-                if replay.with_untracked(Option::is_none) {
-                    tick(Call::Run);
-                }
             }
-        } else if was_on == Some(true) {
-            tick(Call::Stop);
+            start_beat();
         }
         on
     });
@@ -370,7 +385,8 @@ pub fn ArenaPage(parts: ArenaParts) -> impl IntoView {
         }
         let debug = thought
             .get()
-            .and_then(|t| t.with(|t| t.as_ref().and_then(|(_, r)| r.debug.clone())));
+            .and_then(|t| t.try_with(|t| t.as_ref().and_then(|(_, r)| r.debug.clone())))
+            .flatten();
         plain_board.get().with_debug(debug.as_ref())
     });
     let verdict = Memo::new(move |_| check.with(|c| c.as_ref().map(|c| (c.0.clone(), c.1))));

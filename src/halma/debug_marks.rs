@@ -8,7 +8,8 @@ use gridarena_engine::halma::Team;
 use leptos::prelude::*;
 
 /// The chosen team's debug field, read for the shown tick. The part reads it (the answer's JSON and the
-/// field's checks stay out of the page's first download) and the page's board draws its marks.
+/// field's checks stay out of the page's first download) and the page's board draws its marks, for as
+/// long as the part is there (`try_with`).
 pub type Thought = Memo<Option<(Team, DebugRead)>>;
 
 /// The choice of team and what its AI said it was thinking in the shown tick.

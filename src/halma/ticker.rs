@@ -142,9 +142,13 @@ impl Ticker {
         }
     }
 
-    /// Run was switched on: the first tick begins now rather than one interval later.
+    /// Run was switched on: the first tick begins now rather than one interval later (unless Run was
+    /// switched off again while the clock loaded).
     fn run(self) {
-        if !self.tick_in_progress() && self.session.with_untracked(Session::ready) {
+        if self.running.get_untracked()
+            && !self.tick_in_progress()
+            && self.session.with_untracked(Session::ready)
+        {
             self.begin(false);
         }
     }

@@ -359,6 +359,24 @@ test('the arena plays without its clock in the first download: calls made while 
   await context.close();
 });
 
+test('Run clicked while the clock loads plays whole ticks once it is in, not the beats it missed', async () => {
+  const { context, gate } = await gatedContext(browser, /\/split\/gridarena-halma\/split_clock\.wasm$/, 'hold');
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.waitForSelector('[data-testid=new-game]');
+  await newGame(page, { preset: 'mini', red: 'builtin:greedy', blue: 'builtin:greedy', seed: 2 });
+  await page.locator('[data-testid=speed]').fill('200');
+  await page.click('[data-testid=run]');
+  // Five beats pass while the clock is held: none of them may end a tick that has not had its time.
+  await page.waitForTimeout(1000);
+  gate.open();
+  await page.waitForFunction(() => /Turn 3/.test(document.querySelector('[data-testid=messages]').textContent));
+  await page.click('[data-testid=stop]');
+  const text = await page.textContent('[data-testid=messages]');
+  assert.doesNotMatch(text, /timed out|no move enacted/, text.slice(0, 600));
+  await context.close();
+});
+
 test('without Web Workers the built-in AIs play on the page thread', async () => {
   const { page, errors } = await openApp(browser, server.url, () => { delete window.Worker; });
   await newGame(page, { preset: 'mini', red: 'builtin:greedy', blue: 'builtin:search', seed: 2 });
