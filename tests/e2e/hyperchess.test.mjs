@@ -213,6 +213,8 @@ test('a refused AI answer is said once, and the AI is not asked again until the 
 
 test('the 3D view draws every node of the standard map, turns, and a click moves a piece', async () => {
   const { page, errors } = await open(browser);
+  const fetched = [];
+  page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
   await page.click('[data-testid=hc-3d-toggle]');
   await page.waitForSelector('[data-testid=hc-3d]');
   const node = (x, y, z) => `[data-testid=hc-3d] .hc-node[data-x="${x}"][data-y="${y}"][data-z="${z}"]`;
@@ -237,6 +239,11 @@ test('the 3D view draws every node of the standard map, turns, and a click moves
   // The flat board shows the same position.
   await page.click('[data-testid=hc-3d-toggle]');
   assert.equal((await page.textContent(at(2, 2, 0))).trim(), '♙');
+  // The 3D board is a part of its own, loaded after the page (src/lazy.rs), never with its first board.
+  assert.ok(!fetched.some((p) => p.endsWith('/gridarena-hyperchess_bg.wasm')), fetched.join(' '));
+  const part = await page.evaluate(() => performance.getEntriesByType('resource')
+    .some((e) => e.name.endsWith('/split/gridarena-hyperchess/split_board3d.wasm')));
+  assert.ok(part, 'the 3D board came from dist/split/gridarena-hyperchess/');
   assert.deepEqual(errors, []);
 });
 
