@@ -101,16 +101,18 @@ pub fn preload<A, R>(part: Split<A, R>) {
     });
 }
 
-/// Calls a split function in the order it is asked, at once where its module is in: the page's tick
-/// machinery asks for a reset and then a step, and neither may overtake the other while the module loads.
-/// The first call loads the module; calls asked meanwhile wait behind it and run as soon as it is in.
+/// Calls a split function in the order it is asked, at once where its module is in: the arena asks its
+/// clock for a reset and then a step, the tournament page for a resume and then a start, and neither may
+/// overtake the other while the module loads. The first call loads the module; calls asked meanwhile
+/// wait behind it and run as soon as it is in.
 pub struct InOrder<A: 'static> {
     split: Split<A, ()>,
     /// Told when the module did not load: the calls asked so far are dropped, and the next one tries
     /// again.
     failed: StoredValue<Box<dyn Fn()>, LocalStorage>,
-    /// The calls waiting for the module, while it loads, each with what follows it.
-    waiting: StoredValue<Option<VecDeque<(A, Then)>>, LocalStorage>,
+    /// The calls waiting for the module, while it loads, each with what follows it. A signal, so that a
+    /// page can hold a button back while calls wait ([`InOrder::loading`]).
+    waiting: RwSignal<Option<VecDeque<(A, Then)>>, LocalStorage>,
 }
 
 /// What the page does once a call is done (starting Run's beat once its first tick has begun).
@@ -128,8 +130,13 @@ impl<A> InOrder<A> {
         InOrder {
             split,
             failed: StoredValue::new_local(Box::new(failed)),
-            waiting: StoredValue::new_local(None),
+            waiting: RwSignal::new_local(None),
         }
+    }
+
+    /// Whether calls wait for the module now (reactive).
+    pub fn loading(self) -> bool {
+        self.waiting.with(Option::is_some)
     }
 
     pub fn call(self, arg: A) {
@@ -139,7 +146,7 @@ impl<A> InOrder<A> {
     /// Calls with `arg`, and then does `then`: at once where the module is in, else once it is (never
     /// where it does not load). A call that `then` makes waits behind those asked while the module loaded.
     pub fn call_then(self, arg: A, then: Then) {
-        let first = self.waiting.try_update_value(|w| match w {
+        let first = self.waiting.try_update_untracked(|w| match w {
             Some(w) => {
                 w.push_back((arg, then));
                 None
@@ -156,13 +163,13 @@ impl<A> InOrder<A> {
             Poll::Ready(Err(_)) => return self.failed.with_value(|failed| failed()),
             Poll::Pending => {}
         }
-        self.waiting.set_value(Some(VecDeque::new()));
+        self.waiting.set(Some(VecDeque::new()));
         leptos::task::spawn_local(async move {
             let loaded = call.await.is_ok();
             if loaded {
                 then.into_iter().for_each(|then| then());
             }
-            let Some(Some(queued)) = self.waiting.try_update_value(Option::take) else {
+            let Some(Some(queued)) = self.waiting.try_update(Option::take) else {
                 return;
             };
             if loaded {

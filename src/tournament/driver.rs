@@ -20,7 +20,7 @@ use super::store;
 use crate::code::seat::{Seat, SeatStatus};
 use crate::halma::asker::{Asker, Question};
 use crate::halma::web_ai;
-use crate::lazy::Split;
+use crate::lazy::{InOrder, Split};
 use crate::notice::{Line, Tone};
 use crate::now_ms;
 use gridarena_engine::halma::code::HashedSource;
@@ -58,10 +58,9 @@ pub struct Control {
     pub strain: RwSignal<Strain>,
     /// Whether the run is kept in this browser (a tournament) or not (a comparison).
     saves: bool,
-    /// What runs the page's [`Job`]s: split off the tournament page's first download.
-    jobs: Split<Asked, ()>,
-    /// The jobs asked and not yet done (their module still loading): Start waits for them.
-    pub asking: RwSignal<u32>,
+    /// What runs the page's [`Job`]s, in the order they are asked: split off the tournament page's
+    /// first download.
+    jobs: InOrder<Asked>,
 }
 
 impl Control {
@@ -78,8 +77,12 @@ impl Control {
             pool: StoredValue::new_local(Pool::new(pool::cap_for(device_memory()))),
             strain: RwSignal::new(Strain::default()),
             saves: true,
-            jobs,
-            asking: RwSignal::new(0),
+            jobs: InOrder::new(jobs, move || {
+                notice.set(Some(Line::new(
+                    Tone::Error,
+                    "Error, the tournament's clock did not load (the network or the server refused it): try again.",
+                )))
+            }),
         }
     }
 
@@ -92,26 +95,20 @@ impl Control {
         }
     }
 
-    /// Does `job` once its code is in (at once where it already is); a module that does not load is
-    /// said in the notice, and the same click tries again.
+    /// Does `job` once its code is in (at once where it already is), after the jobs asked before it; a
+    /// module that does not load is said in the notice, and the same click tries again.
     pub fn ask(self, job: Job) {
-        let load = self.jobs.load;
-        self.asking.update(|n| *n += 1);
-        spawn_local(async move {
-            let done = load((self, job)).await;
-            self.asking.update(|n| *n = n.saturating_sub(1));
-            if done.is_err() {
-                self.notice.set(Some(Line::new(
-                    Tone::Error,
-                    "Error, the tournament's clock did not load (the network or the server refused it): try again.",
-                )));
-            }
-        });
+        self.jobs.call((self, job));
+    }
+
+    /// Whether jobs wait for their module (reactive): Start waits for them.
+    pub fn asking(self) -> bool {
+        self.jobs.loading()
     }
 
     /// Loads what runs the page's jobs once the page is idle, so the first click finds it in.
     pub fn preload_jobs(self) {
-        crate::lazy::preload(self.jobs);
+        self.jobs.preload();
     }
 
     /// The machine as the wall's verdict reads it.

@@ -100,7 +100,7 @@ pub fn RollCallPanel(
     let any_red = move || checks.with(|c| c.iter().any(Check::is_red));
     // Until the jobs asked are done (the saved tournament being resumed, a Start already clicked), a
     // Start would come after them and be refused.
-    let waiting = move || ctl.asking.get() > 0;
+    let waiting = move || ctl.asking();
     view! {
         <fieldset class="t-roll">
             <legend>"Roll call"</legend>

@@ -172,16 +172,21 @@ test('a classroom tournament: roster, roll call, run, reload, standings, replay 
 /** The tournament page's clock, split off its first download. */
 const CLOCK = /\/split\/gridarena-tournament\/split_clock\.wasm$/;
 
-test('the set-up view comes first; the clock and the running view come after it, and a clock that does not load is said and tried again', async () => {
-  const { context, fetched, gate } = await gatedContext(browser, CLOCK);
-  const page = await context.newPage();
+/** Opens the tournament page and sets up two greedy entries on the mini board, 100 ms ticks, `turns` turns. */
+async function twoGreedyOnMini(page, turns) {
   await page.goto(`${server.url}#/tournament`);
   await page.waitForSelector('[data-testid=entry-name]');
   await page.fill('[data-testid=paste]', 'One builtin:greedy\nTwo builtin:greedy\n');
   await page.click('[data-testid=paste-add]');
   await page.selectOption('[data-testid=preset]', 'mini');
   await page.fill('[data-testid=tick]', '100');
-  await page.fill('[data-testid=turns]', '6');
+  await page.fill('[data-testid=turns]', String(turns));
+}
+
+test('the set-up view comes first; the clock and the running view come after it, and a clock that does not load is said and tried again', async () => {
+  const { context, fetched, gate } = await gatedContext(browser, CLOCK);
+  const page = await context.newPage();
+  await twoGreedyOnMini(page, 6);
   // The clock's module is refused (the page tried it once idle): Start says so and changes nothing.
   await page.click('[data-testid=start]');
   await page.waitForFunction(() => /Error, the tournament's clock did not load/
@@ -204,13 +209,7 @@ test('the set-up view comes first; the clock and the running view come after it,
 test('Start waits while the saved tournament is being resumed, so a click cannot replace it', async () => {
   const { context, gate } = await gatedContext(browser, CLOCK, 'pass');
   const page = await context.newPage();
-  await page.goto(`${server.url}#/tournament`);
-  await page.waitForSelector('[data-testid=entry-name]');
-  await page.fill('[data-testid=paste]', 'One builtin:greedy\nTwo builtin:greedy\n');
-  await page.click('[data-testid=paste-add]');
-  await page.selectOption('[data-testid=preset]', 'mini');
-  await page.fill('[data-testid=tick]', '100');
-  await page.fill('[data-testid=turns]', '2000');
+  await twoGreedyOnMini(page, 2000);
   await page.click('[data-testid=start]');
   await page.waitForSelector('[data-testid=t-status]');
   await page.waitForFunction(storedGames, 0);
