@@ -6,12 +6,14 @@ use super::table;
 use leptos::prelude::*;
 
 #[component]
-pub fn Crosstable(run: RwSignal<Option<Run>>) -> impl IntoView {
-    let finished =
-        Memo::new(move |_| run.with(|r| r.as_ref().map_or(0, |r| r.tournament.finished_count())));
+pub fn Crosstable(
+    run: RwSignal<Option<Run>>,
+    /// The finished games the table shows (see `table_pace`).
+    shown: ReadSignal<usize>,
+) -> impl IntoView {
     let grid = Memo::new(move |_| {
-        // Read (not only tracked), so the count is brought up to date before it is compared.
-        let _ = finished.get();
+        // Recomputed when the shown count of finished games changes, not on every tick.
+        shown.track();
         run.with_untracked(|r| {
             r.as_ref()
                 .and_then(|r| table::crosstable(&r.tournament).ok())

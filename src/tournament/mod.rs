@@ -32,6 +32,7 @@ mod roster_panel;
 mod settings_panel;
 mod standings_view;
 mod store;
+mod table_pace;
 mod wall;
 
 pub use compare_page::ComparePage;

@@ -16,7 +16,7 @@ use super::runner::Run;
 use super::settings_panel::SettingsPanel;
 use super::standings_view::StandingsTable;
 use super::wall::Wall;
-use super::{store, table};
+use super::{store, table, table_pace};
 use crate::files;
 use crate::lazy::{LazyPart, Split};
 use crate::notice::{tone_class, Line, Tone};
@@ -191,6 +191,7 @@ fn ResumeFile(
 pub fn Running(ctl: Control) -> impl IntoView {
     let run = ctl.run;
     let watched = RwSignal::new(None::<Watched>);
+    let shown = table_pace::shown_finished(run);
     let say_error = move |text: String| ctl.notice.set(Some(Line::new(Tone::Error, text)));
     let replay = Callback::new(move |number: usize| {
         match run.with_untracked(|r| Watched::game(r.as_ref().map(|r| &r.tournament), number)) {
@@ -274,9 +275,9 @@ pub fn Running(ctl: Control) -> impl IntoView {
         <Wall ctl />
         <ReplayView watched notice=ctl.notice />
         <div class="t-tables">
-            <StandingsTable run />
-            <Crosstable run />
+            <StandingsTable run shown />
+            <Crosstable run shown />
         </div>
-        <GamesList run on_replay=replay />
+        <GamesList run shown on_replay=replay />
     }
 }

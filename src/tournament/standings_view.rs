@@ -8,7 +8,11 @@ use leptos::prelude::*;
 use std::collections::HashMap;
 
 #[component]
-pub fn StandingsTable(run: RwSignal<Option<Run>>) -> impl IntoView {
+pub fn StandingsTable(
+    run: RwSignal<Option<Run>>,
+    /// The finished games the table shows (see `table_pace`).
+    shown: ReadSignal<usize>,
+) -> impl IntoView {
     // Taken once: a tournament's code does not change (each hash was worked out when its code was read).
     let hashes: HashMap<String, String> = run.with_untracked(|r| {
         r.as_ref().map_or_else(HashMap::new, |r| {
@@ -20,12 +24,9 @@ pub fn StandingsTable(run: RwSignal<Option<Run>>) -> impl IntoView {
                 .collect()
         })
     });
-    // Recomputed when a game finishes, not on every tick.
-    let finished =
-        Memo::new(move |_| run.with(|r| r.as_ref().map_or(0, |r| r.tournament.finished_count())));
     let rows = Memo::new(move |_| {
-        // Read (not only tracked), so the count is brought up to date before it is compared.
-        let _ = finished.get();
+        // Recomputed when the shown count of finished games changes, not on every tick.
+        shown.track();
         run.with_untracked(|r| r.as_ref().map(|r| table::rows(&r.tournament)))
             .unwrap_or(Ok(Vec::new()))
     });

@@ -119,7 +119,7 @@ pub fn crosstable(t: &Tournament) -> Result<(Vec<String>, Vec<Vec<String>>), Str
 }
 
 /// A finished game in the list of games.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GameLine {
     pub number: usize,
     pub round: usize,

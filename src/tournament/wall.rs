@@ -14,7 +14,8 @@ use leptos::prelude::*;
 
 /// The game each place on the wall shows, from the places `before` and the games in progress: a game
 /// keeps its place, a new one takes the first free place (or a new one at the end), and free places at
-/// the end are dropped. A free place among others stays, hidden, until a game takes it.
+/// the end are dropped. A free place among others stays, its card invisible but keeping its room, until
+/// a game takes it: the cards after it do not move.
 pub fn places(before: &[Option<usize>], live: &[usize]) -> Vec<Option<usize>> {
     let mut places: Vec<Option<usize>> = before
         .iter()
@@ -80,7 +81,8 @@ fn GameCard(
         <figure
             class="t-card"
             data-testid=move || if free() { "free-place" } else { "live-game" }
-            hidden=free
+            class:free=free
+            aria-hidden=move || free().then_some("true")
         >
             <figcaption>{names}</figcaption>
             <div class="t-board"><Board view=board /></div>

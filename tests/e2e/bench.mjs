@@ -319,6 +319,8 @@ async function wall(seconds, trace) {
   await page.fill('[data-testid=withdraw-after]', '');
   await page.click('[data-testid=start]');
   await page.waitForFunction((n) => document.querySelectorAll('[data-testid=live-game]').length === n, WALL_GAMES);
+  // The wall at the top of the screen, as a projector shows it (Start left the page scrolled to the tables).
+  await page.evaluate(() => document.querySelector('[data-testid=wall]').scrollIntoView());
   await page.waitForTimeout(1000);
   if (trace) await browser.startTracing(page, { categories: ['disabled-by-default-devtools.timeline', 'blink.user_timing'] });
   const seen = await page.evaluate((ms) => new Promise((done) => {

@@ -134,6 +134,9 @@ test('a classroom tournament: roster, roll call, run, reload, standings, replay 
   assert.match(standings, /\d+\.\d ± \d+\.\d/, 'every rating with its uncertainty');
   assert.match(await text(page, 'crosstable'), /×/);
   assert.equal(await page.locator('[data-testid=game-line]').count(), 3);
+  // Newest first, each numbered by when it finished (the list is keyed by game: a game's end adds a line).
+  assert.deepEqual(await page.locator('[data-testid=game-line]').evaluateAll((lines) => lines.map((l) => l.value)),
+    [3, 2, 1]);
 
   // Replay a finished game, step it, and download its record.
   await page.locator('[data-testid=replay]').first().click();
