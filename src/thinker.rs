@@ -12,10 +12,16 @@ use std::time::Duration;
 type OnReply = Box<dyn FnOnce(String)>;
 
 thread_local! {
-    /// Set once a worker could not start or stopped: the browser (or the page's module) cannot run
-    /// them, so every thinker on the page answers on the page thread from then on, and says so once.
+    /// Set once the browser refused to start a worker (no Web Workers, or a policy that forbids them):
+    /// every thinker on the page answers on the page thread from then on, and says so once.
     static NO_WORKERS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
+
+/// How many of its workers may fail (their AI module did not load, or they stopped) before a thinker
+/// answers on the page thread for good. One failure is often the network's, for a moment: the next job
+/// starts a fresh worker, and a lesson's built-in AIs do not spend the rest of it on the page's thread.
+/// A module that never loads is not fetched again for every job.
+const GIVE_UP_AFTER: u32 = 3;
 
 /// One AI's thinker: one worker, started on the first job. Clones share it.
 #[derive(Clone)]
@@ -30,6 +36,8 @@ struct Inner {
     /// The jobs given to the worker and not answered yet, oldest first (a worker answers in order),
     /// each with who waits for its reply.
     queue: VecDeque<(String, OnReply)>,
+    /// How many of this thinker's workers have failed.
+    failures: u32,
 }
 
 impl Thinker {
@@ -40,6 +48,7 @@ impl Thinker {
                 module,
                 worker: None,
                 queue: VecDeque::new(),
+                failures: 0,
             })),
         }
     }
@@ -48,7 +57,7 @@ impl Thinker {
     /// returns.
     pub fn ask(&self, job: String, on_reply: impl FnOnce(String) + 'static) {
         let on_reply: OnReply = Box::new(on_reply);
-        if NO_WORKERS.get() || !self.has_worker() {
+        if self.given_up() || !self.has_worker() {
             self.answer_here(job, on_reply);
             return;
         }
@@ -62,7 +71,7 @@ impl Thinker {
             posted
         };
         if let Some(Err(why)) = posted {
-            self.workers_failed(&why);
+            self.worker_failed(&why);
         }
         self.answer_here(job, on_reply);
     }
@@ -81,9 +90,14 @@ impl Thinker {
         };
         drop(worker);
         drop(queue);
-        if !NO_WORKERS.get() {
+        if !self.given_up() {
             self.has_worker();
         }
+    }
+
+    /// Whether this thinker answers on the page thread for good.
+    fn given_up(&self) -> bool {
+        NO_WORKERS.get() || self.inner.borrow().failures >= GIVE_UP_AFTER
     }
 
     /// Whether a worker is there to take a job, starting one if none is.
@@ -98,18 +112,32 @@ impl Thinker {
                 self.inner.borrow_mut().worker = Some(worker);
                 true
             }
+            // The browser does not start workers at all: no thinker on the page will have one.
             Err(why) => {
-                self.workers_failed(&why);
+                if !NO_WORKERS.replace(true) {
+                    leptos::logging::warn!(
+                        "built-in AIs think on the page thread: no worker could start: {why}"
+                    );
+                }
                 false
             }
         }
     }
 
-    fn workers_failed(&self, why: &str) {
-        if !NO_WORKERS.replace(true) {
+    /// A worker that took jobs failed: it goes, and the next job starts another, unless this one was the
+    /// last this thinker tries.
+    fn worker_failed(&self, why: &str) {
+        let failures = {
+            let mut inner = self.inner.borrow_mut();
+            inner.failures += 1;
+            inner.failures
+        };
+        if failures == GIVE_UP_AFTER {
             leptos::logging::warn!(
-                "built-in AIs think on the page thread: their worker failed: {why}"
+                "built-in AIs think on the page thread: {failures} of their workers failed, the last: {why}"
             );
+        } else if failures < GIVE_UP_AFTER {
+            leptos::logging::warn!("an AI's worker failed ({why}): the next job starts another");
         }
         // Dropping a worker from inside its own callback is safe: wasm-bindgen keeps the running closure.
         let worker = self.inner.borrow_mut().worker.take();
@@ -142,7 +170,7 @@ fn on_worker_reply(weak: &Weak<RefCell<Inner>>, reply: Reply) {
         }
         // What the worker was given is answered here instead, and so is all that follows.
         Reply::Failed(why) => {
-            thinker.workers_failed(&why);
+            thinker.worker_failed(&why);
             let queue = std::mem::take(&mut thinker.inner.borrow_mut().queue);
             for (job, on_reply) in queue {
                 thinker.answer_here(job, on_reply);

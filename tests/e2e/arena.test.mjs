@@ -394,6 +394,46 @@ test('without Web Workers the built-in AIs play on the page thread', async () =>
   await page.close();
 });
 
+test('a worker whose AI module did not load is replaced at the next job, not given up for the page thread', async () => {
+  // The AI module's wasm is refused (a network hiccup) for the first tick: both teams' workers fail, and
+  // that tick is answered, or said to fail, on the page's thread. Once it loads again, the next tick
+  // starts a fresh worker for each team, and they think there, not on the page's thread.
+  const { context, gate } = await gatedContext(browser, '**/gridarena-ai-halma_bg.wasm', 'refuse');
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => {
+    if (m.type() === 'warning' || m.type() === 'error') errors.push(m.text());
+  });
+  await page.addInitScript(() => {
+    const Native = window.Worker;
+    window.workersStarted = 0;
+    window.Worker = class extends Native {
+      constructor(...args) { super(...args); window.workersStarted += 1; }
+    };
+  });
+  await page.goto(server.url);
+  await page.waitForSelector('[data-testid=board] .cell');
+  // The arena preset: both teams move every tick.
+  await newGame(page, { preset: 'arena', red: 'builtin:greedy', blue: 'builtin:greedy', seed: 2 });
+  await page.click('[data-testid=step]');
+  await page.waitForFunction(() => /Turn 1/.test(document.querySelector('[data-testid=messages]').textContent));
+  assert.equal(await page.evaluate(() => window.workersStarted), 2);
+  gate.open();
+  for (const n of [2, 3]) {
+    await page.click('[data-testid=step]');
+    await page.waitForFunction((n) => document.querySelector('[data-testid=messages]').textContent
+      .includes(`Turn ${n}`), n);
+  }
+  assert.equal(await page.evaluate(() => window.workersStarted), 4, 'a fresh worker per team, then reused');
+  const text = await page.textContent('[data-testid=messages]');
+  const after = text.slice(0, text.indexOf('Turn 1'));
+  assert.doesNotMatch(after, /failed|timed out|did not load/, after);
+  assert.ok(errors.length >= 1 && errors.every((e) => /the next job starts another|Failed to load resource/.test(e)),
+    errors.join('\n'));
+  assert.ok(!errors.some((e) => /page thread/.test(e)), errors.join('\n'));
+  await context.close();
+});
+
 for (const [name, width, height] of [['a phone', 375, 667], ['a projector', 1920, 1080]]) {
   test(`the page fits ${name} (${width}x${height}): no sideways scrolling, the whole board and Step in reach`, async () => {
     const page = await browser.newPage({ viewport: { width, height } });
