@@ -12,7 +12,9 @@
 use gridarena_engine::halma::ai::BuiltIn;
 use gridarena_engine::halma::protocol::parse_response;
 use gridarena_engine::halma::{Answer, Game, GameState, NoMove, Team};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
+#[cfg(test)]
+use serde::Serialize;
 
 /// The AI module that answers the jobs (`src/bin/gridarena-ai-halma.rs`).
 pub const MODULE: &str = "gridarena-ai-halma";
@@ -20,8 +22,9 @@ pub const MODULE: &str = "gridarena-ai-halma";
 /// What a reply starts with when the AI has no move to give, followed by why.
 const ERROR: &str = crate::ai_worker::NO_MOVE;
 
-/// One job for the worker.
-#[derive(Serialize, Deserialize)]
+/// One job for the worker, as it reads it ([`job_with_state`] writes it).
+#[derive(Deserialize)]
+#[cfg_attr(test, derive(Serialize))]
 struct Job {
     ai: String,
     team: Team,
@@ -32,13 +35,23 @@ struct Job {
 
 /// The worker's message asking `ai` for `team`'s move in `game`, played with `seed`.
 pub fn job(ai: BuiltIn, game: &Game, team: Team, seed: u64) -> String {
-    let job = Job {
-        ai: ai.name().to_string(),
-        team,
-        seed: seed.to_string(),
-        state: game.state(),
-    };
-    serde_json::to_string(&job).unwrap_or_default()
+    job_with_state(ai, &state_text(game), team, seed)
+}
+
+/// `game`'s state as a job carries it: written once a tick, where both teams' jobs (or a code player's
+/// request) carry the same state.
+pub fn state_text(game: &Game) -> String {
+    serde_json::to_string(&game.state()).unwrap_or_default()
+}
+
+/// [`job`] with the state already written by [`state_text`].
+pub fn job_with_state(ai: BuiltIn, state: &str, team: Team, seed: u64) -> String {
+    let text = |v: &str| serde_json::to_string(v).unwrap_or_default();
+    format!(
+        "{{\"ai\":{},\"team\":{},\"seed\":\"{seed}\",\"state\":{state}}}",
+        text(ai.name()),
+        text(team.name())
+    )
 }
 
 /// Runs one job. The reply is the move as a response body, or [`ERROR`] and why there is none.
@@ -98,6 +111,25 @@ mod tests {
                     assert_eq!(got, Answer::Move(direct.unwrap()), "{preset} {team} {ai}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_job_written_from_the_state_text_is_the_job_serde_writes() {
+        let game = Game::new(&Preset::Arena.rules(), 9).unwrap();
+        for team in Team::ALL {
+            let by_serde = serde_json::to_value(Job {
+                ai: BuiltIn::Search.name().to_string(),
+                team,
+                seed: u64::MAX.to_string(),
+                state: game.state(),
+            })
+            .unwrap();
+            let written = job_with_state(BuiltIn::Search, &state_text(&game), team, u64::MAX);
+            assert_eq!(
+                serde_json::from_str::<serde_json::Value>(&written).unwrap(),
+                by_serde
+            );
         }
     }
 

@@ -202,8 +202,10 @@ impl Ticker {
             s.generation += 1;
         });
         self.show_busy_later();
+        // The state both teams' jobs carry, written once.
+        let mut state = None;
         for ask in asks {
-            self.send(ask);
+            self.send(ask, &mut state);
         }
         let answered = self.session.with_untracked(|s| s.awaiting().is_empty());
         if eager && answered {
@@ -248,12 +250,18 @@ impl Ticker {
         );
     }
 
-    /// Asks a team's player for its move in this tick; the answer is delivered when it comes.
-    fn send(self, ask: Ask) {
+    /// Asks a team's player for its move in this tick; the answer is delivered when it comes. `state` is
+    /// the game's state as a job carries it, once a first ask has written it.
+    fn send(self, ask: Ask, state: &mut Option<String>) {
         let (team, round) = (ask.request.team, ask.request.turn);
         let question = self.session.with_untracked(|s| match ask.player {
             Player::BuiltIn(ai) => Some(Question::BuiltIn {
-                job: builtin::job(ai, s.game(), team, ask.request.seed),
+                job: builtin::job_with_state(
+                    ai,
+                    state.get_or_insert_with(|| builtin::state_text(s.game())),
+                    team,
+                    ask.request.seed,
+                ),
             }),
             Player::Web(url) => Some(Question::Web {
                 url,
@@ -262,7 +270,9 @@ impl Ticker {
             }),
             Player::Code(_) => Some(Question::Code {
                 request: s.request_body(team, ask.time_limit_ms),
-                state: serde_json::to_string(&s.game().state()).unwrap_or_default(),
+                state: state
+                    .get_or_insert_with(|| builtin::state_text(s.game()))
+                    .clone(),
                 team,
             }),
             Player::Human => None,

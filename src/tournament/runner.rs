@@ -100,10 +100,17 @@ impl Run {
         let live = self.live_mut(number)?;
         let asks = live.game.begin().ok()?;
         let mut requests = Vec::new();
+        // The state both teams' jobs carry, written once.
+        let mut state = None;
         for ask in asks {
+            let mut state = || {
+                state
+                    .get_or_insert_with(|| builtin::state_text(live.game.game()))
+                    .clone()
+            };
             let to = match &players[ask.team as usize] {
                 Some(AiPlayer::BuiltIn(ai)) => Question::BuiltIn {
-                    job: builtin::job(*ai, live.game.game(), ask.team, ask.seed),
+                    job: builtin::job_with_state(*ai, &state(), ask.team, ask.seed),
                 },
                 Some(AiPlayer::Web(url)) => Question::Web {
                     url: url.clone(),
@@ -112,7 +119,7 @@ impl Run {
                 },
                 Some(AiPlayer::Code(_)) => Question::Code {
                     request: live.game.request_body(ask.team, tick_ms),
-                    state: serde_json::to_string(&live.game.game().state()).unwrap_or_default(),
+                    state: state(),
                     team: ask.team,
                 },
                 Some(AiPlayer::Program(_)) => {
