@@ -6,7 +6,7 @@
 
 use crate::code::ai::{CodeRef, Source};
 use gridarena_engine::compare::{
-    self, Counter, Divergence, Outcome, StopRule, Tally, Verdict, DEFAULT_GAMES,
+    self, Counter, Divergence, Outcome, StopRule, Tally, Verdict, DEFAULT_GAMES, DEFAULT_MIN_GAMES,
 };
 use gridarena_engine::halma::{AiPlayer, Preset, Team};
 use gridarena_engine::tournament::event::Tournament;
@@ -30,6 +30,8 @@ pub struct Form {
     pub b: String,
     pub preset: String,
     pub games: String,
+    /// No early stop before this many games (`--min-games` on the command line).
+    pub min_games: String,
     pub concurrency: String,
     pub seed: String,
 }
@@ -42,6 +44,7 @@ impl Form {
             b: "builtin:greedy".to_string(),
             preset: Preset::Arena.to_string(),
             games: DEFAULT_GAMES.to_string(),
+            min_games: DEFAULT_MIN_GAMES.to_string(),
             concurrency: default_concurrency(cores).to_string(),
             seed: DEFAULT_SEED.to_string(),
         }
@@ -54,6 +57,7 @@ impl Form {
             "b" => self.b = value,
             "preset" => self.preset = value,
             "games" => self.games = value,
+            "min-games" => self.min_games = value,
             "concurrency" => self.concurrency = value,
             "seed" => self.seed = value,
             _ => {}
@@ -62,12 +66,13 @@ impl Form {
     }
 
     /// The fields as a link's query, in order, each value still to be encoded.
-    pub fn fields(&self) -> [(&'static str, &str); 6] {
+    pub fn fields(&self) -> [(&'static str, &str); 7] {
         [
             ("a", &self.a),
             ("b", &self.b),
             ("preset", &self.preset),
             ("games", &self.games),
+            ("min-games", &self.min_games),
             ("concurrency", &self.concurrency),
             ("seed", &self.seed),
         ]
@@ -91,6 +96,12 @@ impl Form {
                 })
         };
         let games = number("Games", &self.games, 2, u64::from(MAX_GAMES))? as u32;
+        let min_games = number(
+            "The fewest games before an early stop",
+            &self.min_games,
+            0,
+            u64::from(MAX_GAMES),
+        )? as u32;
         let concurrency = number(
             "Games at once",
             &self.concurrency,
@@ -119,6 +130,7 @@ impl Form {
                 ..Settings::default()
             },
             games,
+            rule: StopRule { min_games },
         })
     }
 }
@@ -160,6 +172,8 @@ pub struct Setup {
     pub roster: Roster,
     pub settings: Settings,
     pub games: u32,
+    /// When the run may stop before its last game.
+    pub rule: StopRule,
 }
 
 impl Setup {
@@ -311,7 +325,13 @@ mod tests {
         assert_eq!(Form::new(Some(1)).concurrency, "2");
         let setup = f.check(nothing_kept).unwrap();
         assert_eq!(setup.games, 50);
+        assert_eq!(setup.rule, StopRule::default());
         assert_eq!(setup.settings.seed, DEFAULT_SEED);
+        let eager = Form::new(None).with("min-games", " 0 ".into());
+        assert_eq!(
+            eager.check(nothing_kept).unwrap().rule,
+            StopRule { min_games: 0 }
+        );
         assert_eq!(setup.settings.preset, Preset::Arena);
         assert_eq!(setup.roster.entries[0].player, "builtin:search");
         let bad = |f: Form, says: &str| {
@@ -338,6 +358,14 @@ mod tests {
             "Games at once",
         );
         bad(Form::new(None).with("seed", "-1".into()), "The seed");
+        bad(
+            Form::new(None).with("min-games", "many".into()),
+            "The fewest games before an early stop must be",
+        );
+        bad(
+            Form::new(None).with("min-games", "10001".into()),
+            "The fewest games before an early stop must be",
+        );
         bad(Form::new(None).with("preset", "huge".into()), "Preset");
         let web = form("http://127.0.0.1:8001/", "builtin:greedy", "10")
             .check(nothing_kept)

@@ -55,6 +55,8 @@ pub fn ComparePage() -> impl IntoView {
     let playing = RwSignal::new(false);
     let watched = RwSignal::new(None::<Watched>);
     let run = ctl.run;
+    // The stop rule of the run on the page, from its form when it started.
+    let rule = RwSignal::new(StopRule::default());
 
     let finished =
         Memo::new(move |_| run.with(|r| r.as_ref().map_or(0, |r| r.tournament.finished_count())));
@@ -62,7 +64,7 @@ pub fn ComparePage() -> impl IntoView {
         let _ = finished.get();
         run.with_untracked(|r| {
             r.as_ref()
-                .map(|r| Standing::of(&r.tournament, StopRule::default()))
+                .map(|r| Standing::of(&r.tournament, rule.get_untracked()))
         })
     });
     let parted = Memo::new(move |_| {
@@ -90,10 +92,14 @@ pub fn ComparePage() -> impl IntoView {
 
     let start = move |_| {
         let checked = form.with_untracked(|f| f.check(kept::source_of));
-        let t = checked.and_then(compare::Setup::tournament);
+        let t = checked.and_then(|setup| {
+            let stop = setup.rule;
+            setup.tournament().map(|t| (t, stop))
+        });
         match t {
             Err(why) => error.set(Some(why)),
-            Ok(t) => {
+            Ok((t, stop)) => {
+                rule.set(stop);
                 error.set(None);
                 watched.set(None);
                 took_ms.set(None);
@@ -174,9 +180,9 @@ pub fn ComparePage() -> impl IntoView {
         <section class="compare" aria-label="Compare">
             <h2>"Compare two AIs"</h2>
             <p class="hint">
-                "Did my change help? A plays B, seats and first mover swapped every other game, the two games of a pair from one seed; the run stops early once A's score is shown to be above or below 50% (a 99% interval, read after each pair from game 10 on), or after the games. "
+                "Did my change help? A plays B, seats and first mover swapped every other game, the two games of a pair from one seed; the run stops early once A's score is shown to be above or below 50% (a 99% interval, read after each pair, and not before the game set below), or after the games. "
                 "A player is a built-in (builtin:search), a web AI's address, or an AI kept in this browser (code:NAME, code:NAME@v2). The same run on the command line: "
-                <code>{move || form.with(|f| format!("gridarena halma compare {} {} --games {} --seed {} --preset {}", f.a.trim(), f.b.trim(), f.games.trim(), f.seed.trim(), f.preset.trim()))}</code>
+                <code>{move || form.with(|f| format!("gridarena halma compare {} {} --games {} --min-games {} --seed {} --preset {}", f.a.trim(), f.b.trim(), f.games.trim(), f.min_games.trim(), f.seed.trim(), f.preset.trim()))}</code>
             </p>
             <datalist id="compare-players">
                 {builtins.into_iter().map(|b| view! { <option value=b></option> }).collect_view()}
@@ -190,6 +196,7 @@ pub fn ComparePage() -> impl IntoView {
                 {field("b", "Player B ", Some("compare-players"))}
                 {field("preset", "Preset ", Some("compare-presets"))}
                 {field("games", "Games ", None)}
+                {field("min-games", "No early stop before game ", None)}
                 {field("concurrency", "At once ", None)}
                 {field("seed", "Seed ", None)}
                 <button data-testid="compare-start" on:click=start disabled=move || playing.get()>"Start"</button>

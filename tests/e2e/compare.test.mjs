@@ -19,12 +19,14 @@ after(async () => {
 const text = (page, id) => page.textContent(`[data-testid=${id}]`);
 
 test('a Compare run of search against greedy stops early with search ahead and its interval shown', async () => {
-  const setup = '?a=builtin%3Asearch&b=builtin%3Agreedy&preset=mini&games=40&concurrency=2&seed=1';
+  const setup = '?a=builtin%3Asearch&b=builtin%3Agreedy&preset=mini&games=40&min-games=12&concurrency=2&seed=1';
   const { page, errors } = await openApp(browser, `${server.url}#/compare${setup}`, undefined, '[data-testid=compare-start]');
   assert.equal(await page.getAttribute('nav a[data-page=compare]', 'aria-current'), 'page');
   // The setup came from the link.
   assert.equal(await page.inputValue('[data-testid=compare-preset]'), 'mini');
   assert.equal(await page.inputValue('[data-testid=compare-games]'), '40');
+  assert.equal(await page.inputValue('[data-testid=compare-min-games]'), '12');
+  assert.match(await page.textContent('.compare .hint code'), /--games 40 --min-games 12 --seed 1/);
 
   // A bad field says what is wrong and starts nothing.
   await page.fill('[data-testid=compare-games]', 'ten');
@@ -32,6 +34,11 @@ test('a Compare run of search against greedy stops early with search ahead and i
   await page.waitForFunction(() => /Games must be/.test(document.querySelector('[data-testid=compare-error]').textContent));
   assert.equal(await page.locator('[data-testid=compare-live]').count(), 0);
   await page.fill('[data-testid=compare-games]', '40');
+  await page.fill('[data-testid=compare-min-games]', 'many');
+  await page.click('[data-testid=compare-start]');
+  await page.waitForFunction(() => /fewest games before an early stop must be/
+    .test(document.querySelector('[data-testid=compare-error]').textContent));
+  await page.fill('[data-testid=compare-min-games]', '12');
 
   await page.click('[data-testid=compare-start]');
   await page.waitForFunction(() => /Stopped early|All \d+ games/.test(document.querySelector('[data-testid=compare-verdict]')?.textContent ?? ''),
@@ -40,7 +47,8 @@ test('a Compare run of search against greedy stops early with search ahead and i
   const match = verdict.match(/^Stopped early after (\d+) games: A is stronger\.$/);
   assert.ok(match, verdict);
   const n = Number(match[1]);
-  assert.ok(n >= 10 && n < 40 && n % 2 === 0, verdict);
+  // Not before the 12th game, as the form said (the default is 10).
+  assert.ok(n >= 12 && n < 40 && n % 2 === 0, verdict);
   // A's share and its interval, above a half.
   const score = await text(page, 'compare-score');
   const s = score.match(/^A (\d+)% \[(\d+)%–(\d+)%\] after (\d+) games$/);
