@@ -29,12 +29,18 @@ pub fn shown_finished(run: RwSignal<Option<Run>>) -> ReadSignal<usize> {
     };
     Effect::new(move |_| {
         let count = finished.get();
-        if count == shown.get_untracked() || pending.with_value(Option::is_some) {
+        if count == shown.get_untracked() {
             return;
         }
         let playing = run.with_untracked(|r| r.as_ref().is_some_and(|r| !r.live().is_empty()));
         match wait_ms(playing, last.get_value(), js_sys::Date::now()) {
-            None => catch_up(),
+            // A timer waiting to catch up is not needed any more: dropping it cancels it.
+            None => {
+                pending.set_value(None);
+                catch_up();
+            }
+            // A timer already waiting shows this result too.
+            Some(_) if pending.with_value(Option::is_some) => {}
             Some(ms) => {
                 let timer = Timeout::new(ms, move || {
                     pending.try_update_value(|p| *p = None);
