@@ -38,13 +38,33 @@ pub fn job(ai: BuiltIn, game: &Game, team: Team, seed: u64) -> String {
     job_with_state(ai, &state_text(game), team, seed)
 }
 
-/// `game`'s state as a job carries it: written once a tick, where both teams' jobs (or a code player's
-/// request) carry the same state.
-pub fn state_text(game: &Game) -> String {
+/// `game`'s state as a job carries it.
+fn state_text(game: &Game) -> String {
     serde_json::to_string(&game.state()).unwrap_or_default()
 }
 
-/// [`job`] with the state already written by [`state_text`].
+/// A tick's game state as the players' messages carry it (a built-in's job, a code player's request),
+/// written the first time a player of the tick asks for it and not again for the other.
+pub struct TickState<'a> {
+    game: &'a Game,
+    text: std::cell::OnceCell<String>,
+}
+
+impl<'a> TickState<'a> {
+    pub fn new(game: &'a Game) -> TickState<'a> {
+        TickState {
+            game,
+            text: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The state's JSON, written on the first call.
+    pub fn text(&self) -> &str {
+        self.text.get_or_init(|| state_text(self.game))
+    }
+}
+
+/// [`job`] with the state already written (by [`TickState::text`]).
 pub fn job_with_state(ai: BuiltIn, state: &str, team: Team, seed: u64) -> String {
     let text = |v: &str| serde_json::to_string(v).unwrap_or_default();
     format!(
@@ -125,7 +145,8 @@ mod tests {
                 state: game.state(),
             })
             .unwrap();
-            let written = job_with_state(BuiltIn::Search, &state_text(&game), team, u64::MAX);
+            let state = TickState::new(&game);
+            let written = job_with_state(BuiltIn::Search, state.text(), team, u64::MAX);
             assert_eq!(
                 serde_json::from_str::<serde_json::Value>(&written).unwrap(),
                 by_serde

@@ -202,10 +202,16 @@ impl Ticker {
             s.generation += 1;
         });
         self.show_busy_later();
-        // The state both teams' jobs carry, written once.
-        let mut state = None;
-        for ask in asks {
-            self.send(ask, &mut state);
+        // Every player's message is written first, the state both teams' carry once; then each is sent
+        // (sending keeps what went out in the session, which must not be read meanwhile).
+        let questions = self.session.with_untracked(|s| {
+            let state = builtin::TickState::new(s.game());
+            asks.into_iter()
+                .filter_map(|ask| self.question(ask, s, &state))
+                .collect::<Vec<_>>()
+        });
+        for (ask, question) in questions {
+            self.send(ask, question);
         }
         let answered = self.session.with_untracked(|s| s.awaiting().is_empty());
         if eager && answered {
@@ -250,34 +256,37 @@ impl Ticker {
         );
     }
 
-    /// Asks a team's player for its move in this tick; the answer is delivered when it comes. `state` is
-    /// the game's state as a job carries it, once a first ask has written it.
-    fn send(self, ask: Ask, state: &mut Option<String>) {
-        let (team, round) = (ask.request.team, ask.request.turn);
-        let question = self.session.with_untracked(|s| match ask.player {
-            Player::BuiltIn(ai) => Some(Question::BuiltIn {
-                job: builtin::job_with_state(
-                    ai,
-                    state.get_or_insert_with(|| builtin::state_text(s.game())),
-                    team,
-                    ask.request.seed,
-                ),
-            }),
-            Player::Web(url) => Some(Question::Web {
-                url,
+    /// What `ask`'s player is sent this tick, `state` being the tick's game state (a human is sent
+    /// nothing).
+    fn question(
+        self,
+        ask: Ask,
+        s: &Session,
+        state: &builtin::TickState,
+    ) -> Option<(Ask, Question)> {
+        let team = ask.request.team;
+        let question = match &ask.player {
+            Player::BuiltIn(ai) => Question::BuiltIn {
+                job: builtin::job_with_state(*ai, state.text(), team, ask.request.seed),
+            },
+            Player::Web(url) => Question::Web {
+                url: url.clone(),
                 content_type: ask.content_type,
                 body: s.request_body(team, ask.time_limit_ms),
-            }),
-            Player::Code(_) => Some(Question::Code {
+            },
+            Player::Code(_) => Question::Code {
                 request: s.request_body(team, ask.time_limit_ms),
-                state: state
-                    .get_or_insert_with(|| builtin::state_text(s.game()))
-                    .clone(),
+                state: state.text().to_string(),
                 team,
-            }),
-            Player::Human => None,
-        });
-        let Some(question) = question else { return };
+            },
+            Player::Human => return None,
+        };
+        Some((ask, question))
+    }
+
+    /// Asks a team's player `question` for its move in this tick; the answer is delivered when it comes.
+    fn send(self, ask: Ask, question: Question) {
+        let (team, round) = (ask.request.team, ask.request.turn);
         let sent = self.state.with_value(|s| {
             s.askers[team].ask(question, ask.time_limit_ms, move |asked| {
                 let _ = self

@@ -100,17 +100,14 @@ impl Run {
         let live = self.live_mut(number)?;
         let asks = live.game.begin().ok()?;
         let mut requests = Vec::new();
-        // The state both teams' jobs carry, written once.
-        let mut state = None;
+        // A program cannot run in the page: its team is answered with that once the others are asked.
+        let mut refused = Vec::new();
+        // The state both teams' messages carry, written once.
+        let state = builtin::TickState::new(live.game.game());
         for ask in asks {
-            let mut state = || {
-                state
-                    .get_or_insert_with(|| builtin::state_text(live.game.game()))
-                    .clone()
-            };
             let to = match &players[ask.team as usize] {
                 Some(AiPlayer::BuiltIn(ai)) => Question::BuiltIn {
-                    job: builtin::job_with_state(*ai, &state(), ask.team, ask.seed),
+                    job: builtin::job_with_state(*ai, state.text(), ask.team, ask.seed),
                 },
                 Some(AiPlayer::Web(url)) => Question::Web {
                     url: url.clone(),
@@ -119,13 +116,11 @@ impl Run {
                 },
                 Some(AiPlayer::Code(_)) => Question::Code {
                     request: live.game.request_body(ask.team, tick_ms),
-                    state: state(),
+                    state: state.text().to_string(),
                     team: ask.team,
                 },
                 Some(AiPlayer::Program(_)) => {
-                    let why = crate::halma::player::PROGRAM_IN_PAGE.to_string();
-                    let answer = Answer::NoMove(NoMove::Failed(why));
-                    live.game.deliver(ask.turn, ask.team, answer, None);
+                    refused.push((ask.turn, ask.team));
                     continue;
                 }
                 None => continue,
@@ -135,6 +130,11 @@ impl Run {
                 team: ask.team,
                 to,
             });
+        }
+        for (turn, team) in refused {
+            let why = crate::halma::player::PROGRAM_IN_PAGE.to_string();
+            live.game
+                .deliver(turn, team, Answer::NoMove(NoMove::Failed(why)), None);
         }
         Some(requests)
     }
