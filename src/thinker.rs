@@ -17,10 +17,11 @@ thread_local! {
     static NO_WORKERS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// How many of its workers may fail (their AI module did not load, or they stopped) before a thinker
-/// answers on the page thread for good. One failure is often the network's, for a moment: the next job
-/// starts a fresh worker, and a lesson's built-in AIs do not spend the rest of it on the page's thread.
-/// A module that never loads is not fetched again for every job.
+/// How many of its workers in a row may fail (their AI module did not load, or they stopped) before a
+/// thinker answers on the page thread for good. One failure is often the network's, for a moment: the
+/// next job starts a fresh worker, and a lesson's built-in AIs do not spend the rest of it on the page's
+/// thread. A worker that answers clears the count; a module that never loads is not fetched again for
+/// every job.
 const GIVE_UP_AFTER: u32 = 3;
 
 /// One AI's thinker: one worker, started on the first job. Clones share it.
@@ -36,7 +37,7 @@ struct Inner {
     /// The jobs given to the worker and not answered yet, oldest first (a worker answers in order),
     /// each with who waits for its reply.
     queue: VecDeque<(String, OnReply)>,
-    /// How many of this thinker's workers have failed.
+    /// How many of this thinker's workers have failed since one last answered.
     failures: u32,
 }
 
@@ -124,8 +125,8 @@ impl Thinker {
         }
     }
 
-    /// A worker that took jobs failed: it goes, and the next job starts another, unless this one was the
-    /// last this thinker tries.
+    /// A worker that took jobs failed: it goes, and the next job starts another, unless this was the
+    /// last failure in a row this thinker allows.
     fn worker_failed(&self, why: &str) {
         let failures = {
             let mut inner = self.inner.borrow_mut();
@@ -163,7 +164,11 @@ fn on_worker_reply(weak: &Weak<RefCell<Inner>>, reply: Reply) {
     let thinker = Thinker { inner };
     match reply {
         Reply::Answer(text) => {
-            let oldest = thinker.inner.borrow_mut().queue.pop_front();
+            let oldest = {
+                let mut inner = thinker.inner.borrow_mut();
+                inner.failures = 0;
+                inner.queue.pop_front()
+            };
             if let Some((_, on_reply)) = oldest {
                 on_reply(text);
             }
