@@ -159,15 +159,20 @@ impl<A> InOrder<A> {
         let mut call = (self.split.load)(arg);
         // Once the module is in, the call is done in this first poll; only a load has to wait.
         match call.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
-            Poll::Ready(Ok(())) => return then.into_iter().for_each(|then| then()),
+            Poll::Ready(Ok(())) => {
+                if let Some(then) = then {
+                    then();
+                }
+                return;
+            }
             Poll::Ready(Err(_)) => return self.failed.with_value(|failed| failed()),
             Poll::Pending => {}
         }
         self.waiting.set(Some(VecDeque::new()));
         leptos::task::spawn_local(async move {
             let loaded = call.await.is_ok();
-            if loaded {
-                then.into_iter().for_each(|then| then());
+            if let (true, Some(then)) = (loaded, then) {
+                then();
             }
             let Some(Some(queued)) = self.waiting.try_update(Option::take) else {
                 return;

@@ -82,7 +82,6 @@ fn GameCard(
             class="t-card"
             data-testid=move || if free() { "free-place" } else { "live-game" }
             class:free=free
-            aria-hidden=move || free().then_some("true")
         >
             <figcaption>{names}</figcaption>
             <div class="t-board"><Board view=board /></div>

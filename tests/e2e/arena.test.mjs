@@ -250,14 +250,17 @@ test('a malformed record is refused with its line, and the live game is untouche
   await page.close();
 });
 
+/** Run in the page before its scripts: counts the workers it starts, in window.workersStarted. */
+function countWorkers() {
+  const Native = window.Worker;
+  window.workersStarted = 0;
+  window.Worker = class extends Native {
+    constructor(...args) { super(...args); window.workersStarted += 1; }
+  };
+}
+
 test('built-in AIs think in Web Workers, one per team, off the page thread', async () => {
-  const { page, errors } = await openApp(browser, server.url, () => {
-    const Native = window.Worker;
-    window.workersStarted = 0;
-    window.Worker = class extends Native {
-      constructor(...args) { super(...args); window.workersStarted += 1; }
-    };
-  });
+  const { page, errors } = await openApp(browser, server.url, countWorkers);
   await newGame(page, { preset: 'arena', red: 'builtin:search', blue: 'builtin:greedy', seed: 3 });
   for (let i = 1; i <= 3; i++) {
     await page.click('[data-testid=step]');
@@ -404,13 +407,7 @@ test('a worker whose AI module did not load is replaced at the next job, not giv
   page.on('console', (m) => {
     if (m.type() === 'warning' || m.type() === 'error') errors.push(m.text());
   });
-  await page.addInitScript(() => {
-    const Native = window.Worker;
-    window.workersStarted = 0;
-    window.Worker = class extends Native {
-      constructor(...args) { super(...args); window.workersStarted += 1; }
-    };
-  });
+  await page.addInitScript(countWorkers);
   await page.goto(server.url);
   await page.waitForSelector('[data-testid=board] .cell');
   // The arena preset: both teams move every tick.
