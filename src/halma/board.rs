@@ -2,7 +2,7 @@
 //! mouse, the keyboard and screen readers.
 //!
 //! A tick used to restyle, lay out and repaint a square element per changed square, pieces and dots
-//! being their pseudo-elements; now the canvas is redrawn (a few hundred draw calls) and a changed
+//! being their pseudo-elements; now the canvas is redrawn (under two hundred draw calls) and a changed
 //! square's element only gets its new name and state, which moves nothing on the page. The elements are
 //! written as one piece of markup when the size changes and patched in place after that, with one
 //! listener for all of them, so the board costs no reactive node per square.
@@ -38,7 +38,7 @@ pub fn Board(
         };
         view.with(|v| {
             state.update_value(|s| {
-                patch_squares(&g, &s.shown, v, on_click.is_some());
+                patch_squares(&g, &mut s.squares, &s.shown, v, on_click.is_some());
                 s.shown = v.clone();
                 s.painter.draw(&c, v);
                 if s.observer.is_none() {
@@ -95,9 +95,8 @@ pub fn Board(
         ev.prevent_default();
         let last = (n - 1).max(0);
         let (tx, ty) = (to.0.clamp(0, last) as u8, to.1.clamp(0, last) as u8);
-        let next = grid
-            .get_untracked()
-            .and_then(|g| square_element(&g, tx, ty));
+        let at = usize::from(ty) * n.max(0) as usize + usize::from(tx);
+        let next = state.with_value(|s| s.squares.get(at).cloned());
         if let Some(next) = next.and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
             // One tab stop for the whole board: it moves with the focus.
             let _ = cell.set_attribute("tabindex", "-1");
@@ -126,6 +125,9 @@ pub fn Board(
 #[derive(Default)]
 struct State {
     shown: BoardView,
+    /// The squares' elements, row by row, as `shown` wrote them: a tick finds a changed square here,
+    /// where asking the grid for its rows and a row for its squares cost four DOM calls a square.
+    squares: Vec<Element>,
     painter: Painter,
     observer: Option<(ResizeObserver, Closure<dyn FnMut()>)>,
 }
@@ -147,16 +149,24 @@ fn observe_size(
 }
 
 /// Brings the squares' elements from `old` to `new`: all of them written anew when the size changed,
-/// otherwise each changed square's classes, name and damage set in place.
-fn patch_squares(grid: &HtmlElement, old: &BoardView, new: &BoardView, focusable: bool) {
+/// otherwise each changed square's classes, name and damage set in place. `squares` holds the elements,
+/// row by row.
+fn patch_squares(
+    grid: &HtmlElement,
+    squares: &mut Vec<Element>,
+    old: &BoardView,
+    new: &BoardView,
+    focusable: bool,
+) {
     let n = usize::from(new.size);
-    if old.size != new.size || grid.child_element_count() as usize != n {
+    if old.size != new.size || grid.child_element_count() as usize != n || squares.len() != n * n {
         grid.set_inner_html(&new.grid_html(focusable));
+        *squares = square_elements(grid);
         return;
     }
     for i in old.changed(new) {
         let (x, y) = ((i % n) as u8, (i / n) as u8);
-        let Some(cell) = square_element(grid, x, y) else {
+        let Some(cell) = squares.get(i) else {
             continue;
         };
         let (was, now) = (&old.cells[i], &new.cells[i]);
@@ -171,11 +181,15 @@ fn patch_squares(grid: &HtmlElement, old: &BoardView, new: &BoardView, focusable
     }
 }
 
-/// The element of square (`x`, `y`): row `y` of the grid, column `x` of the row (see
+/// The squares' elements row by row: row `y` of the grid, column `x` of the row (see
 /// [`BoardView::grid_html`]).
-fn square_element(grid: &HtmlElement, x: u8, y: u8) -> Option<Element> {
-    grid.children()
-        .item(u32::from(y))?
-        .children()
-        .item(u32::from(x))
+fn square_elements(grid: &HtmlElement) -> Vec<Element> {
+    let rows = grid.children();
+    (0..rows.length())
+        .filter_map(|y| rows.item(y))
+        .flat_map(|row| {
+            let row = row.children();
+            (0..row.length()).filter_map(move |x| row.item(x))
+        })
+        .collect()
 }
