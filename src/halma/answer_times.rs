@@ -23,9 +23,21 @@ pub const MAX_TICKS: usize = 1000;
 
 /// The `thinkMs` an answer body gives: a finite number from 0 up, else nothing.
 pub fn think_ms(body: Option<&str>) -> Option<f64> {
-    let value: serde_json::Value = serde_json::from_str(body?).ok()?;
-    value
-        .get("thinkMs")?
+    /// Only the one field: read into a whole `Value`, every answer built a map of its fields (its move,
+    /// its debug marks) to throw away, each tick.
+    #[derive(serde::Deserialize)]
+    struct Thought {
+        #[serde(rename = "thinkMs")]
+        think_ms: Option<serde_json::Value>,
+    }
+    // serde reads a struct from a list too (`[5]`): only an object says what it thought.
+    let body = body?.trim_start();
+    if !body.starts_with('{') {
+        return None;
+    }
+    let thought: Thought = serde_json::from_str(body).ok()?;
+    thought
+        .think_ms?
         .as_f64()
         .filter(|v| v.is_finite() && *v >= 0.0)
 }
@@ -72,6 +84,12 @@ mod tests {
         assert_eq!(think_ms(Some(r#"{"thinkMs": -1}"#)), None);
         assert_eq!(think_ms(Some(r#"{"thinkMs": "5"}"#)), None);
         assert_eq!(think_ms(Some("not json")), None);
+        assert_eq!(think_ms(Some("[5]")), None);
+        assert_eq!(
+            think_ms(Some(r#"{"move": [[1, 2], [1, 3]], "thinkMs": 3}"#)),
+            Some(3.0)
+        );
+        assert_eq!(think_ms(Some(r#" {"move": [[1, 2], [1, 3]]}"#)), None);
         assert_eq!(think_ms(None), None);
     }
 
