@@ -14,11 +14,11 @@ use super::builtin;
 use super::messages::{Line, Tone};
 use super::player::Player;
 use super::session::{Ask, Session};
+use super::timer::Timer;
 use crate::code::seat::SeatStatus;
 use crate::now_ms as now;
 use gridarena_engine::halma::{Answer, Team, Teams};
 use leptos::prelude::*;
-use std::time::Duration;
 
 /// How long a tick waits for its answers before Step shows it is busy.
 const BUSY_AFTER_MS: u64 = 200;
@@ -82,9 +82,16 @@ struct State {
     /// When the tick in progress began (`performance.now()`), and whether it ends once all answers are in.
     started: f64,
     eager: bool,
-    /// Changes with every tick begun and every reset, across games, so a deadline timer can tell whether
-    /// its tick is still the one in progress (a tick's own name, its turn, starts again with each game).
+    /// Changes with every tick begun and every reset, across games, so a timer can tell whether its tick
+    /// is still the one in progress (a tick's own name, its turn, starts again with each game).
     generation: u64,
+    /// The generation the timers below were armed for. Each is disarmed when its tick ends; this holds
+    /// should one still run.
+    timers_for: u64,
+    /// Shows Step busy once a tick has waited [`BUSY_AFTER_MS`], and ends a tick at its deadline: made
+    /// at the first tick, armed again for each.
+    busy: Option<Timer>,
+    deadline: Option<Timer>,
 }
 
 impl State {
@@ -94,6 +101,18 @@ impl State {
         for team in Team::ALL {
             self.askers[team].stop(waited_ms);
         }
+    }
+
+    /// The tick is over: its timers must not run.
+    fn disarm(&mut self) {
+        for timer in [&mut self.busy, &mut self.deadline].into_iter().flatten() {
+            timer.disarm();
+        }
+    }
+
+    /// Whether a timer armed for the tick in progress may act.
+    fn timers_current(&self) -> bool {
+        self.timers_for == self.generation
     }
 }
 
@@ -170,6 +189,7 @@ impl Ticker {
     fn reset(self) {
         self.state.update_value(|s| {
             s.stop_thinking(0.0);
+            s.disarm();
             s.generation += 1;
             s.held = false;
         });
@@ -223,16 +243,19 @@ impl Ticker {
 
     /// Says the tick is busy if it is still waiting [`BUSY_AFTER_MS`] from now.
     fn show_busy_later(self) {
-        let generation = self.state.with_value(|s| s.generation);
-        set_timeout(
-            move || {
-                let same = self.state.try_with_value(|s| s.generation) == Some(generation);
-                if same && self.tick_in_progress() {
-                    self.awaiting_answers.set(true);
-                }
-            },
-            Duration::from_millis(BUSY_AFTER_MS),
-        );
+        self.state.update_value(|s| {
+            s.timers_for = s.generation;
+            s.busy
+                .get_or_insert_with(|| {
+                    Timer::new(move || {
+                        let current = self.state.try_with_value(State::timers_current);
+                        if current == Some(true) && self.tick_in_progress() {
+                            self.awaiting_answers.set(true);
+                        }
+                    })
+                })
+                .arm(BUSY_AFTER_MS);
+        });
     }
 
     fn not_busy(self) {
@@ -243,17 +266,21 @@ impl Ticker {
 
     /// Ends the tick in progress at the deadline unless it has ended by then.
     fn arm_deadline(self) {
-        let (generation, started) = self.state.with_value(|s| (s.generation, s.started));
+        let started = self.state.with_value(|s| s.started);
         let left = f64::from(self.tick_ms.get_untracked()) - (now() - started);
-        set_timeout(
-            move || {
-                if self.tick_in_progress() && self.state.with_value(|s| s.generation) == generation
-                {
-                    self.finish();
-                }
-            },
-            Duration::from_millis(left.max(0.0) as u64),
-        );
+        self.state.update_value(|s| {
+            s.timers_for = s.generation;
+            s.deadline
+                .get_or_insert_with(|| {
+                    Timer::new(move || {
+                        let current = self.state.try_with_value(State::timers_current);
+                        if current == Some(true) && self.tick_in_progress() {
+                            self.finish();
+                        }
+                    })
+                })
+                .arm(left.max(0.0) as u64);
+        });
     }
 
     /// What `ask`'s player is sent this tick, `state` being the tick's game state (a human is sent
@@ -402,6 +429,7 @@ impl Ticker {
         let waited = u64::from(self.tick_ms.get_untracked());
         // A fresh worker takes the next job of a team whose worker is stopped here.
         self.state.with_value(|s| s.stop_thinking(waited as f64));
+        self.state.update_value(State::disarm);
         let mut result = Ok(false);
         self.session
             .update(|s| result = s.finish_tick(waited).map(|o| o.result.is_some()));
