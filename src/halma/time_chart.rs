@@ -13,13 +13,28 @@ const HEIGHT: u64 = 80;
 /// The chart's scale in whole numbers: ticks across, tenths of a millisecond up. The lines are drawn in
 /// these units (an inner `<svg>` whose viewBox stretches them over the chart), so a tick writes each
 /// point as two integers and never formats a float: a 1,000-tick chart is 3,000 points a tick.
+///
+/// A point depends on nothing but its tick and its time (up is negative, the viewBox's top is the
+/// highest time), and the ticks across are the game's so far rounded up to a few steps
+/// ([`ticks_across`]): a tick adds a point to each line, and the viewBox and the rings stay as they
+/// were, where a scale that moved with every tick made the browser lay out and paint the whole chart.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Scale {
     first: u32,
-    /// Ticks from the first shown to the last, at least 1.
+    /// Ticks across the chart, from the first shown: at least 10.
     span: u32,
     /// The highest time or deadline shown, in tenths of a millisecond, at least 10.
     top: u64,
+}
+
+/// The ticks the chart's width stands for: `played` rounded up to 10, 20, 50, 100, 200, 500 or 1,000
+/// (a chart keeps at most [`MAX_TICKS`](super::answer_times::MAX_TICKS)), so it changes a few times a
+/// game and the line grows across it.
+fn ticks_across(played: u32) -> u32 {
+    [10, 20, 50, 100, 200, 500, 1000]
+        .into_iter()
+        .find(|&s| s >= played)
+        .unwrap_or(played)
 }
 
 impl Scale {
@@ -31,10 +46,10 @@ impl Scale {
             .map(tenths)
             .fold(10, u64::max);
         let first = times.first().map_or(1, |t| t.tick);
-        let last = times.last().map_or(1, |t| t.tick).max(first + 1);
+        let last = times.last().map_or(1, |t| t.tick).max(first);
         Scale {
             first,
-            span: last - first,
+            span: ticks_across(last - first),
             top,
         }
     }
@@ -44,16 +59,29 @@ impl Scale {
         (self.top / 19).max(1)
     }
 
-    /// The lines' viewBox: the chart's whole height, the margin above the highest point included.
+    /// The lines' viewBox: from the highest point and the margin above it down to 0.
     fn view_box(self) -> String {
-        let m = self.margin();
-        format!("0 -{m} {} {}", self.span, self.top + m)
+        let high = self.top + self.margin();
+        format!("0 -{high} {} {high}", self.span)
     }
 
-    /// A point of a line, in the lines' units.
-    fn point(self, tick: u32, ms: f64) -> String {
-        let up = tenths(ms).min(self.top);
-        format!("{},{}", tick.saturating_sub(self.first), self.top - up)
+    /// A line's points, one for each of `times` that `ms` gives a time, in the lines' units.
+    fn points(self, times: &[TickTimes], ms: impl Fn(&TickTimes) -> Option<f64>) -> String {
+        let mut out = String::with_capacity(times.len() * 9);
+        for t in times {
+            let Some(ms) = ms(t) else { continue };
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            push_whole(&mut out, u64::from(t.tick.saturating_sub(self.first)));
+            out.push(',');
+            let up = tenths(ms).min(self.top);
+            if up > 0 {
+                out.push('-');
+            }
+            push_whole(&mut out, up);
+        }
+        out
     }
 
     /// A ring's centre in the chart's own box (WIDTH by HEIGHT), to the pixel: a circle drawn in the
@@ -66,6 +94,23 @@ impl Scale {
             down * HEIGHT / (self.top + m),
         )
     }
+}
+
+/// Writes `n` in decimal: a chart's thousands of numbers a tick, without the formatting machinery.
+fn push_whole(out: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    out.extend(digits[at..].iter().map(|&d| char::from(d)));
 }
 
 /// A time in whole tenths of a millisecond, at most 10^12 (a day is 864 million), so sums stay far
@@ -89,18 +134,8 @@ pub fn TimeChart(screen: Screens) -> impl IntoView {
                 return None;
             }
             let scale = Scale::of(times);
-            let line = |team: Team| {
-                times
-                    .iter()
-                    .filter_map(|t| Some(scale.point(t.tick, t.ms[team]?)))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            };
-            let deadline = times
-                .iter()
-                .map(|t| scale.point(t.tick, t.limit_ms as f64))
-                .collect::<Vec<_>>()
-                .join(" ");
+            let line = |team: Team| scale.points(times, |t| t.ms[team]);
+            let deadline = scale.points(times, |t| Some(t.limit_ms as f64));
             let marked = slowest(times, 3);
             let summary = marked
                 .iter()
@@ -180,7 +215,7 @@ mod tests {
     }
 
     #[test]
-    fn points_are_whole_ticks_and_tenths_of_a_millisecond_up_from_the_bottom() {
+    fn points_are_whole_ticks_across_and_tenths_of_a_millisecond_up() {
         let times = [
             tick(5, Some(12.34), 100),
             tick(6, None, 100),
@@ -191,33 +226,70 @@ mod tests {
             scale,
             Scale {
                 first: 5,
-                span: 2,
+                span: 10,
                 top: 1500
             }
         );
-        // 150 ms is the top; 12.3 ms is 1,377 tenths below it; the deadline 500 below.
-        assert_eq!(scale.point(7, 150.0), "2,0");
-        assert_eq!(scale.point(5, 12.34), "0,1377");
-        assert_eq!(scale.point(6, 100.0), "1,500");
+        // Up is negative: 150 ms, the top, is -1500; tick 6 has no time.
+        assert_eq!(scale.points(&times, |t| t.ms.red), "0,-123 2,-1500");
+        assert_eq!(
+            scale.points(&times, |t| Some(t.limit_ms as f64)),
+            "0,-1000 1,-1000 2,-1000"
+        );
         // The top 4 of the 80 pixels are the margin, as the chart always had.
-        assert_eq!(scale.view_box(), "0 -78 2 1578");
-        assert_eq!(scale.ring(7, 150.0), (320, 3));
+        assert_eq!(scale.view_box(), "0 -1578 10 1578");
+        assert_eq!(scale.ring(7, 150.0), (64, 3));
         assert_eq!(scale.ring(5, 0.0), (0, 80));
     }
 
     #[test]
+    fn a_tick_adds_a_point_and_moves_nothing_else_until_a_step() {
+        let times: Vec<TickTimes> = (1..=21).map(|k| tick(k, Some(20.0), 100)).collect();
+        let at = |n: usize| Scale::of(&times[..n]);
+        // Ticks 1 to 11 span 10 ticks: one scale, each tick's line the last one and a point more.
+        for n in 2..=11 {
+            assert_eq!(at(n), at(1), "{n} ticks");
+            let (before, now) = (
+                at(n).points(&times[..n - 1], |t| t.ms.red),
+                at(n).points(&times[..n], |t| t.ms.red),
+            );
+            assert_eq!(now, format!("{before} {},-200", n - 1));
+        }
+        assert_eq!(at(12).span, 20);
+        assert_eq!(at(21).span, 20);
+        assert_eq!(ticks_across(21), 50);
+        assert_eq!(ticks_across(999), 1000);
+        assert_eq!(ticks_across(5000), 5000);
+    }
+
+    #[test]
     fn a_lone_tick_and_odd_times_keep_the_scale_whole() {
-        let scale = Scale::of(&[tick(1, Some(0.0), 0)]);
+        let times = [tick(1, Some(0.0), 0)];
+        let scale = Scale::of(&times);
         assert_eq!(
             scale,
             Scale {
                 first: 1,
-                span: 1,
+                span: 10,
                 top: 10
             }
         );
-        assert_eq!(scale.point(1, f64::NAN), "0,10");
-        assert_eq!(scale.point(1, -3.0), "0,10");
-        assert_eq!(scale.point(1, f64::INFINITY), "0,0");
+        for (ms, point) in [
+            (f64::NAN, "0,0"),
+            (-3.0, "0,0"),
+            (f64::INFINITY, "0,-10"),
+            (1e300, "0,-10"),
+        ] {
+            assert_eq!(scale.points(&times, |_| Some(ms)), point, "{ms}");
+        }
+    }
+
+    #[test]
+    fn whole_numbers_are_written_as_format_writes_them() {
+        for n in [0, 7, 10, 99, 1_000, 123_456_789, u64::MAX] {
+            let mut out = String::from("x");
+            push_whole(&mut out, n);
+            assert_eq!(out, format!("x{n}"));
+        }
     }
 }
