@@ -1,9 +1,11 @@
 // The Compare page end to end (#/compare, a module of its own): search against greedy on
 // the small board stops early with search ahead, its score and 95% interval shown; every counted game is
-// listed and replays; the positions where the two parted are listed and open the replay there.
+// listed and replays; the positions where the two parted are listed and open the replay there. A web AI
+// takes part over HTTP as it does in the arena: one that answers every request with an error loses.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serveDist, launch, openApp } from './harness.mjs';
+import { startHostile } from './hostile.mjs';
 
 let server, browser;
 
@@ -80,4 +82,42 @@ test('a Compare run of search against greedy stops early with search ahead and i
   await page.waitForSelector('[data-testid=replay-view] [data-testid=board] .cell');
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('a Compare run against a web AI that always fails counts its games, asks it over HTTP and says A is stronger', async () => {
+  const hostile = await startHostile();
+  try {
+    const b = encodeURIComponent(hostile.url('/status-500'));
+    const setup = `?a=builtin%3Agreedy&b=${b}&preset=mini&games=20&min-games=10&concurrency=2&seed=3`;
+    const { page, errors } = await openApp(browser, `${server.url}#/compare${setup}`, undefined, '[data-testid=compare-start]');
+    assert.equal(await page.inputValue('[data-testid=compare-b]'), hostile.url('/status-500'));
+    await page.click('[data-testid=compare-start]');
+    await page.waitForFunction(() => /Stopped early|All \d+ games/.test(document.querySelector('[data-testid=compare-verdict]')?.textContent ?? ''),
+      null, { timeout: 180_000 });
+    const verdict = await text(page, 'compare-verdict');
+    const match = verdict.match(/^Stopped early after (\d+) games: A is stronger\.$/);
+    assert.ok(match, verdict);
+    const n = Number(match[1]);
+    // Every game was played against B through its endpoint, posted as the arena posts (text/plain, the
+    // default: no CORS preflight).
+    const asked = hostile.log.filter((r) => r.path === '/status-500' && r.method === 'POST');
+    assert.ok(asked.length >= n, `${asked.length} requests for ${n} games`);
+    assert.ok(asked.every((r) => r.type === 'text/plain'), JSON.stringify(asked.slice(0, 3)));
+    const rows = page.locator('[data-testid=compare-game]');
+    assert.equal(await rows.count(), n);
+    // B never moves, so its pieces never leave A's goal: each game runs to the turn limit, and B's errors
+    // lose it, in either seat, with the last of them quoted.
+    for (const k of [0, 1]) {
+      assert.match(await rows.nth(k).textContent(), /A wins\d+.*lost \(its errors stalled the game.*HTTP 500/);
+    }
+    // A game's replay shows what B's endpoint answered.
+    await rows.nth(0).locator('[data-testid=compare-replay]').click();
+    await page.waitForSelector('[data-testid=replay-view] [data-testid=board] .cell');
+    await page.click('[data-testid=replay-step]');
+    await page.waitForFunction(() => /500/.test(document.querySelector('[data-testid=replay-lines]')?.textContent ?? ''));
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    hostile.close();
+  }
 });
