@@ -243,18 +243,28 @@ impl Ticker {
 
     /// Says the tick is busy if it is still waiting [`BUSY_AFTER_MS`] from now.
     fn show_busy_later(self) {
+        self.arm(
+            |s| &mut s.busy,
+            BUSY_AFTER_MS,
+            |t| t.awaiting_answers.set(true),
+        );
+    }
+
+    /// Arms one of the tick's timers (made on first use) to `act` in `ms`, if the tick it was armed for
+    /// is still in progress then.
+    fn arm(self, timer: fn(&mut State) -> &mut Option<Timer>, ms: u64, act: fn(Ticker)) {
         self.state.update_value(|s| {
             s.timers_for = s.generation;
-            s.busy
+            timer(s)
                 .get_or_insert_with(|| {
                     Timer::new(move || {
                         let current = self.state.try_with_value(State::timers_current);
                         if current == Some(true) && self.tick_in_progress() {
-                            self.awaiting_answers.set(true);
+                            act(self);
                         }
                     })
                 })
-                .arm(BUSY_AFTER_MS);
+                .arm(ms);
         });
     }
 
@@ -268,19 +278,7 @@ impl Ticker {
     fn arm_deadline(self) {
         let started = self.state.with_value(|s| s.started);
         let left = f64::from(self.tick_ms.get_untracked()) - (now() - started);
-        self.state.update_value(|s| {
-            s.timers_for = s.generation;
-            s.deadline
-                .get_or_insert_with(|| {
-                    Timer::new(move || {
-                        let current = self.state.try_with_value(State::timers_current);
-                        if current == Some(true) && self.tick_in_progress() {
-                            self.finish();
-                        }
-                    })
-                })
-                .arm(left.max(0.0) as u64);
-        });
+        self.arm(|s| &mut s.deadline, left.max(0.0) as u64, Ticker::finish);
     }
 
     /// What `ask`'s player is sent this tick, `state` being the tick's game state (a human is sent

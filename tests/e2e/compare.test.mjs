@@ -20,6 +20,16 @@ after(async () => {
 
 const text = (page, id) => page.textContent(`[data-testid=${id}]`);
 
+// Waits for the run's verdict, which must be an early stop with A stronger; the games it took.
+async function stoppedWithAStronger(page) {
+  await page.waitForFunction(() => /Stopped early|All \d+ games/.test(document.querySelector('[data-testid=compare-verdict]')?.textContent ?? ''),
+    null, { timeout: 180_000 });
+  const verdict = await text(page, 'compare-verdict');
+  const match = verdict.match(/^Stopped early after (\d+) games: A is stronger\.$/);
+  assert.ok(match, verdict);
+  return { n: Number(match[1]), verdict };
+}
+
 test('a Compare run of search against greedy stops early with search ahead and its interval shown', async () => {
   const setup = '?a=builtin%3Asearch&b=builtin%3Agreedy&preset=mini&games=40&min-games=12&concurrency=2&seed=1';
   const { page, errors } = await openApp(browser, `${server.url}#/compare${setup}`, undefined, '[data-testid=compare-start]');
@@ -43,12 +53,7 @@ test('a Compare run of search against greedy stops early with search ahead and i
   await page.fill('[data-testid=compare-min-games]', '12');
 
   await page.click('[data-testid=compare-start]');
-  await page.waitForFunction(() => /Stopped early|All \d+ games/.test(document.querySelector('[data-testid=compare-verdict]')?.textContent ?? ''),
-    null, { timeout: 180_000 });
-  const verdict = await text(page, 'compare-verdict');
-  const match = verdict.match(/^Stopped early after (\d+) games: A is stronger\.$/);
-  assert.ok(match, verdict);
-  const n = Number(match[1]);
+  const { n, verdict } = await stoppedWithAStronger(page);
   // Not before the 12th game, as the form said (the default is 10).
   assert.ok(n >= 12 && n < 40 && n % 2 === 0, verdict);
   // A's share and its interval, above a half.
@@ -92,12 +97,7 @@ test('a Compare run against a web AI that always fails counts its games, asks it
     const { page, errors } = await openApp(browser, `${server.url}#/compare${setup}`, undefined, '[data-testid=compare-start]');
     assert.equal(await page.inputValue('[data-testid=compare-b]'), hostile.url('/status-500'));
     await page.click('[data-testid=compare-start]');
-    await page.waitForFunction(() => /Stopped early|All \d+ games/.test(document.querySelector('[data-testid=compare-verdict]')?.textContent ?? ''),
-      null, { timeout: 180_000 });
-    const verdict = await text(page, 'compare-verdict');
-    const match = verdict.match(/^Stopped early after (\d+) games: A is stronger\.$/);
-    assert.ok(match, verdict);
-    const n = Number(match[1]);
+    const { n } = await stoppedWithAStronger(page);
     // Every game was played against B through its endpoint, posted as the arena posts (text/plain, the
     // default: no CORS preflight).
     const asked = hostile.log.filter((r) => r.path === '/status-500' && r.method === 'POST');
