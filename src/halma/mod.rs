@@ -29,7 +29,6 @@ pub mod session;
 mod setup_form;
 pub mod ticker;
 mod time_chart;
-mod timer;
 pub mod web_ai;
 
 pub use arena::{ArenaPage, ArenaParts};

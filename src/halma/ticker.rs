@@ -14,9 +14,9 @@ use super::builtin;
 use super::messages::{Line, Tone};
 use super::player::Player;
 use super::session::{Ask, Session};
-use super::timer::Timer;
 use crate::code::seat::SeatStatus;
 use crate::now_ms as now;
+use gloo_timers::callback::Timeout;
 use gridarena_engine::halma::{Answer, Team, Teams};
 use leptos::prelude::*;
 
@@ -85,13 +85,11 @@ struct State {
     /// Changes with every tick begun and every reset, across games, so a timer can tell whether its tick
     /// is still the one in progress (a tick's own name, its turn, starts again with each game).
     generation: u64,
-    /// The generation the timers below were armed for. Each is disarmed when its tick ends; this holds
-    /// should one still run.
-    timers_for: u64,
-    /// Shows Step busy once a tick has waited [`BUSY_AFTER_MS`], and ends a tick at its deadline: made
-    /// at the first tick, armed again for each.
-    busy: Option<Timer>,
-    deadline: Option<Timer>,
+    /// Shows Step busy once a tick has waited [`BUSY_AFTER_MS`], and ends a tick at its deadline. Each
+    /// is dropped, and so cancelled, when its tick ends: a timer that outlived its tick ran anyway, as a
+    /// task of its own, to find nothing to do.
+    busy: Option<Timeout>,
+    deadline: Option<Timeout>,
 }
 
 impl State {
@@ -105,14 +103,8 @@ impl State {
 
     /// The tick is over: its timers must not run.
     fn disarm(&mut self) {
-        for timer in [&mut self.busy, &mut self.deadline].into_iter().flatten() {
-            timer.disarm();
-        }
-    }
-
-    /// Whether a timer armed for the tick in progress may act.
-    fn timers_current(&self) -> bool {
-        self.timers_for == self.generation
+        self.busy = None;
+        self.deadline = None;
     }
 }
 
@@ -250,21 +242,19 @@ impl Ticker {
         );
     }
 
-    /// Arms one of the tick's timers (made on first use) to `act` in `ms`, if the tick it was armed for
-    /// is still in progress then.
-    fn arm(self, timer: fn(&mut State) -> &mut Option<Timer>, ms: u64, act: fn(Ticker)) {
+    /// Sets one of the tick's timers (the one it replaces is cancelled) to `act` in `ms`, if the tick it
+    /// was set for is still in progress then.
+    fn arm(self, timer: fn(&mut State) -> &mut Option<Timeout>, ms: u64, act: fn(Ticker)) {
         self.state.update_value(|s| {
-            s.timers_for = s.generation;
-            timer(s)
-                .get_or_insert_with(|| {
-                    Timer::new(move || {
-                        let current = self.state.try_with_value(State::timers_current);
-                        if current == Some(true) && self.tick_in_progress() {
-                            act(self);
-                        }
-                    })
-                })
-                .arm(ms);
+            let generation = s.generation;
+            // Past i32::MAX a browser's setTimeout fires at once.
+            let ms = ms.min(i32::MAX as u64) as u32;
+            *timer(s) = Some(Timeout::new(ms, move || {
+                let same = self.state.try_with_value(|s| s.generation) == Some(generation);
+                if same && self.tick_in_progress() {
+                    act(self);
+                }
+            }));
         });
     }
 
