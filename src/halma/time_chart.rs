@@ -96,21 +96,10 @@ impl Scale {
     }
 }
 
-/// Writes `n` in decimal: a chart's thousands of numbers a tick, without the formatting machinery.
+/// Writes `n` in decimal: a chart's thousands of numbers a tick, without the formatting machinery
+/// (`itoa`, which serde_json writes its numbers with).
 fn push_whole(out: &mut String, n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut n = n;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    // Only ASCII digits were written.
-    out.extend(digits[at..].iter().map(|&d| char::from(d)));
+    out.push_str(itoa::Buffer::new().format(n));
 }
 
 /// A time in whole tenths of a millisecond, at most 10^12 (a day is 864 million), so sums stay far
