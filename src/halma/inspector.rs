@@ -81,8 +81,18 @@ pub fn Inspector(session: RwSignal<Session>, replay: RwSignal<Option<Replay>>) -
     // The tick chosen; `None` follows the latest.
     let chosen = RwSignal::new(None::<u32>);
     let open = RwSignal::new(false);
-    let latest = Memo::new(move |_| {
-        replay.with(|r| session.with(|s| Screen::of(s, r.as_ref()).latest_tick()))
+    let latest_now = move || {
+        replay
+            .with_untracked(|r| session.with_untracked(|s| Screen::of(s, r.as_ref()).latest_tick()))
+    };
+    // Followed only while the panel is open: closed, its tick number and "of N" are not shown, and
+    // following the game cost every tick two rewritten texts, the tick field's among them (issue 38).
+    let latest = Memo::new(move |was: Option<&u32>| {
+        if open.get() {
+            replay.with(|r| session.with(|s| Screen::of(s, r.as_ref()).latest_tick()))
+        } else {
+            was.copied().unwrap_or_else(latest_now)
+        }
     });
     let shown = Memo::new(move |_| {
         chosen
@@ -100,7 +110,8 @@ pub fn Inspector(session: RwSignal<Session>, replay: RwSignal<Option<Replay>>) -
     let said = RwSignal::new(String::new());
     let fallback = RwSignal::new(None::<String>);
     let go = move |k: u32| {
-        chosen.set(Some(k.min(latest.get_untracked())));
+        // The game's latest tick now: the panel may have opened a moment ago, before `latest` heard.
+        chosen.set(Some(k.min(latest_now())));
         said.set(String::new());
     };
     let one = move |e: Exchange| {
@@ -186,7 +197,14 @@ pub fn Inspector(session: RwSignal<Session>, replay: RwSignal<Option<Replay>>) -
                 open.set(el.has_attribute("open"));
             }
         >
-            <summary>"Inspector"</summary>
+            // Opened by a click, the panel follows the game from this click on: the toggle event comes
+            // a task later, and a tick number typed in between would be overwritten.
+            <summary on:click=move |ev| {
+                let summary: web_sys::Element = event_target(&ev);
+                if let Some(details) = summary.parent_element() {
+                    open.set(!details.has_attribute("open"));
+                }
+            }>"Inspector"</summary>
             <div class="inspector-nav" role="group" aria-label="Tick">
                 <button type="button" on:click=move |_| go(shown.get_untracked().saturating_sub(1).max(1))>
                     "Prev"
