@@ -4,7 +4,7 @@
 
 use super::answer_times::TickTimes;
 use super::board_view::BoardView;
-use super::messages::{start_lines, Filter, Line, Tone};
+use super::messages::{start_lines, Block, Filter, Line, Tone};
 use super::player::Player;
 use super::replay::Replay;
 use super::session::{ClickResult, Session};
@@ -85,19 +85,19 @@ impl<'a> Screen<'a> {
     pub fn lines(self, filter: Filter) -> Vec<Line> {
         self.message_blocks(filter, usize::MAX)
             .into_iter()
-            .flat_map(|(_, lines)| lines)
+            .flat_map(|b| b.lines.to_vec())
             .collect()
     }
 
     /// [`Screen::lines`] in blocks, one a tick, for the page to key by block
     /// ([`Log::numbered_ticks`](super::messages::Log::numbered_ticks)): a replay's shown tick or a new
     /// game's lines are one block. At most `limit` blocks, the latest first.
-    pub fn message_blocks(self, filter: Filter, limit: usize) -> Vec<(u64, Vec<Line>)> {
+    pub fn message_blocks(self, filter: Filter, limit: usize) -> Vec<Block> {
         match self {
-            Screen::Replay(r) => vec![(0, r.lines())],
+            Screen::Replay(r) => vec![Block::new(0, r.lines())],
             Screen::Live(s) if s.log().is_empty() => {
                 let game = s.game();
-                vec![(
+                vec![Block::new(
                     0,
                     start_lines(&game.movers(), game.to_move(), s.first_chosen()),
                 )]

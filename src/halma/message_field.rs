@@ -1,7 +1,7 @@
 //! The message field: GridWorld's place for everything the referee says, one line per paragraph, the
 //! latest tick at the top and earlier ones below, with a filter by team and for errors.
 
-use super::messages::{Filter, Line};
+use super::messages::{Block, Filter};
 use crate::notice::tone_class;
 use gridarena_engine::halma::Team;
 use leptos::prelude::*;
@@ -29,7 +29,7 @@ pub fn blocks_wanted(all: bool) -> usize {
 /// every older line in the DOM each tick (issue 16).
 #[component]
 pub fn MessageField(
-    lines: Memo<Vec<(u64, Vec<Line>)>>,
+    lines: Memo<Vec<Block>>,
     filter: RwSignal<Filter>,
     all: RwSignal<bool>,
 ) -> impl IntoView {
@@ -76,13 +76,14 @@ pub fn MessageField(
             >
                 <For
                     each=shown
-                    key=|(n, block)| (*n, content_key(block))
-                    children=|(_, block)| {
+                    key=Block::key
+                    children=|block| {
                         view! {
                             <div class="tick-lines">
                                 {block
-                                    .into_iter()
-                                    .map(|l| view! { <p class=tone_class(l.tone)>{l.text}</p> })
+                                    .lines
+                                    .iter()
+                                    .map(|l| view! { <p class=tone_class(l.tone)>{l.text.clone()}</p> })
                                     .collect_view()}
                             </div>
                         }
@@ -106,46 +107,5 @@ pub fn MessageField(
                     })
             }}
         </div>
-    }
-}
-
-/// A block's content as a number for its key: a block number comes back with other lines (a new game, a
-/// replay, another filter), and hashing them spares cloning every shown line's text each tick.
-fn content_key(block: &[Line]) -> u64 {
-    // FNV-1a: a few instructions, where the standard library's hasher costs the download a kilobyte.
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for l in block {
-        for b in l.text.bytes().chain([0xff, l.tone as u8]) {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    h
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::notice::Tone;
-
-    #[test]
-    fn a_block_keeps_its_key_and_other_lines_get_another() {
-        let line = |tone, text: &str| Line::new(tone, text);
-        let block = [
-            line(Tone::Info, "Turn 3"),
-            line(Tone::Info, "red: (1,2) -> (1,3)"),
-        ];
-        assert_eq!(content_key(&block), content_key(&block.clone()));
-        let others = [
-            vec![
-                line(Tone::Info, "Turn 3"),
-                line(Tone::Error, "red: (1,2) -> (1,3)"),
-            ],
-            vec![line(Tone::Info, "Turn 3red: (1,2) -> (1,3)")],
-            vec![line(Tone::Info, "Turn 3")],
-            vec![],
-        ];
-        for other in others {
-            assert_ne!(content_key(&block), content_key(&other), "{other:?}");
-        }
     }
 }

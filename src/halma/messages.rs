@@ -2,6 +2,7 @@
 //! only words it (turn, each team's latest move, damaged pieces, errors, HALMATE).
 
 use gridarena_engine::halma::{ErrorKind, GameResult, Team, TickOutcome};
+use std::sync::Arc;
 
 pub use crate::notice::{Line, Tone};
 
@@ -89,9 +90,54 @@ pub fn tick_entries(outcome: &TickOutcome) -> Vec<(Option<Team>, Line)> {
     lines
 }
 
-/// A tick's turn, the number of its first line (lines are numbered in the order they were added, for the
-/// page to key them), and its lines, each with the team it is about.
-type TickEntries = (u32, u64, Vec<(Option<Team>, Line)>);
+/// One tick's lines as the message field shows them. The log writes a tick's block once, when the tick
+/// is logged, and every later tick hands the page that same block: copying the latest 40 blocks' lines,
+/// twice a tick, cost the page more than the new block it shows (issue 38).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// The number of its first line: lines are numbered in the order they were added.
+    pub first: u64,
+    pub lines: Arc<[Line]>,
+    /// Its lines as a number (see [`content_key`]).
+    content: u64,
+}
+
+impl Block {
+    pub fn new(first: u64, lines: Vec<Line>) -> Block {
+        Block {
+            first,
+            content: content_key(&lines),
+            lines: lines.into(),
+        }
+    }
+
+    /// What the page keys the block by: its number and its lines, for a block number comes back with
+    /// other lines (a new game, a replay, another filter).
+    pub fn key(&self) -> (u64, u64) {
+        (self.first, self.content)
+    }
+}
+
+/// Lines as a number, for a block's key, worked out once per block rather than hashed again each tick.
+fn content_key(lines: &[Line]) -> u64 {
+    // FNV-1a: a few instructions, where the standard library's hasher costs the download a kilobyte.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for l in lines {
+        for b in l.text.bytes().chain([0xff, l.tone as u8]) {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
+/// A logged tick: its turn, all its lines as one block, and the team each line is about (`None` for the
+/// turn, damage and the result), for a filter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Logged {
+    turn: u32,
+    block: Block,
+    teams: Vec<Option<Team>>,
+}
 
 /// Which lines of the message field's history show.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -105,7 +151,7 @@ pub struct Filter {
 /// The message field's history: each tick's lines, the latest tick first, at most [`Log::MAX_TICKS`].
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Log {
-    ticks: std::collections::VecDeque<TickEntries>,
+    ticks: std::collections::VecDeque<Logged>,
     /// The number the next line added gets.
     next: u64,
 }
@@ -119,10 +165,14 @@ impl Log {
         if self.ticks.len() == Self::MAX_TICKS {
             self.ticks.pop_back();
         }
-        let entries = tick_entries(outcome);
+        let (teams, lines): (Vec<_>, Vec<_>) = tick_entries(outcome).into_iter().unzip();
         let first = self.next;
-        self.next += entries.len() as u64;
-        self.ticks.push_front((outcome.turn, first, entries));
+        self.next += lines.len() as u64;
+        self.ticks.push_front(Logged {
+            turn: outcome.turn,
+            block: Block::new(first, lines),
+            teams,
+        });
     }
 
     pub fn is_empty(&self) -> bool {
@@ -141,7 +191,7 @@ impl Log {
     pub fn numbered_lines(&self, filter: Filter) -> Vec<(u64, Line)> {
         self.numbered_ticks(filter, usize::MAX)
             .into_iter()
-            .flat_map(|(first, lines)| (first..).zip(lines))
+            .flat_map(|b| (b.first..).zip(b.lines.to_vec()))
             .collect()
     }
 
@@ -153,16 +203,26 @@ impl Log {
     /// adds at the top made the page's list diff move every older line each tick.)
     ///
     /// The limit spares a tick the copy of the whole log (300 ticks) when the page shows the latest 40.
-    pub fn numbered_ticks(&self, filter: Filter, limit: usize) -> Vec<(u64, Vec<Line>)> {
+    pub fn numbered_ticks(&self, filter: Filter, limit: usize) -> Vec<Block> {
         let mut out = Vec::new();
-        for (turn, first, entries) in &self.ticks {
+        for t in &self.ticks {
             if out.len() == limit {
                 break;
             }
-            let lines: Vec<Line> = entries
+            if filter == Filter::default() {
+                out.push(t.block.clone());
+                continue;
+            }
+            let turn = t.turn;
+            let lines: Vec<Line> = t
+                .block
+                .lines
                 .iter()
-                .filter(|(team, _)| filter.team.is_none() || team.is_none() || *team == filter.team)
-                .filter_map(|(_, l)| {
+                .zip(&t.teams)
+                .filter(|(_, team)| {
+                    filter.team.is_none() || team.is_none() || **team == filter.team
+                })
+                .filter_map(|(l, _)| {
                     if !filter.errors_only {
                         Some(l.clone())
                     } else {
@@ -172,7 +232,7 @@ impl Log {
                 })
                 .collect();
             if !lines.is_empty() {
-                out.push((*first, lines));
+                out.push(Block::new(t.block.first, lines));
             }
         }
         out
@@ -348,14 +408,46 @@ mod tests {
             next.push(&g.clone().tick(none(), none()).unwrap());
             let after = next.numbered_ticks(filter, usize::MAX);
             assert_eq!(after.len(), before.len(), "one on top, the oldest gone");
-            assert!(after[0].0 > before[0].0);
-            assert!(after[0].1[0]
+            assert!(after[0].first > before[0].first);
+            assert!(after[0].lines[0]
                 .text
                 .contains(&format!("{}", Log::MAX_TICKS + 1)));
             assert_eq!(&after[1..], &before[..before.len() - 1]);
             // The flat lines are the blocks' lines in order.
-            let flat: Vec<Line> = after.iter().flat_map(|(_, l)| l.clone()).collect();
+            let flat: Vec<Line> = after.iter().flat_map(|b| b.lines.to_vec()).collect();
+            // Unfiltered, a block stays the very one the log wrote when its tick was logged.
+            if filter == Filter::default() {
+                assert!(Arc::ptr_eq(&after[1].lines, &before[0].lines));
+            }
             assert_eq!(next.lines(filter), flat);
         }
+    }
+
+    #[test]
+    fn a_block_keeps_its_key_and_other_lines_get_another() {
+        let block = || {
+            vec![
+                line(Tone::Info, "Turn 3"),
+                line(Tone::Info, "red: (1,2) -> (1,3)"),
+            ]
+        };
+        assert_eq!(Block::new(7, block()).key(), Block::new(7, block()).key());
+        let others = [
+            vec![
+                line(Tone::Info, "Turn 3"),
+                line(Tone::Error, "red: (1,2) -> (1,3)"),
+            ],
+            vec![line(Tone::Info, "Turn 3red: (1,2) -> (1,3)")],
+            vec![line(Tone::Info, "Turn 3")],
+            vec![],
+        ];
+        for other in others {
+            assert_ne!(
+                Block::new(7, block()).key(),
+                Block::new(7, other.clone()).key(),
+                "{other:?}"
+            );
+        }
+        assert_ne!(Block::new(7, block()).key(), Block::new(8, block()).key());
     }
 }
