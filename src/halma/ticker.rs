@@ -85,11 +85,12 @@ struct State {
     /// Changes with every tick begun and every reset, across games, so a timer can tell whether its tick
     /// is still the one in progress (a tick's own name, its turn, starts again with each game).
     generation: u64,
-    /// Shows Step busy once a tick has waited [`BUSY_AFTER_MS`], and ends a tick at its deadline. Each
-    /// is dropped, and so cancelled, when its tick ends: a timer that outlived its tick ran anyway, as a
-    /// task of its own, to find nothing to do.
-    busy: Option<Timeout>,
-    deadline: Option<Timeout>,
+    /// The tick's one timer, set for what is due next: Step's busy look once the tick has waited
+    /// [`BUSY_AFTER_MS`], then the deadline of a tick that ends as soon as its answers are in. One
+    /// timer, not one for each: a tick the built-in AIs answer at once sets one (issue 38). Dropped,
+    /// and so cancelled, when its tick ends: a timer that outlived its tick ran anyway, as a task of its
+    /// own, to find nothing to do.
+    timer: Option<Timeout>,
 }
 
 impl State {
@@ -103,8 +104,7 @@ impl State {
 
     /// The tick is over: its timers must not run.
     fn disarm(&mut self) {
-        self.busy = None;
-        self.deadline = None;
+        self.timer = None;
     }
 }
 
@@ -173,7 +173,7 @@ impl Ticker {
         if self.session.with_untracked(|s| s.awaiting().is_empty()) {
             self.finish();
         } else {
-            self.arm_deadline();
+            self.arm_next();
         }
     }
 
@@ -213,7 +213,6 @@ impl Ticker {
             s.eager = eager;
             s.generation += 1;
         });
-        self.show_busy_later();
         // Every player's message is written first, the state both teams' carry once; then each is sent
         // (sending keeps what went out in the session, which must not be read meanwhile).
         let questions = self.session.with_untracked(|s| {
@@ -228,47 +227,55 @@ impl Ticker {
         let answered = self.session.with_untracked(|s| s.awaiting().is_empty());
         if eager && answered {
             self.finish();
-        } else if eager {
-            self.arm_deadline();
+        } else {
+            self.arm_next();
         }
     }
 
-    /// Says the tick is busy if it is still waiting [`BUSY_AFTER_MS`] from now.
-    fn show_busy_later(self) {
-        self.arm(
-            |s| &mut s.busy,
-            BUSY_AFTER_MS,
-            |t| t.awaiting_answers.set(true),
-        );
-    }
-
-    /// Sets one of the tick's timers (the one it replaces is cancelled) to `act` in `ms`, if the tick it
-    /// was set for is still in progress then.
-    fn arm(self, timer: fn(&mut State) -> &mut Option<Timeout>, ms: u64, act: fn(Ticker)) {
+    /// Sets the tick's timer for what is due next: Step's busy look, unless it shows already, and the
+    /// deadline of a tick that ends as soon as its answers are in (Run's beat ends the others). The
+    /// timer it replaces is cancelled.
+    fn arm_next(self) {
+        let (started, eager) = self.state.with_value(|s| (s.started, s.eager));
+        let busy = (!self.awaiting_answers.get_untracked()).then_some(BUSY_AFTER_MS as f64);
+        let deadline = eager.then(|| f64::from(self.tick_ms.get_untracked()));
+        let Some(due) = busy.into_iter().chain(deadline).reduce(f64::min) else {
+            self.state.update_value(State::disarm);
+            return;
+        };
+        // Past i32::MAX a browser's setTimeout fires at once.
+        let ms = (due - (now() - started))
+            .ceil()
+            .clamp(0.0, f64::from(i32::MAX)) as u32;
         self.state.update_value(|s| {
             let generation = s.generation;
-            // Past i32::MAX a browser's setTimeout fires at once.
-            let ms = ms.min(i32::MAX as u64) as u32;
-            *timer(s) = Some(Timeout::new(ms, move || {
-                let same = self.state.try_with_value(|s| s.generation) == Some(generation);
-                if same && self.tick_in_progress() {
-                    act(self);
+            s.timer = Some(Timeout::new(ms, move || {
+                if self.state.try_with_value(|s| s.generation) == Some(generation) {
+                    self.wake();
                 }
             }));
         });
+    }
+
+    /// The tick's timer fired: the tick ends if its deadline has come, or else shows it is busy if it
+    /// has waited long enough, and the timer is set for what comes next.
+    fn wake(self) {
+        let (started, eager) = self.state.with_value(|s| (s.started, s.eager));
+        let waited = now() - started;
+        if eager && waited >= f64::from(self.tick_ms.get_untracked()) {
+            self.finish();
+            return;
+        }
+        if waited >= BUSY_AFTER_MS as f64 && !self.awaiting_answers.get_untracked() {
+            self.awaiting_answers.set(true);
+        }
+        self.arm_next();
     }
 
     fn not_busy(self) {
         if self.awaiting_answers.get_untracked() {
             self.awaiting_answers.set(false);
         }
-    }
-
-    /// Ends the tick in progress at the deadline unless it has ended by then.
-    fn arm_deadline(self) {
-        let started = self.state.with_value(|s| s.started);
-        let left = f64::from(self.tick_ms.get_untracked()) - (now() - started);
-        self.arm(|s| &mut s.deadline, left.max(0.0) as u64, Ticker::finish);
     }
 
     /// What `ask`'s player is sent this tick, `state` being the tick's game state (a human is sent
