@@ -1,5 +1,5 @@
-//! The Halma board: a canvas that draws it and, over it, one transparent element per square for the
-//! mouse, the keyboard and screen readers.
+//! The Halma board: two canvases that draw it (the squares, drawn once a game, and over them what moves)
+//! and, over those, one transparent element per square for the mouse, the keyboard and screen readers.
 //!
 //! A tick used to restyle, lay out and repaint a square element per changed square, pieces and dots
 //! being their pseudo-elements; now the canvas is redrawn (under two hundred draw calls) and a changed
@@ -27,22 +27,23 @@ pub fn Board(
     on_click: Option<Callback<Square>>,
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
+    let squares = NodeRef::<Canvas>::new();
     let grid = NodeRef::<Div>::new();
     // What the squares' elements show now, so a tick touches only those that changed; the canvas's
     // state; the observer of its size. One stored value: each type stored costs the module code of its own.
     let state = StoredValue::new_local(State::default());
 
     Effect::new(move |_| {
-        let (Some(g), Some(c)) = (grid.get(), canvas.get()) else {
+        let (Some(g), Some(c), Some(under)) = (grid.get(), canvas.get(), squares.get()) else {
             return;
         };
         view.with(|v| {
             state.update_value(|s| {
                 patch_squares(&g, &mut s.squares, &s.shown, v, on_click.is_some());
                 s.shown = v.clone();
-                s.painter.draw(&c, v);
+                s.painter.draw(&c, &under, v);
                 if s.observer.is_none() {
-                    s.observer = observe_size(&c, state, view);
+                    s.observer = observe_size(&c, &under, state, view);
                 }
             })
         });
@@ -107,6 +108,7 @@ pub fn Board(
 
     view! {
         <div class="board-wrap">
+            <canvas class="board-squares" aria-hidden="true" node_ref=squares></canvas>
             <canvas class="board-canvas" aria-hidden="true" node_ref=canvas></canvas>
             <div
                 class="board"
@@ -136,12 +138,13 @@ struct State {
 /// layout and drawn before the frame is painted; the first report comes as soon as it is laid out.
 fn observe_size(
     canvas: &HtmlCanvasElement,
+    squares: &HtmlCanvasElement,
     state: StoredValue<State, LocalStorage>,
     view: Memo<BoardView>,
 ) -> Option<(ResizeObserver, Closure<dyn FnMut()>)> {
-    let target = canvas.clone();
+    let (target, under) = (canvas.clone(), squares.clone());
     let resized = Closure::<dyn FnMut()>::new(move || {
-        view.with_untracked(|v| state.update_value(|s| s.painter.resized(&target, v)));
+        view.with_untracked(|v| state.update_value(|s| s.painter.resized(&target, &under, v)));
     });
     let ro = ResizeObserver::new(resized.as_ref().unchecked_ref()).ok()?;
     ro.observe(canvas);

@@ -59,78 +59,91 @@ pub struct Painter {
 }
 
 impl Painter {
-    /// The canvas was laid out: its bitmap takes its new size, in device pixels, and `view` is drawn.
-    pub fn resized(&mut self, canvas: &HtmlCanvasElement, view: &BoardView) {
+    /// The canvases were laid out: their bitmaps take the new size, in device pixels, and `view` is
+    /// drawn. `squares` is the canvas under `canvas` that shows the squares.
+    pub fn resized(
+        &mut self,
+        canvas: &HtmlCanvasElement,
+        squares: &HtmlCanvasElement,
+        view: &BoardView,
+    ) {
         let px = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
         let side = (f64::from(canvas.client_width()) * px).round();
-        if side != f64::from(canvas.width()) {
-            canvas.set_width(side as u32);
-            canvas.set_height(side as u32);
+        for c in [canvas, squares] {
+            if side != f64::from(c.width()) {
+                c.set_width(side as u32);
+                c.set_height(side as u32);
+            }
         }
         (self.side, self.px) = (side, px);
-        self.draw(canvas, view);
+        self.draw(canvas, squares, view);
     }
 
-    /// Draws `view`, once the canvas has been measured.
-    pub fn draw(&mut self, canvas: &HtmlCanvasElement, view: &BoardView) {
+    /// Draws `view`, once the canvases have been measured: the squares on `squares` when they changed,
+    /// the rest on `canvas`.
+    pub fn draw(
+        &mut self,
+        canvas: &HtmlCanvasElement,
+        squares: &HtmlCanvasElement,
+        view: &BoardView,
+    ) {
         if self.side <= 0.0 {
             return;
         }
         let palette = self.palette.get_or_insert_with(|| Palette::of(canvas));
         if let Some(ctx) = context(canvas) {
-            paint(
-                &ctx,
+            let under = Background::ensure(
+                &mut self.background,
+                squares,
                 view,
                 palette,
-                &mut self.background,
                 self.side,
                 self.px,
             );
+            paint(&ctx, view, palette, under, self.side, self.px);
         }
     }
 }
 
-/// What does not change from tick to tick (the squares and the destinations), drawn once on a canvas of
-/// its own and copied onto the board in one call each tick.
+/// What the canvas under the board shows: the squares and the destinations, which do not change from
+/// tick to tick. Drawn there once, they cost a tick nothing: the board's own canvas, over them, is
+/// cleared and gets the pieces, where copying the squares onto it cost a tick a whole bitmap (issue 38).
 struct Background {
-    canvas: HtmlCanvasElement,
     /// Its side in device pixels and the destinations it shows, square by square.
     side: u32,
     destinations: Vec<Option<Team>>,
 }
 
 impl Background {
-    /// The background for `view` at `side` device pixels, drawn again only when the size or the
-    /// destinations changed (a new game, a resized board).
-    fn ensure<'a>(
-        cache: &'a mut Option<Background>,
+    /// Draws the squares for `view` on `under` unless it shows them at `side` device pixels already (a
+    /// new game or a resized board draws them again). Whether `under` shows them.
+    fn ensure(
+        cache: &mut Option<Background>,
+        under: &HtmlCanvasElement,
         view: &BoardView,
         palette: &Palette,
         side: f64,
         px: f64,
-    ) -> Option<&'a HtmlCanvasElement> {
+    ) -> bool {
         let destinations = || view.cells.iter().map(|c| c.destination);
         let fresh = cache.as_ref().is_some_and(|b| {
-            b.side == side as u32 && b.destinations.iter().copied().eq(destinations())
+            b.side == side as u32
+                && b.side == under.width()
+                && b.destinations.iter().copied().eq(destinations())
         });
-        if !fresh {
-            let canvas: HtmlCanvasElement = web_sys::window()?
-                .document()?
-                .create_element("canvas")
-                .ok()?
-                .dyn_into()
-                .ok()?;
-            canvas.set_width(side as u32);
-            canvas.set_height(side as u32);
-            let ctx = context(&canvas)?;
-            squares(&ctx, view, palette, side, px);
-            *cache = Some(Background {
-                canvas,
-                side: side as u32,
-                destinations: destinations().collect(),
-            });
+        if fresh {
+            return true;
         }
-        cache.as_ref().map(|b| &b.canvas)
+        *cache = None;
+        let Some(ctx) = context(under) else {
+            return false;
+        };
+        squares(&ctx, view, palette, side, px);
+        *cache = Some(Background {
+            side: side as u32,
+            destinations: destinations().collect(),
+        });
+        true
     }
 }
 
@@ -139,12 +152,13 @@ fn context(el: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
 }
 
 /// Draws `view` over the whole canvas of `side` by `side` device pixels; `px` is one CSS pixel in device
-/// pixels, so lines keep their CSS widths on any screen. `background` keeps the squares between calls.
+/// pixels, so lines keep their CSS widths on any screen. `under`: the canvas below shows the squares,
+/// so this one is cleared to let them through rather than drawn over.
 fn paint(
     ctx: &CanvasRenderingContext2d,
     view: &BoardView,
     palette: &Palette,
-    background: &mut Option<Background>,
+    under: bool,
     side: f64,
     px: f64,
 ) {
@@ -155,11 +169,10 @@ fn paint(
     let s = side / n as f64;
     let at = |i: usize| corner(i, n, s);
     ctx.set_global_alpha(1.0);
-    match Background::ensure(background, view, palette, side, px) {
-        Some(bg) => {
-            let _ = ctx.draw_image_with_html_canvas_element(bg, 0.0, 0.0);
-        }
-        None => squares(ctx, view, palette, side, px),
+    if under {
+        ctx.clear_rect(0.0, 0.0, side, side);
+    } else {
+        squares(ctx, view, palette, side, px);
     }
     let centre = |i: usize| {
         let (x, y) = at(i);

@@ -101,20 +101,25 @@ test('the board is drawn on a canvas and played from the keyboard, one square at
   await page.waitForFunction(() => /Turn 1/.test(document.querySelector('[data-testid=messages]').textContent));
   assert.match(await page.textContent('[data-testid=messages]'), /red: \(2,15\) -> \(2,13\)/);
   assert.equal(await page.getAttribute(cell(2, 13), 'aria-label'), '(2,13) red piece');
-  // The canvas shows what the squares say: the piece's colour at its centre, the board's light and dark
-  // squares where nothing stands.
-  // One readback of the whole canvas (several would draw the browser's warning).
-  const [red, light, dark] = await page.evaluate(() => {
-    const c = document.querySelector('.board-canvas');
+  // The canvases show what the squares say: the piece's colour at its centre on the board's canvas,
+  // clear where nothing stands, and under it the board's light and dark squares.
+  // One readback of each whole canvas (several would draw the browser's warning).
+  const [[red, clear], [under, light, dark]] = await page.evaluate(() => [
+    ['.board-canvas', [[2, 13], [9, 9]]],
+    ['.board-squares', [[2, 13], [9, 9], [9, 8]]],
+  ].map(([selector, squares]) => {
+    const c = document.querySelector(selector);
     const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    const at = (x, y) => {
+    const at = ([x, y]) => {
       const s = c.width / 18;
       const i = 4 * (Math.floor((y + 0.5) * s) * c.width + Math.floor((x + 0.5) * s));
       return [...data.slice(i, i + 4)];
     };
-    return [at(2, 13), at(9, 9), at(9, 8)];
-  });
+    return squares.map(at);
+  }));
   assert.deepEqual(red, [0xcc, 0x00, 0x99, 255]);
+  assert.deepEqual(clear, [0, 0, 0, 0]);
+  assert.deepEqual(under, [0xe0, 0xd2, 0xb4, 255], '(2,13) is a dark square');
   assert.deepEqual(light, [0xf3, 0xea, 0xd8, 255]);
   assert.deepEqual(dark, [0xe0, 0xd2, 0xb4, 255]);
   assert.deepEqual(errors, []);
