@@ -250,7 +250,8 @@ impl Ticker {
         self.state.update_value(|s| {
             let generation = s.generation;
             s.timer = Some(Timeout::new(ms, move || {
-                if self.state.try_with_value(|s| s.generation) == Some(generation) {
+                let same = self.state.try_with_value(|s| s.generation) == Some(generation);
+                if same && self.tick_in_progress() {
                     self.wake();
                 }
             }));
