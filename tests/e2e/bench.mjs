@@ -300,13 +300,22 @@ async function floorPerTick({ side, pieces, job }, n) {
   await page.close();
   return busy / n;
 }
-// The target is a ratio of two traced figures that each move by a third from run to run on this machine,
-// so the greedy tick and the floor are traced in turn, three pairs back to back, and the median of the
-// pairs' ratios is the figure (the greedy tick and the floor printed are the medians of their own runs).
+// The target is a ratio of two traced figures that each move by a third, or double, as this machine
+// speeds up and slows down, so the greedy tick and the floor are traced in turn, five pairs back to back,
+// each pair in the other order from the last (a slowdown during the pairs then counts against each side
+// alike), and the median of the pairs' ratios is the figure (the greedy tick and the floor printed are
+// the medians of their own runs).
 const pairs = [];
-for (let i = 0; i < (wallOnly ? 0 : 3); i++) {
-  const tick = i === 0 ? greedy.pagePerTick : (await perTick('builtin:greedy', 'builtin:greedy', true)).pagePerTick;
-  pairs.push({ tick, floor: await floorPerTick(greedy.shape, greedy.n) });
+for (let i = 0; i < (wallOnly ? 0 : 5); i++) {
+  const traceTick = async () => (await perTick('builtin:greedy', 'builtin:greedy', true)).pagePerTick;
+  const traceFloor = () => floorPerTick(greedy.shape, greedy.n);
+  if (i % 2 === 0) {
+    const tick = await traceTick();
+    pairs.push({ tick, floor: await traceFloor() });
+  } else {
+    const floor = await traceFloor();
+    pairs.push({ tick: await traceTick(), floor });
+  }
 }
 const floor = wallOnly ? null : median(pairs.map((p) => p.floor));
 if (!wallOnly) greedy.pagePerTick = median(pairs.map((p) => p.tick));
