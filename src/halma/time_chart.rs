@@ -113,49 +113,41 @@ fn whole(ms: f64) -> u64 {
     ms.round() as u64
 }
 
-/// What the caption says of the slowest answers `marked` among `times`.
-fn slowest_text(times: &[TickTimes], marked: &[(u32, Team, f64)]) -> String {
-    let summary = marked
-        .iter()
-        .map(|(tick, team, ms)| {
-            let t = times.iter().find(|t| t.tick == *tick);
-            let limit = t.map_or(0, |t| t.limit_ms);
-            let net = t
-                .and_then(|t| t.think_ms[*team])
-                .map_or(String::new(), |think| {
-                    format!(
-                        " (thought {}, network {})",
-                        whole(think),
-                        whole((ms - think).max(0.0))
-                    )
-                });
-            format!("tick {tick}: {team} {} of {limit} ms{net}", whole(*ms))
-        })
-        .collect::<Vec<_>>()
-        .join("; ");
-    format!("Answer time per tick, the deadline dashed; slowest: {summary}.")
-}
-
 /// The chart of the shown game's answer times; nothing until an AI has answered.
-///
-/// Each part follows only what it shows: a tick rewrites the three lines' points, and the scale, the
-/// rings and the caption only when they change, a few times a game. (One view of the whole chart, built
-/// again every tick, cost the page more than the points it changed, issue 38.)
 #[component]
 pub fn TimeChart(screen: Screens) -> impl IntoView {
     let times = Memo::new(move |_| screen.with(|s| s.times()));
-    let any = Memo::new(move |_| times.with(|t| !t.is_empty()));
-    let scale = Memo::new(move |_| times.with(|t| Scale::of(t)));
-    let marked = Memo::new(move |_| times.with(|t| slowest(t, 3)));
-    let caption = Memo::new(move |_| marked.with(|m| times.with(|t| slowest_text(t, m))));
-    let points =
-        move |ms: fn(&TickTimes) -> Option<f64>| move || times.with(|t| scale.get().points(t, ms));
-    let rings = move || {
-        let scale = scale.get();
-        marked.with(|m| {
-            m.iter()
-                .map(|&(tick, team, ms)| {
-                    let (cx, cy) = scale.ring(tick, ms);
+    move || {
+        times.with(|times| {
+            if times.is_empty() {
+                return None;
+            }
+            let scale = Scale::of(times);
+            let line = |team: Team| scale.points(times, |t| t.ms[team]);
+            let deadline = scale.points(times, |t| Some(t.limit_ms as f64));
+            let marked = slowest(times, 3);
+            let summary = marked
+                .iter()
+                .map(|(tick, team, ms)| {
+                    let t = times.iter().find(|t| t.tick == *tick);
+                    let limit = t.map_or(0, |t| t.limit_ms);
+                    let net = t
+                        .and_then(|t| t.think_ms[*team])
+                        .map_or(String::new(), |think| {
+                            format!(
+                                " (thought {}, network {})",
+                                whole(think),
+                                whole((ms - think).max(0.0))
+                            )
+                        });
+                    format!("tick {tick}: {team} {} of {limit} ms{net}", whole(*ms))
+                })
+                .collect::<Vec<_>>()
+                .join("; ");
+            let rings = marked
+                .iter()
+                .map(|(tick, team, ms)| {
+                    let (cx, cy) = scale.ring(*tick, *ms);
                     view! {
                         <circle
                             class=format!("slow {team}")
@@ -163,16 +155,12 @@ pub fn TimeChart(screen: Screens) -> impl IntoView {
                             cy=cy.to_string()
                             r="3.5"
                         >
-                            <title>{format!("tick {tick}: {team} {} ms", whole(ms))}</title>
+                            <title>{format!("tick {tick}: {team} {} ms", whole(*ms))}</title>
                         </circle>
                     }
                 })
-                .collect_view()
-        })
-    };
-    move || {
-        any.get().then(|| {
-            view! {
+                .collect_view();
+            Some(view! {
                 <figure class="time-chart" data-testid="time-chart">
                     <svg
                         viewBox=format!("0 0 {WIDTH} {HEIGHT}")
@@ -183,18 +171,20 @@ pub fn TimeChart(screen: Screens) -> impl IntoView {
                         <svg
                             width=WIDTH.to_string()
                             height=HEIGHT.to_string()
-                            viewBox=move || scale.get().view_box()
+                            viewBox=scale.view_box()
                             preserveAspectRatio="none"
                         >
-                            <polyline class="deadline" points=points(|t| Some(t.limit_ms as f64)) />
-                            <polyline class="red" points=points(|t| t.ms.red) />
-                            <polyline class="blue" points=points(|t| t.ms.blue) />
+                            <polyline class="deadline" points=deadline />
+                            <polyline class="red" points=line(Team::Red) />
+                            <polyline class="blue" points=line(Team::Blue) />
                         </svg>
                         {rings}
                     </svg>
-                    <figcaption data-testid="time-slowest">{caption}</figcaption>
+                    <figcaption data-testid="time-slowest">
+                        {format!("Answer time per tick, the deadline dashed; slowest: {summary}.")}
+                    </figcaption>
                 </figure>
-            }
+            })
         })
     }
 }
