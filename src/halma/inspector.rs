@@ -89,7 +89,9 @@ pub fn Inspector(session: RwSignal<Session>, replay: RwSignal<Option<Replay>>) -
     // following the game cost every tick two rewritten texts, the tick field's among them (issue 38).
     let latest = Memo::new(move |was: Option<&u32>| {
         if open.get() {
-            replay.with(|r| session.with(|s| Screen::of(s, r.as_ref()).latest_tick()))
+            replay.track();
+            session.track();
+            latest_now()
         } else {
             was.copied().unwrap_or_else(latest_now)
         }
