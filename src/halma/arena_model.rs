@@ -222,14 +222,15 @@ pub fn latency_text(s: &Session) -> Option<String> {
     (!teams.is_empty()).then(|| format!("Answer time: {}", teams.join(" · ")))
 }
 
-/// "arena · seed 42 · turn 17", beside the New game button.
+/// "arena · seed 42 · ", beside the New game button, before [`turn_text`]: the two are apart so that a
+/// tick rewrites only the turn.
 pub fn game_info(s: &Session) -> String {
-    format!(
-        "{} · seed {} · turn {}",
-        s.preset(),
-        s.seed(),
-        s.game().turn()
-    )
+    format!("{} · seed {} · ", s.preset(), s.seed())
+}
+
+/// "turn 17", after [`game_info`].
+pub fn turn_text(s: &Session) -> String {
+    format!("turn {}", s.game().turn())
 }
 
 /// What the human whose clicks the board takes should do, if one is to move.
@@ -377,7 +378,7 @@ mod tests {
         let (name, text) = record_download(&s).unwrap();
         assert_eq!(name, "gridarena-mini-42-turn1.jsonl");
         assert_eq!(Some(text), s.record_text());
-        assert_eq!(game_info(&s), "mini · seed 42 · turn 1");
+        assert_eq!(game_info(&s) + &turn_text(&s), "mini · seed 42 · turn 1");
     }
 
     #[test]

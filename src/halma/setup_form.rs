@@ -1,7 +1,7 @@
 //! The new-game form: each team's player (switched at once), the preset and the seed (applied by New
 //! game), and what is being played.
 
-use super::arena_model::{game_info, preset_label};
+use super::arena_model::{game_info, preset_label, turn_text};
 use super::messages::Line;
 use super::player::Player;
 use super::player_picker::PlayerPicker;
@@ -136,6 +136,7 @@ pub fn SetupForm(
             <button type="submit" data-testid="new-game">"New game"</button>
             <span class="game-info" data-testid="game-info">
                 {move || session.with(game_info)}
+                <span class="game-turn">{move || session.with(turn_text)}</span>
             </span>
         </form>
     }
