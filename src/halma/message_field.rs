@@ -6,10 +6,11 @@ use crate::notice::tone_class;
 use gridarena_engine::halma::Team;
 use leptos::prelude::*;
 
-/// How many ticks' blocks the field shows until its reader asks for the older ones: several screens of
-/// the field. Each tick adds a block at the top and moves every block under it down, and with the whole
-/// log (300 ticks) in the page that move cost more layout and paint than the rest of the tick (issue 16).
-pub const SHOWN_AT_FIRST: usize = 40;
+/// How many ticks' blocks the field shows until its reader asks for the older ones: two to five screens
+/// of the field. Each tick adds a block at the top and moves every block under it down, and each block
+/// shown costs the tick its move: with the whole log (300 ticks) that cost more than the rest of the
+/// tick (issue 16), and 40 blocks still cost about 0.2 ms a tick more than 10 (issue 38).
+pub const SHOWN_AT_FIRST: usize = 10;
 
 /// How many blocks the page should hand the field: one more than it shows, so it knows there are older
 /// ones, or all once `all` (the reader asked for them) is set. Asking the log for only these spares a

@@ -91,8 +91,8 @@ pub fn tick_entries(outcome: &TickOutcome) -> Vec<(Option<Team>, Line)> {
 }
 
 /// One tick's lines as the message field shows them. The log writes a tick's block once, when the tick
-/// is logged, and every later tick hands the page that same block: copying the latest 40 blocks' lines,
-/// twice a tick, cost the page more than the new block it shows (issue 38).
+/// is logged, and every later tick hands the page that same block: copying the shown blocks' lines
+/// (then 40 blocks), twice a tick, cost the page more than the new block it shows (issue 38).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Block {
     /// The number of its first line: lines are numbered in the order they were added.
@@ -202,7 +202,7 @@ impl Log {
     /// and every other block stays where it is in the DOM. (Keyed line by line, the several lines a tick
     /// adds at the top made the page's list diff move every older line each tick.)
     ///
-    /// The limit spares a tick the copy of the whole log (300 ticks) when the page shows the latest 40.
+    /// The limit spares a tick the copy of the whole log (300 ticks) when the page shows the latest few.
     pub fn numbered_ticks(&self, filter: Filter, limit: usize) -> Vec<Block> {
         let mut out = Vec::new();
         for t in &self.ticks {
