@@ -306,16 +306,13 @@ async function floorPerTick({ side, pieces, job }, n) {
 // alike), and the median of the pairs' ratios is the figure (the greedy tick and the floor printed are
 // the medians of their own runs).
 const pairs = [];
+const traceTick = async () => (await perTick('builtin:greedy', 'builtin:greedy', true)).pagePerTick;
+const traceFloor = () => floorPerTick(greedy.shape, greedy.n);
 for (let i = 0; i < (wallOnly ? 0 : 5); i++) {
-  const traceTick = async () => (await perTick('builtin:greedy', 'builtin:greedy', true)).pagePerTick;
-  const traceFloor = () => floorPerTick(greedy.shape, greedy.n);
-  if (i % 2 === 0) {
-    const tick = await traceTick();
-    pairs.push({ tick, floor: await traceFloor() });
-  } else {
-    const floor = await traceFloor();
-    pairs.push({ tick: await traceTick(), floor });
-  }
+  // Even pairs trace the tick first, odd ones the floor.
+  const tickFirst = i % 2 === 0 ? await traceTick() : undefined;
+  const floor = await traceFloor();
+  pairs.push({ tick: tickFirst ?? await traceTick(), floor });
 }
 const floor = wallOnly ? null : median(pairs.map((p) => p.floor));
 if (!wallOnly) greedy.pagePerTick = median(pairs.map((p) => p.tick));
