@@ -5,7 +5,9 @@
 use super::answer_times::{slowest, TickTimes};
 use super::arena_model::Screens;
 use gridarena_engine::halma::Team;
+use leptos::html::Figure;
 use leptos::prelude::*;
+use web_sys::{Element, HtmlElement};
 
 const WIDTH: u64 = 320;
 const HEIGHT: u64 = 80;
@@ -113,79 +115,167 @@ fn whole(ms: f64) -> u64 {
     ms.round() as u64
 }
 
-/// The chart of the shown game's answer times; nothing until an AI has answered.
+/// What the caption says of the slowest answers `marked` among `times`.
+fn slowest_text(times: &[TickTimes], marked: &[(u32, Team, f64)]) -> String {
+    let summary = marked
+        .iter()
+        .map(|(tick, team, ms)| {
+            let t = times.iter().find(|t| t.tick == *tick);
+            let limit = t.map_or(0, |t| t.limit_ms);
+            let net = t
+                .and_then(|t| t.think_ms[*team])
+                .map_or(String::new(), |think| {
+                    format!(
+                        " (thought {}, network {})",
+                        whole(think),
+                        whole((ms - think).max(0.0))
+                    )
+                });
+            format!("tick {tick}: {team} {} of {limit} ms{net}", whole(*ms))
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    format!("Answer time per tick, the deadline dashed; slowest: {summary}.")
+}
+
+/// The rings round the slowest answers, as SVG markup: each names its tick, team and time when hovered.
+/// Only numbers and team names go into it, so nothing needs escaping.
+fn rings_markup(scale: Scale, marked: &[(u32, Team, f64)]) -> String {
+    marked
+        .iter()
+        .map(|&(tick, team, ms)| {
+            let (cx, cy) = scale.ring(tick, ms);
+            format!(
+                r#"<circle class="slow {team}" cx="{cx}" cy="{cy}" r="3.5"><title>tick {tick}: {team} {} ms</title></circle>"#,
+                whole(ms)
+            )
+        })
+        .collect()
+}
+
+/// The three lines, in the order of the chart's polylines: the deadline, red, blue.
+const LINES: [fn(&TickTimes) -> Option<f64>; 3] = [
+    |t| Some(t.limit_ms as f64),
+    |t| t.ms[Team::Red],
+    |t| t.ms[Team::Blue],
+];
+
+/// The chart's elements that change, found once.
+struct Parts {
+    plot: Element,
+    lines: Vec<Element>,
+    rings: Element,
+    caption: Element,
+}
+
+impl Parts {
+    fn of(figure: &Element) -> Option<Parts> {
+        let find = |selector: &str| figure.query_selector(selector).ok().flatten();
+        let lines = ["deadline", "red", "blue"]
+            .into_iter()
+            .map(|c| find(&format!("polyline.{c}")))
+            .collect::<Option<Vec<_>>>()?;
+        Some(Parts {
+            plot: find("svg.plot")?,
+            lines,
+            rings: find("g.rings")?,
+            caption: find("figcaption")?,
+        })
+    }
+}
+
+/// What the chart shows now, so that a tick writes only what changed: the lines' points, and the scale,
+/// the rings and the caption when they change (a few times a game).
+#[derive(Default)]
+struct Shown {
+    parts: Option<Parts>,
+    empty: Option<bool>,
+    scale: Option<Scale>,
+    lines: [String; 3],
+    marked: Vec<(u32, Team, f64)>,
+    caption: String,
+}
+
+impl Shown {
+    fn show(&mut self, figure: &HtmlElement, times: &[TickTimes]) {
+        if self.parts.is_none() {
+            self.parts = Parts::of(figure);
+        }
+        let Some(parts) = &self.parts else {
+            return;
+        };
+        let empty = times.is_empty();
+        if self.empty != Some(empty) {
+            figure.set_hidden(empty);
+            self.empty = Some(empty);
+        }
+        if empty {
+            return;
+        }
+        let scale = Scale::of(times);
+        let rescaled = self.scale != Some(scale);
+        if rescaled {
+            let _ = parts.plot.set_attribute("viewBox", &scale.view_box());
+            self.scale = Some(scale);
+        }
+        for ((el, shown), ms) in parts.lines.iter().zip(&mut self.lines).zip(LINES) {
+            let points = scale.points(times, ms);
+            if *shown != points {
+                let _ = el.set_attribute("points", &points);
+                *shown = points;
+            }
+        }
+        let marked = slowest(times, 3);
+        let caption = slowest_text(times, &marked);
+        if caption != self.caption {
+            parts.caption.set_text_content(Some(&caption));
+            self.caption = caption;
+        }
+        if rescaled || marked != self.marked {
+            parts.rings.set_inner_html(&rings_markup(scale, &marked));
+            self.marked = marked;
+        }
+    }
+}
+
+/// The chart of the shown game's answer times; hidden until an AI has answered.
+///
+/// One effect writes it, as the board is written: a tick sets the three lines' points and, a few times a
+/// game, the scale, the rings and the caption. A view built again each tick, and diffed, cost the page
+/// more than the points it changed, and a reactive node for each part more again (issue 38).
 #[component]
 pub fn TimeChart(screen: Screens) -> impl IntoView {
-    let times = Memo::new(move |_| screen.with(|s| s.times()));
-    move || {
-        times.with(|times| {
-            if times.is_empty() {
-                return None;
-            }
-            let scale = Scale::of(times);
-            let line = |team: Team| scale.points(times, |t| t.ms[team]);
-            let deadline = scale.points(times, |t| Some(t.limit_ms as f64));
-            let marked = slowest(times, 3);
-            let summary = marked
-                .iter()
-                .map(|(tick, team, ms)| {
-                    let t = times.iter().find(|t| t.tick == *tick);
-                    let limit = t.map_or(0, |t| t.limit_ms);
-                    let net = t
-                        .and_then(|t| t.think_ms[*team])
-                        .map_or(String::new(), |think| {
-                            format!(
-                                " (thought {}, network {})",
-                                whole(think),
-                                whole((ms - think).max(0.0))
-                            )
-                        });
-                    format!("tick {tick}: {team} {} of {limit} ms{net}", whole(*ms))
-                })
-                .collect::<Vec<_>>()
-                .join("; ");
-            let rings = marked
-                .iter()
-                .map(|(tick, team, ms)| {
-                    let (cx, cy) = scale.ring(*tick, *ms);
-                    view! {
-                        <circle
-                            class=format!("slow {team}")
-                            cx=cx.to_string()
-                            cy=cy.to_string()
-                            r="3.5"
-                        >
-                            <title>{format!("tick {tick}: {team} {} ms", whole(*ms))}</title>
-                        </circle>
-                    }
-                })
-                .collect_view();
-            Some(view! {
-                <figure class="time-chart" data-testid="time-chart">
-                    <svg
-                        viewBox=format!("0 0 {WIDTH} {HEIGHT}")
-                        role="img"
-                        aria-label="Answer time per tick against the deadline"
-                        preserveAspectRatio="none"
-                    >
-                        <svg
-                            width=WIDTH.to_string()
-                            height=HEIGHT.to_string()
-                            viewBox=scale.view_box()
-                            preserveAspectRatio="none"
-                        >
-                            <polyline class="deadline" points=deadline />
-                            <polyline class="red" points=line(Team::Red) />
-                            <polyline class="blue" points=line(Team::Blue) />
-                        </svg>
-                        {rings}
-                    </svg>
-                    <figcaption data-testid="time-slowest">
-                        {format!("Answer time per tick, the deadline dashed; slowest: {summary}.")}
-                    </figcaption>
-                </figure>
-            })
-        })
+    let figure = NodeRef::<Figure>::new();
+    let shown = StoredValue::new_local(Shown::default());
+    Effect::new(move |_| {
+        let Some(figure) = figure.get() else {
+            return;
+        };
+        let times = screen.with(|s| s.times());
+        shown.update_value(|s| s.show(&figure, &times));
+    });
+    view! {
+        <figure class="time-chart" data-testid="time-chart" hidden node_ref=figure>
+            <svg
+                viewBox=format!("0 0 {WIDTH} {HEIGHT}")
+                role="img"
+                aria-label="Answer time per tick against the deadline"
+                preserveAspectRatio="none"
+            >
+                <svg
+                    class="plot"
+                    width=WIDTH.to_string()
+                    height=HEIGHT.to_string()
+                    preserveAspectRatio="none"
+                >
+                    <polyline class="deadline" />
+                    <polyline class="red" />
+                    <polyline class="blue" />
+                </svg>
+                <g class="rings"></g>
+            </svg>
+            <figcaption data-testid="time-slowest"></figcaption>
+        </figure>
     }
 }
 
@@ -271,6 +361,30 @@ mod tests {
         ] {
             assert_eq!(scale.points(&times, |_| Some(ms)), point, "{ms}");
         }
+    }
+
+    #[test]
+    fn the_rings_and_the_caption_name_the_slowest_answers() {
+        let mut times = vec![
+            tick(1, Some(40.0), 100),
+            tick(2, Some(150.4), 100),
+            tick(3, None, 100),
+        ];
+        times[1].think_ms.red = Some(100.0);
+        let scale = Scale::of(&times);
+        let marked = slowest(&times, 3);
+        assert_eq!(marked, vec![(2, Team::Red, 150.4), (1, Team::Red, 40.0)]);
+        assert_eq!(
+            slowest_text(&times, &marked),
+            "Answer time per tick, the deadline dashed; slowest: tick 2: red 150 of 100 ms \
+             (thought 100, network 50); tick 1: red 40 of 100 ms."
+        );
+        // Tick 2 is one tick of the ten across (32 of 320 pixels), at the top below the margin.
+        assert_eq!(
+            rings_markup(scale, &marked[..1]),
+            r#"<circle class="slow red" cx="32" cy="3" r="3.5"><title>tick 2: red 150 ms</title></circle>"#
+        );
+        assert_eq!(rings_markup(scale, &[]), "");
     }
 
     #[test]
