@@ -368,10 +368,14 @@ pub fn ArenaPage(parts: ArenaParts) -> impl IntoView {
         }
     });
 
+    // Memos, where a tick's new session reads the same: the effects that read them (the controls, the
+    // line under the board, the human's buttons) run again only when what they show changes.
     let playable =
-        Signal::derive(move || editing.with(Option::is_none) && screen.with(|s| s.playable()));
+        Memo::new(move |_| editing.with(Option::is_none) && screen.with(|s| s.playable()));
+    let waiting = Memo::new(move |_| session.with(waiting_text));
+    let human_active = Memo::new(move |_| session.with(|s| s.active_human().is_some()));
     let on_step = Callback::new(move |()| advance(true));
-    let keys = arena_keys(running, playable, on_step, on_confirm, on_cancel);
+    let keys = arena_keys(running, playable.into(), on_step, on_confirm, on_cancel);
     on_cleanup(move || keys.remove());
     let plain_board = Memo::new(move |_| screen.with(|s| s.board()));
     // What the debug marks' part reads of the chosen team's answer, once it is in and a team is chosen.
@@ -409,12 +413,12 @@ pub fn ArenaPage(parts: ArenaParts) -> impl IntoView {
                 load=Box::new(move || {
                     (parts.debug_marks.load)(DebugMarksProps {
                         screen,
-                        size: Signal::derive(move || plain_board.with(|v| v.size)),
+                        size: Memo::new(move |_| plain_board.with(|v| v.size)).into(),
                         thought,
                     })
                 })
             />
-            <NoticeLine notice=notice waiting=Signal::derive(move || session.with(waiting_text)) />
+            <NoticeLine notice=notice waiting=waiting />
             <p class="late" role="status" data-testid="late">{move || late.get()}</p>
             <LatencyPanel session=session />
             <LazyPart
@@ -422,14 +426,14 @@ pub fn ArenaPage(parts: ArenaParts) -> impl IntoView {
                 load=Box::new(move || (parts.time_chart.load)(TimeChartProps { screen }))
             />
             <HumanActions
-                active=Signal::derive(move || session.with(|s| s.active_human().is_some()))
+                active=Signal::from(human_active)
                 on_confirm=on_confirm
                 on_cancel=on_cancel
             />
             <Controls
                 running=running
                 tick_ms=tick_ms
-                playable=playable
+                playable=playable.into()
                 awaiting_answers=ticker.awaiting_answers()
                 on_step=on_step
             />
