@@ -173,7 +173,11 @@ fn patch_squares(
             continue;
         };
         let (was, now) = (&old.cells[i], &new.cells[i]);
-        cell.set_class_name(&now.classes(x, y));
+        // A square on a last move's trail changes only on the canvas: its classes and name stay.
+        let classes = now.classes(x, y);
+        if was.classes(x, y) != classes {
+            cell.set_class_name(&classes);
+        }
         let label = now.label(x, y);
         if was.label(x, y) != label {
             let _ = cell.set_attribute("aria-label", &label);

@@ -37,7 +37,9 @@ pub struct CellView {
 }
 
 impl CellView {
-    /// The CSS classes of the square's element.
+    /// The CSS classes of the square's element: what stands on it and what a person or an AI marked.
+    /// The last moves' trails are the canvas's alone, so a tick changes the classes of the squares a
+    /// piece left or reached, not of every square it passed.
     pub fn classes(&self, x: u8, y: u8) -> String {
         let mut c = String::from(if (x + y) % 2 == 0 {
             "cell light"
@@ -57,11 +59,6 @@ impl CellView {
         match self.destination {
             Some(Team::Red) => add("dest-red"),
             Some(Team::Blue) => add("dest-blue"),
-            None => {}
-        }
-        match self.last_move {
-            Some(Team::Red) => add("last-red"),
-            Some(Team::Blue) => add("last-blue"),
             None => {}
         }
         if self.damage > 0 {
