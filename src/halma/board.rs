@@ -168,12 +168,15 @@ fn patch_squares(
         return;
     }
     for i in old.changed(new) {
+        let (was, now) = (&old.cells[i], &new.cells[i]);
+        // A square on a last move's trail changes only on the canvas: its element stays as it is.
+        if was.same_element(now) {
+            continue;
+        }
         let (x, y) = ((i % n) as u8, (i / n) as u8);
         let Some(cell) = squares.get(i) else {
             continue;
         };
-        let (was, now) = (&old.cells[i], &new.cells[i]);
-        // A square on a last move's trail changes only on the canvas: its classes and name stay.
         let classes = now.classes(x, y);
         if was.classes(x, y) != classes {
             cell.set_class_name(&classes);

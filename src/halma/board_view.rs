@@ -37,6 +37,28 @@ pub struct CellView {
 }
 
 impl CellView {
+    /// Whether the square's element shows `other` as it shows this one: all but the last moves' trail,
+    /// which only the canvas draws. (Every field is named, so a new one is not forgotten here.)
+    pub fn same_element(&self, other: &CellView) -> bool {
+        let CellView {
+            occupant,
+            damage,
+            destination,
+            last_move: _,
+            hint,
+            draft,
+            mark,
+            flagged,
+        } = self;
+        *occupant == other.occupant
+            && *damage == other.damage
+            && *destination == other.destination
+            && *hint == other.hint
+            && *draft == other.draft
+            && *mark == other.mark
+            && *flagged == other.flagged
+    }
+
     /// The CSS classes of the square's element: what stands on it and what a person or an AI marked.
     /// The last moves' trails are the canvas's alone, so a tick changes the classes of the squares a
     /// piece left or reached, not of every square it passed.
