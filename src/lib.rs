@@ -6,6 +6,7 @@
 
 mod ai_player;
 pub mod ai_worker;
+pub(crate) mod alarm;
 pub mod code;
 pub mod doctor;
 mod files;

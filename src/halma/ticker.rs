@@ -14,9 +14,9 @@ use super::builtin;
 use super::messages::{Line, Tone};
 use super::player::Player;
 use super::session::{Ask, Session};
+use crate::alarm::Alarm;
 use crate::code::seat::SeatStatus;
 use crate::now_ms as now;
-use gloo_timers::callback::Timeout;
 use gridarena_engine::halma::{Answer, Team, Teams};
 use leptos::prelude::*;
 
@@ -87,10 +87,13 @@ struct State {
     generation: u64,
     /// The tick's one timer, set for what is due next: Step's busy look once the tick has waited
     /// [`BUSY_AFTER_MS`], then the deadline of a tick that ends as soon as its answers are in. One
-    /// timer, not one for each: a tick the built-in AIs answer at once sets one (issue 38). Dropped,
-    /// and so cancelled, when its tick ends: a timer that outlived its tick ran anyway, as a task of its
-    /// own, to find nothing to do.
-    timer: Option<Timeout>,
+    /// timer, not one for each: a tick the built-in AIs answer at once sets one (issue 38). Cancelled
+    /// when its tick ends: a timer that outlived its tick ran anyway, as a task of its own, to find
+    /// nothing to do. Made once, on the first tick, and set again for each.
+    timer: Option<Alarm>,
+    /// The generation the timer was last set for: one that goes off for a tick no longer in progress
+    /// does nothing.
+    armed: u64,
 }
 
 impl State {
@@ -104,7 +107,9 @@ impl State {
 
     /// The tick is over: its timers must not run.
     fn disarm(&mut self) {
-        self.timer = None;
+        if let Some(t) = &mut self.timer {
+            t.cancel();
+        }
     }
 }
 
@@ -248,13 +253,17 @@ impl Ticker {
             .ceil()
             .clamp(0.0, f64::from(i32::MAX)) as u32;
         self.state.update_value(|s| {
-            let generation = s.generation;
-            s.timer = Some(Timeout::new(ms, move || {
-                let same = self.state.try_with_value(|s| s.generation) == Some(generation);
-                if same && self.tick_in_progress() {
-                    self.wake();
-                }
-            }));
+            s.armed = s.generation;
+            s.timer
+                .get_or_insert_with(|| {
+                    Alarm::new(move || {
+                        let same = self.state.try_with_value(|s| s.armed == s.generation);
+                        if same == Some(true) && self.tick_in_progress() {
+                            self.wake();
+                        }
+                    })
+                })
+                .set(ms);
         });
     }
 
