@@ -66,7 +66,7 @@ pub fn of_record(record: &Record) -> Vec<TickTimes> {
 /// earlier tick, then red. Picked in one pass, as the chart asks each tick: sorting every answer of the
 /// game to keep three was most of the chart's work.
 pub fn slowest(times: &[TickTimes], n: usize) -> Vec<(u32, Team, f64)> {
-    let mut top: Vec<(u32, Team, f64)> = Vec::with_capacity(n + 1);
+    let mut top: Vec<(u32, Team, f64)> = Vec::new();
     for t in times {
         for team in Team::ALL {
             let Some(ms) = t.ms[team] else { continue };

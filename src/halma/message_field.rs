@@ -7,9 +7,10 @@ use gridarena_engine::halma::Team;
 use leptos::prelude::*;
 
 /// How many ticks' blocks the field shows until its reader asks for the older ones: about three screens
-/// of the field beside the board, six above it (four lines a tick). Each tick adds a block at the top and moves every block under it down, and each block
-/// shown costs the tick its move: with the whole log (300 ticks) that cost more than the rest of the
-/// tick (issue 16), and 40 blocks still cost about 0.2 ms a tick more than 10 (issue 38).
+/// of the field beside the board, six above it (four lines a tick). Each tick adds a block at the top
+/// and moves every block under it down, and each block shown costs the tick its move: with the whole
+/// log (300 ticks) that cost more than the rest of the tick (issue 16), and 40 blocks still cost about
+/// 0.2 ms a tick more than 10 (issue 38).
 pub const SHOWN_AT_FIRST: usize = 10;
 
 /// How many blocks the page should hand the field: one more than it shows, so it knows there are older

@@ -5,8 +5,9 @@
 use super::answer_times::{slowest, TickTimes};
 use super::arena_model::Screens;
 use gridarena_engine::halma::Team;
-use leptos::html::Figure;
+use leptos::html::{Figcaption, Figure};
 use leptos::prelude::*;
+use leptos::svg::{Polyline, Svg, G};
 use web_sys::{Element, HtmlElement};
 
 const WIDTH: u64 = 320;
@@ -160,26 +161,47 @@ const LINES: [fn(&TickTimes) -> Option<f64>; 3] = [
     |t| t.ms[Team::Blue],
 ];
 
-/// The chart's elements that change, found once.
+/// The chart's elements that change.
 struct Parts {
+    figure: HtmlElement,
     plot: Element,
-    lines: Vec<Element>,
+    lines: [Element; 3],
     rings: Element,
     caption: Element,
 }
 
-impl Parts {
-    fn of(figure: &Element) -> Option<Parts> {
-        let find = |selector: &str| figure.query_selector(selector).ok().flatten();
-        let lines = ["deadline", "red", "blue"]
-            .into_iter()
-            .map(|c| find(&format!("polyline.{c}")))
-            .collect::<Option<Vec<_>>>()?;
+/// The references the chart's markup fills in, read into [`Parts`] once it is on the page.
+#[derive(Clone, Copy)]
+struct Refs {
+    figure: NodeRef<Figure>,
+    plot: NodeRef<Svg>,
+    lines: [NodeRef<Polyline>; 3],
+    rings: NodeRef<G>,
+    caption: NodeRef<Figcaption>,
+}
+
+impl Refs {
+    fn new() -> Refs {
+        Refs {
+            figure: NodeRef::new(),
+            plot: NodeRef::new(),
+            lines: [NodeRef::new(), NodeRef::new(), NodeRef::new()],
+            rings: NodeRef::new(),
+            caption: NodeRef::new(),
+        }
+    }
+
+    /// The elements, once the markup is on the page: the figure's reference is tracked, so the effect
+    /// that asks runs again when it is set; its children are set with it.
+    fn parts(self) -> Option<Parts> {
+        let figure = self.figure.get()?;
+        let [deadline, red, blue] = self.lines.map(|l| l.get_untracked());
         Some(Parts {
-            plot: find("svg.plot")?,
-            lines,
-            rings: find("g.rings")?,
-            caption: find("figcaption")?,
+            figure,
+            plot: self.plot.get_untracked()?.into(),
+            lines: [deadline?.into(), red?.into(), blue?.into()],
+            rings: self.rings.get_untracked()?.into(),
+            caption: self.caption.get_untracked()?.into(),
         })
     }
 }
@@ -188,7 +210,6 @@ impl Parts {
 /// the rings and the caption when they change (a few times a game).
 #[derive(Default)]
 struct Shown {
-    parts: Option<Parts>,
     empty: Option<bool>,
     scale: Option<Scale>,
     lines: [String; 3],
@@ -197,16 +218,10 @@ struct Shown {
 }
 
 impl Shown {
-    fn show(&mut self, figure: &HtmlElement, times: &[TickTimes]) {
-        if self.parts.is_none() {
-            self.parts = Parts::of(figure);
-        }
-        let Some(parts) = &self.parts else {
-            return;
-        };
+    fn show(&mut self, parts: &Parts, times: &[TickTimes]) {
         let empty = times.is_empty();
         if self.empty != Some(empty) {
-            figure.set_hidden(empty);
+            parts.figure.set_hidden(empty);
             self.empty = Some(empty);
         }
         if empty {
@@ -245,17 +260,17 @@ impl Shown {
 /// more than the points it changed, and a reactive node for each part more again (issue 38).
 #[component]
 pub fn TimeChart(screen: Screens) -> impl IntoView {
-    let figure = NodeRef::<Figure>::new();
+    let refs = Refs::new();
     let shown = StoredValue::new_local(Shown::default());
-    Effect::new(move |_| {
-        let Some(figure) = figure.get() else {
-            return;
-        };
+    Effect::new(move |parts: Option<Option<Parts>>| {
+        let parts = parts.flatten().or_else(|| refs.parts())?;
         let times = screen.with(|s| s.times());
-        shown.update_value(|s| s.show(&figure, &times));
+        shown.update_value(|s| s.show(&parts, &times));
+        Some(parts)
     });
+    let [deadline, red, blue] = refs.lines;
     view! {
-        <figure class="time-chart" data-testid="time-chart" hidden node_ref=figure>
+        <figure class="time-chart" data-testid="time-chart" hidden node_ref=refs.figure>
             <svg
                 viewBox=format!("0 0 {WIDTH} {HEIGHT}")
                 role="img"
@@ -263,18 +278,18 @@ pub fn TimeChart(screen: Screens) -> impl IntoView {
                 preserveAspectRatio="none"
             >
                 <svg
-                    class="plot"
                     width=WIDTH.to_string()
                     height=HEIGHT.to_string()
                     preserveAspectRatio="none"
+                    node_ref=refs.plot
                 >
-                    <polyline class="deadline" />
-                    <polyline class="red" />
-                    <polyline class="blue" />
+                    <polyline class="deadline" node_ref=deadline />
+                    <polyline class="red" node_ref=red />
+                    <polyline class="blue" node_ref=blue />
                 </svg>
-                <g class="rings"></g>
+                <g node_ref=refs.rings></g>
             </svg>
-            <figcaption data-testid="time-slowest"></figcaption>
+            <figcaption data-testid="time-slowest" node_ref=refs.caption></figcaption>
         </figure>
     }
 }
