@@ -81,6 +81,19 @@ impl Bridge {
         self.log.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
+    /// The log once `done` says it is complete, or after 5 s: a thread reads the bridge's log as it
+    /// comes, so a line written as an answer goes out may not be in yet when the answer is.
+    fn log_when(&self, done: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            let log = self.log();
+            if done(&log) || Instant::now() >= deadline {
+                return log;
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// POSTs `body` as the page at [`PAGE`] does; the answer's status, JSON body and
     /// `Access-Control-Allow-Origin`.
     fn post(&self, body: &str, content_type: &str) -> (u16, Value, Option<String>) {
@@ -423,7 +436,8 @@ fn a_foreign_pages_requests_are_refused_and_never_reach_the_program() {
         }
     }
     assert_eq!(runs(&notes), 0, "the program ran for a foreign page");
-    assert!(bridge.log().contains("refused"), "{}", bridge.log());
+    let log = bridge.log_when(|l| l.contains("refused"));
+    assert!(log.contains("refused"), "{log}");
     let _ = std::fs::remove_file(notes);
 }
 
@@ -578,11 +592,8 @@ fn a_programs_stderr_stays_in_the_bridges_log_unless_shared() {
             .contains("--share-stderr"),
         "the answer says where the stderr went: {answer}"
     );
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while !bridge.log().contains("NameError") && Instant::now() < deadline {
-        thread::sleep(Duration::from_millis(20));
-    }
-    assert!(bridge.log().contains("NameError"), "{}", bridge.log());
+    let log = bridge.log_when(|l| l.contains("NameError"));
+    assert!(log.contains("NameError"), "{log}");
 }
 
 #[test]
@@ -612,11 +623,7 @@ fn a_game_id_that_is_not_a_plain_name_is_refused_and_logged_escaped() {
         let (status, answer, _) = bridge.post(&classic_request(Team::Red, id), "text/plain");
         assert_eq!(status, 502, "{id:?}: {answer}");
     }
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while bridge.log().lines().count() < 7 && Instant::now() < deadline {
-        thread::sleep(Duration::from_millis(20));
-    }
-    let log = bridge.log();
+    let log = bridge.log_when(|l| l.lines().count() >= 7);
     assert_eq!(log.lines().count(), 7, "{log}");
     assert!(
         !log.contains(['\u{1b}', '\u{7}']),
