@@ -50,8 +50,8 @@ pub fn Board(
     });
     on_cleanup(move || {
         state.update_value(|s| {
-            if let Some((ro, _)) = s.observer.take() {
-                ro.disconnect();
+            if let Some(watch) = s.observer.take() {
+                watch.stop();
             }
         })
     });
@@ -131,24 +131,54 @@ struct State {
     /// where asking the grid for its rows and a row for its squares cost four DOM calls a square.
     squares: Vec<Element>,
     painter: Painter,
-    observer: Option<(ResizeObserver, Closure<dyn FnMut()>)>,
+    observer: Option<Watch>,
+}
+
+/// What follows the canvases' size and context: stopped when the board goes.
+struct Watch {
+    observer: ResizeObserver,
+    canvases: [HtmlCanvasElement; 2],
+    redraw: Closure<dyn FnMut()>,
+}
+
+impl Watch {
+    fn stop(self) {
+        self.observer.disconnect();
+        for c in &self.canvases {
+            let _ = c.remove_event_listener_with_callback(
+                "contextrestored",
+                self.redraw.as_ref().unchecked_ref(),
+            );
+        }
+    }
 }
 
 /// Follows the canvas's box: a new size (a resized window, a wall with more columns) is measured after
-/// layout and drawn before the frame is painted; the first report comes as soon as it is laid out.
+/// layout and drawn before the frame is painted; the first report comes as soon as it is laid out. A
+/// canvas whose context the browser lost and restored (it may, under memory pressure) is blank, and is
+/// drawn whole again the same way.
 fn observe_size(
     canvas: &HtmlCanvasElement,
     squares: &HtmlCanvasElement,
     state: StoredValue<State, LocalStorage>,
     view: Memo<BoardView>,
-) -> Option<(ResizeObserver, Closure<dyn FnMut()>)> {
+) -> Option<Watch> {
     let (target, under) = (canvas.clone(), squares.clone());
     let resized = Closure::<dyn FnMut()>::new(move || {
         view.with_untracked(|v| state.update_value(|s| s.painter.resized(&target, &under, v)));
     });
-    let ro = ResizeObserver::new(resized.as_ref().unchecked_ref()).ok()?;
-    ro.observe(canvas);
-    Some((ro, resized))
+    let observer = ResizeObserver::new(resized.as_ref().unchecked_ref()).ok()?;
+    observer.observe(canvas);
+    let canvases = [canvas.clone(), squares.clone()];
+    for c in &canvases {
+        let _ =
+            c.add_event_listener_with_callback("contextrestored", resized.as_ref().unchecked_ref());
+    }
+    Some(Watch {
+        observer,
+        canvases,
+        redraw: resized,
+    })
 }
 
 /// Brings the squares' elements from `old` to `new`: all of them written anew when the size changed,

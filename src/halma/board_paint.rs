@@ -1,9 +1,11 @@
 //! Draws a [`BoardView`] on a canvas: the squares, the destinations, the pieces, their damage and the last
 //! moves' trails, in one pass. One canvas costs the page under two hundred draw calls a tick and no style,
 //! layout or paint work for 324 elements; the squares' elements above it (see `board.rs`) stay for
-//! clicks, the keyboard and screen readers.
+//! clicks, the keyboard and screen readers. A tick clears and draws only the squares it changed
+//! (`board_repaint.rs`).
 
-use super::board_view::{BoardView, Occupant};
+use super::board_repaint::{square_box, Drawn};
+use super::board_view::{BoardView, CellView, Occupant};
 use gridarena_engine::halma::debug::{Colour, Mark};
 use gridarena_engine::halma::{Square, Team};
 use std::f64::consts::TAU;
@@ -59,6 +61,9 @@ pub struct Painter {
     /// The board canvas's 2D context, asked for once: a canvas keeps its context for good, and asking
     /// each tick cost two calls into the browser (about 15 µs).
     context: Option<CanvasRenderingContext2d>,
+    /// What the board's canvas shows, so the next draw clears and draws only the squares it changes;
+    /// `None` when that is not known (not drawn yet, resized, its context lost and restored).
+    drawn: Option<Drawn>,
 }
 
 impl Painter {
@@ -79,6 +84,9 @@ impl Painter {
             }
         }
         (self.side, self.px) = (side, px);
+        // A canvas given a size, or one whose context the browser restored, is blank.
+        self.drawn = None;
+        self.background = None;
         self.draw(canvas, squares, view);
     }
 
@@ -106,7 +114,20 @@ impl Painter {
                 self.side,
                 self.px,
             );
-            paint(ctx, view, palette, under, self.side, self.px);
+            let only = under
+                .then_some(self.drawn.as_ref())
+                .flatten()
+                .and_then(|d| d.changed_squares(view, self.side, self.px));
+            paint(
+                ctx,
+                view,
+                palette,
+                under,
+                only.as_deref(),
+                self.side,
+                self.px,
+            );
+            self.drawn = under.then(|| Drawn::of(view, self.side, self.px));
         }
     }
 }
@@ -157,40 +178,53 @@ fn context(el: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
     el.get_context("2d").ok()??.dyn_into().ok()
 }
 
-/// Draws `view` over the whole canvas of `side` by `side` device pixels; `px` is one CSS pixel in device
+/// Draws `view` over the canvas of `side` by `side` device pixels; `px` is one CSS pixel in device
 /// pixels, so lines keep their CSS widths on any screen. `under`: the canvas below shows the squares,
-/// so this one is cleared to let them through rather than drawn over.
+/// so this one is cleared to let them through rather than drawn over. `only`: the squares to clear and
+/// draw (the rest show `view` already, see [`Drawn::changed_squares`]); `None` draws them all.
 fn paint(
     ctx: &CanvasRenderingContext2d,
     view: &BoardView,
     palette: &Palette,
     under: bool,
+    only: Option<&[usize]>,
     side: f64,
     px: f64,
 ) {
     let n = usize::from(view.size);
-    if n == 0 || view.cells.len() != n * n || side <= 0.0 {
+    if n == 0 || view.cells.len() != n * n || side <= 0.0 || only.is_some_and(<[_]>::is_empty) {
         return;
     }
     let s = side / n as f64;
     let at = |i: usize| corner(i, n, s);
     ctx.set_global_alpha(1.0);
+    let mut wanted = vec![only.is_none(); n * n];
+    if let Some(only) = only {
+        // Everything below is clipped to these squares: what it draws elsewhere (a trail's line across
+        // them) lands on pixels that show it already.
+        ctx.save();
+        ctx.begin_path();
+        for &i in only {
+            let (x, y, w, h) = square_box(i, n, s);
+            ctx.rect(x, y, w, h);
+            wanted[i] = true;
+        }
+        ctx.clip();
+    }
     if under {
         ctx.clear_rect(0.0, 0.0, side, side);
     } else {
         squares(ctx, view, palette, side, px);
     }
+    let cells = || view.cells.iter().enumerate().filter(|&(i, _)| wanted[i]);
     let centre = |i: usize| {
         let (x, y) = at(i);
         (x + s / 2.0, y + s / 2.0)
     };
     // Where a last move started or passed: a small dot on the empty squares.
     for team in Team::ALL {
-        let dots = view
-            .cells
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.last_move == Some(team) && c.occupant == Occupant::Empty);
+        let dots =
+            cells().filter(|(_, c)| c.last_move == Some(team) && c.occupant == Occupant::Empty);
         fill_discs(
             ctx,
             palette.team(team),
@@ -199,9 +233,12 @@ fn paint(
             s * 0.12,
         );
     }
-    pieces(ctx, view, palette, centre, s * 0.38, px);
+    pieces(ctx, cells, palette, centre, s * 0.38, px);
     trails(ctx, view, palette, s);
     marks(ctx, &view.marks, s, px);
+    if only.is_some() {
+        ctx.restore();
+    }
 }
 
 /// The squares and the destinations (a light tint and an inner border in the team's colour).
@@ -280,20 +317,15 @@ fn fill_discs(
 /// The pieces, each a disc of radius `r` with a shadow; a damaged one lighter, with a dark ring. Two
 /// pieces on one square (a collision) are half red, half blue; the square's element blinks over it
 /// (see style/main.css). Drawn a colour at a time: no piece's disc or shadow reaches another square.
-fn pieces(
+fn pieces<'a, I: Iterator<Item = (usize, &'a CellView)>>(
     ctx: &CanvasRenderingContext2d,
-    view: &BoardView,
+    cells: impl Fn() -> I,
     palette: &Palette,
     centre: impl Fn(usize) -> (f64, f64),
     r: f64,
     px: f64,
 ) {
-    let occupied = || {
-        view.cells
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.occupant != Occupant::Empty)
-    };
+    let occupied = || cells().filter(|(_, c)| c.occupant != Occupant::Empty);
     // A shadow a pixel below, unblurred: a blurred canvas shadow costs more than the rest of the board.
     let shadows = occupied().map(|(i, _)| {
         let (cx, cy) = centre(i);

@@ -8,6 +8,7 @@ pub mod asker;
 mod beat;
 pub mod board;
 mod board_paint;
+mod board_repaint;
 pub mod board_view;
 pub mod builtin;
 mod controls;
