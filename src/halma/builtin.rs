@@ -58,6 +58,15 @@ impl<'a> TickState<'a> {
         }
     }
 
+    /// [`TickState::new`], with the state's JSON where it is written already (the record's last tick
+    /// line holds it: see [`super::session::Session::state_json`]).
+    pub fn written(game: &'a Game, text: Option<&str>) -> TickState<'a> {
+        TickState {
+            game,
+            text: text.map(str::to_owned).map(Into::into).unwrap_or_default(),
+        }
+    }
+
     /// The state's JSON, written on the first call.
     pub fn text(&self) -> &str {
         self.text.get_or_init(|| state_text(self.game))

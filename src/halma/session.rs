@@ -314,6 +314,13 @@ impl Session {
             .collect())
     }
 
+    /// The game's state as the record's last tick line wrote it, when the game still stands there: what
+    /// the next tick's players are sent, so a tick writes the state once, not once for the record and
+    /// again for the players (about 40 µs a tick in the page, issue 38).
+    pub fn state_json(&self) -> Option<&str> {
+        self.recorder.as_ref()?.state_json(self.game().turn())
+    }
+
     /// The request JSON for `team` in the tick in progress, exactly what a web AI receives.
     pub fn request_body(&self, team: Team, time_limit_ms: u64) -> String {
         self.play.request_body(team, time_limit_ms)
@@ -548,6 +555,25 @@ mod tests {
         Teams {
             red: Player::BuiltIn(BuiltIn::Greedy),
             blue: Player::BuiltIn(BuiltIn::Greedy),
+        }
+    }
+
+    #[test]
+    fn the_state_the_record_wrote_is_the_games_until_the_game_ends() {
+        let mut s = Session::new(Preset::Mini, greedy_pair(), 5);
+        assert_eq!(
+            s.state_json(),
+            None,
+            "nothing written before the first tick"
+        );
+        while !s.is_over() {
+            s.tick().unwrap();
+            let state = serde_json::to_string(&s.game().state()).unwrap();
+            if s.is_over() {
+                assert_eq!(s.state_json(), None, "the record is closed");
+            } else {
+                assert_eq!(s.state_json(), Some(state.as_str()));
+            }
         }
     }
 

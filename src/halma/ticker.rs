@@ -221,7 +221,7 @@ impl Ticker {
         // Every player's message is written first, the state both teams' carry once; then each is sent
         // (sending keeps what went out in the session, which must not be read meanwhile).
         let questions = self.session.with_untracked(|s| {
-            let state = builtin::TickState::new(s.game());
+            let state = builtin::TickState::written(s.game(), s.state_json());
             asks.into_iter()
                 .filter_map(|ask| self.question(ask, s, &state))
                 .collect::<Vec<_>>()

@@ -102,6 +102,9 @@ pub struct Recorder {
     turn: u32,
     result: Option<GameResult>,
     closed: bool,
+    /// Where the last tick line holds the game's state: the next tick's players are sent that same
+    /// state, and a page spares writing it twice (see [`Recorder::state_json`]).
+    state_in_last: Option<std::ops::Range<usize>>,
 }
 
 impl Recorder {
@@ -127,6 +130,7 @@ impl Recorder {
             turn: game.turn(),
             result: game.result(),
             closed: false,
+            state_in_last: None,
         }
     }
 
@@ -151,17 +155,30 @@ impl Recorder {
         let wires = wires
             .filter(|w| w.red.is_some() || w.blue.is_some())
             .map(|w| w.map(|_, wire| wire.as_ref().map(|w| w.clipped(MAX_RECORDED_BODY_CHARS))));
-        let line = TickOut {
-            kind: "tick",
-            outcome,
-            state: &game.state(),
-            wires: wires.as_ref(),
-        };
-        self.lines.push(to_json(&line));
+        // What `TickOut` would write, with the state's place in it kept.
+        let mut line = format!(r#"{{"type":"tick","outcome":{},"state":"#, to_json(outcome));
+        let start = line.len();
+        line.push_str(&to_json(&game.state()));
+        self.state_in_last = Some(start..line.len());
+        if let Some(wires) = &wires {
+            line.push_str(r#","wires":"#);
+            line.push_str(&to_json(wires));
+        }
+        line.push('}');
+        self.lines.push(line);
         self.ticks += 1;
         self.turn = game.turn();
         self.result = game.result();
         self.lines.last().map(String::as_str)
+    }
+
+    /// The game's state as the last tick line wrote it (the JSON of [`Game::state`]), if the record's
+    /// last tick left the game at `turn`: what the next tick sends its players, already written.
+    pub fn state_json(&self, turn: u32) -> Option<&str> {
+        let range = self.state_in_last.clone()?;
+        (self.turn == turn && self.ticks > 0)
+            .then(|| self.lines.last()?.get(range))
+            .flatten()
     }
 
     /// Closes the record: appends the result line if the last pushed game has ended, and returns it.
@@ -171,6 +188,7 @@ impl Recorder {
             return None;
         }
         self.closed = true;
+        self.state_in_last = None;
         let result = self.result?;
         let line = ResultOut {
             kind: "result",
@@ -472,6 +490,8 @@ struct HeaderOut<'a> {
     header: &'a Header,
 }
 
+/// A tick line, as [`Recorder::push_with_wires`] writes it by hand.
+#[cfg(test)]
 #[derive(Serialize)]
 struct TickOut<'a> {
     #[serde(rename = "type")]
@@ -1052,6 +1072,60 @@ mod tests {
                 r.push(&outcome, game.game());
             }
         }
+    }
+
+    /// A tick line is written by hand, to keep the state's place in it: byte for byte what the derived
+    /// serializer writes, with and without wires, and the state it names is the game's.
+    #[test]
+    fn a_tick_line_is_what_serde_writes_and_keeps_the_state_it_wrote() {
+        let mut game = GameLoop::new(Game::new(&Preset::Arena.rules(), 3).unwrap(), 3);
+        let players = Teams {
+            red: "builtin:greedy".to_string(),
+            blue: "https://example.org/\"ai\"".to_string(),
+        };
+        let mut recorder = Recorder::new(players, 3, game.game());
+        assert_eq!(recorder.state_json(0), None, "no tick line yet");
+        let wire = Wire {
+            body: Some("{\"path\":[[1,2]],\"note\":\"\u{e9}\\n\"}".to_string()),
+            status: Some(200),
+            ms: Some(12),
+            ..Wire::default()
+        };
+        for k in 0..6 {
+            for ask in game.begin(|_| true).unwrap() {
+                let answer = BuiltIn::Greedy.answer(game.game(), ask.team, ask.seed);
+                assert!(game.deliver(ask.turn, ask.team, answer));
+            }
+            let outcome = game.finish(0).unwrap();
+            let wires = Teams {
+                red: None,
+                blue: Some(wire.clone()),
+            };
+            let wires = (k % 2 == 1).then_some(&wires);
+            let line = recorder
+                .push_with_wires(&outcome, game.game(), wires)
+                .unwrap()
+                .to_string();
+            let derived = to_json(&TickOut {
+                kind: "tick",
+                outcome: &outcome,
+                state: &game.game().state(),
+                wires,
+            });
+            assert_eq!(line, derived, "tick {k}");
+            let state = to_json(&game.game().state());
+            assert_eq!(
+                recorder.state_json(game.game().turn()),
+                Some(state.as_str())
+            );
+            assert_eq!(
+                recorder.state_json(game.game().turn() + 1),
+                None,
+                "another turn"
+            );
+        }
+        recorder.finish();
+        assert_eq!(recorder.state_json(game.game().turn()), None, "closed");
     }
 
     /// `gridarena halma match --from` writes records that start where the position was, not at the
