@@ -85,6 +85,9 @@ impl CellView {
         }
         if self.damage > 0 {
             add("damaged");
+            if self.occupant == Occupant::Both {
+                add("both-damaged");
+            }
         }
         if self.hint {
             add("hint");

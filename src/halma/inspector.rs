@@ -158,7 +158,7 @@ pub fn Inspector(session: RwSignal<Session>, replay: RwSignal<Option<Replay>>) -
             }
         });
         view! {
-            <section class=format!("exchange {team}") data-testid=format!("exchange-{team}")>
+            <section class=format!("exchange {team} team-{team}") data-testid=format!("exchange-{team}")>
                 <h3>{format!("{team} · {}", e.url)}</h3>
                 <p data-testid="inspector-status">{status_text(&e)}</p>
                 <p data-testid="inspector-verdict">{e.verdict.to_string()}</p>

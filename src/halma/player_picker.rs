@@ -68,7 +68,7 @@ pub fn PlayerPicker(
         }
     });
     view! {
-        <span class=format!("player {name}")>
+        <span class=format!("player {name} team-{name}")>
             <label>
                 <span class="team-name">{name}</span>
                 <select

@@ -147,7 +147,7 @@ fn rings_markup(scale: Scale, marked: &[(u32, Team, f64)]) -> String {
         .map(|&(tick, team, ms)| {
             let (cx, cy) = scale.ring(tick, ms);
             format!(
-                r#"<circle class="slow {team}" cx="{cx}" cy="{cy}" r="3.5"><title>tick {tick}: {team} {} ms</title></circle>"#,
+                r#"<circle class="slow {team} team-{team}" cx="{cx}" cy="{cy}" r="3.5"><title>tick {tick}: {team} {} ms</title></circle>"#,
                 whole(ms)
             )
         })
@@ -284,8 +284,8 @@ pub fn TimeChart(screen: Screens) -> impl IntoView {
                     node_ref=refs.plot
                 >
                     <polyline class="deadline" node_ref=deadline />
-                    <polyline class="red" node_ref=red />
-                    <polyline class="blue" node_ref=blue />
+                    <polyline class="red team-red" node_ref=red />
+                    <polyline class="blue team-blue" node_ref=blue />
                 </svg>
                 <g node_ref=refs.rings></g>
             </svg>
@@ -397,7 +397,7 @@ mod tests {
         // Tick 2 is one tick of the ten across (32 of 320 pixels), at the top below the margin.
         assert_eq!(
             rings_markup(scale, &marked[..1]),
-            r#"<circle class="slow red" cx="32" cy="3" r="3.5"><title>tick 2: red 150 ms</title></circle>"#
+            r#"<circle class="slow red team-red" cx="32" cy="3" r="3.5"><title>tick 2: red 150 ms</title></circle>"#
         );
         assert_eq!(rings_markup(scale, &[]), "");
     }

@@ -79,7 +79,7 @@ pub fn RollCallPanel(
                         None => ("t-check", "not checked yet".to_string(), String::new()),
                         Some(Check::Waiting) => ("t-check waiting", "asking…".to_string(), String::new()),
                         Some(Check::Green(said)) => ("t-check green", said, String::new()),
-                        Some(Check::Red { reason, fix }) => ("t-check red", reason, fix),
+                        Some(Check::Red { reason, fix }) => ("t-check red refused", reason, fix),
                     };
                     view! {
                         <li class=class data-testid="roll-entry">
