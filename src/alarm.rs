@@ -17,7 +17,8 @@ extern "C" {
 /// set and cancelled every tick that cost the page about 40 µs a tick (issue 38).
 pub struct Alarm {
     callback: Closure<dyn FnMut()>,
-    pending: Option<i32>,
+    /// The timer last set, which may have gone off already: clearing one that has does nothing.
+    last: Option<i32>,
 }
 
 impl Alarm {
@@ -25,7 +26,7 @@ impl Alarm {
     pub fn new(f: impl FnMut() + 'static) -> Alarm {
         Alarm {
             callback: Closure::new(f),
-            pending: None,
+            last: None,
         }
     }
 
@@ -34,12 +35,12 @@ impl Alarm {
     pub fn set(&mut self, ms: u32) {
         self.cancel();
         let ms = i32::try_from(ms).unwrap_or(i32::MAX);
-        self.pending = Some(set_timeout(self.callback.as_ref().unchecked_ref(), ms));
+        self.last = Some(set_timeout(self.callback.as_ref().unchecked_ref(), ms));
     }
 
     /// Does not go off, if it was set.
     pub fn cancel(&mut self) {
-        if let Some(handle) = self.pending.take() {
+        if let Some(handle) = self.last.take() {
             clear_timeout(handle);
         }
     }

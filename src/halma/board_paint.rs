@@ -12,6 +12,20 @@ use std::f64::consts::TAU;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
+/// A piece's radius, in squares.
+const PIECE: f64 = 0.38;
+/// How far a piece's shadow lies below it, and how much wider than the piece it is, in CSS pixels.
+const SHADOW_DROP: f64 = 1.0;
+const SHADOW_SPREAD: f64 = 0.5;
+
+/// How far from its square's centre the furthest ink drawn for the square reaches (a piece's shadow), in
+/// device pixels, on squares `s` device pixels wide, `px` being a CSS pixel. Its anti-aliased edge adds
+/// a pixel. Redrawing square by square ([`Drawn::changed_squares`]) holds only while this stays inside
+/// the square.
+pub(super) fn reach(s: f64, px: f64) -> f64 {
+    s * PIECE + (SHADOW_DROP + SHADOW_SPREAD) * px
+}
+
 /// The theme's colours, read from the stylesheet's custom properties so the canvas and the CSS agree.
 #[derive(Clone, Debug, PartialEq)]
 struct Palette {
@@ -233,7 +247,7 @@ fn paint(
             s * 0.12,
         );
     }
-    pieces(ctx, cells, palette, centre, s * 0.38, px);
+    pieces(ctx, cells, palette, centre, s * PIECE, px);
     trails(ctx, view, palette, s);
     marks(ctx, &view.marks, s, px);
     if only.is_some() {
@@ -329,9 +343,9 @@ fn pieces<'a, I: Iterator<Item = (usize, &'a CellView)>>(
     // A shadow a pixel below, unblurred: a blurred canvas shadow costs more than the rest of the board.
     let shadows = occupied().map(|(i, _)| {
         let (cx, cy) = centre(i);
-        (cx, cy + px)
+        (cx, cy + SHADOW_DROP * px)
     });
-    fill_discs(ctx, "#000", 0.3, shadows, r + 0.5 * px);
+    fill_discs(ctx, "#000", 0.3, shadows, r + SHADOW_SPREAD * px);
     for team in Team::ALL {
         let occupant = match team {
             Team::Red => Occupant::Red,

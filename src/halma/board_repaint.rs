@@ -5,6 +5,7 @@
 //! pieces. What the canvas shows of a square depends only on the square, except the trails' lines,
 //! which cross squares and are drawn again, clipped, wherever a square is cleared.
 
+use super::board_paint::reach;
 use super::board_view::{BoardView, Occupant, Trail};
 use gridarena_engine::halma::Team;
 
@@ -67,10 +68,10 @@ impl Drawn {
         {
             return None;
         }
-        // A piece's disc (0.38 of a square), its shadow (1.5 CSS px further) and its anti-aliased edge
-        // stay a device pixel inside its square, the margin a clip rounded out to whole pixels takes.
+        // What is drawn for a square, with its anti-aliased edge (a pixel), stays a pixel inside the
+        // square: the margin a clip rounded out to whole pixels takes.
         let s = side / n as f64;
-        if 0.12 * s < 1.5 * px + 2.0 {
+        if s / 2.0 - reach(s, px) < 2.0 {
             return None;
         }
         let mut dirty = vec![false; n * n];

@@ -316,7 +316,7 @@ impl Session {
 
     /// The game's state as the record's last tick line wrote it, when the game still stands there: what
     /// the next tick's players are sent, so a tick writes the state once, not once for the record and
-    /// again for the players (about 40 µs a tick in the page, issue 38).
+    /// again for the players (about 30 µs of a tick's script in the page, issue 38).
     pub fn state_json(&self) -> Option<&str> {
         self.recorder.as_ref()?.state_json(self.game().turn())
     }

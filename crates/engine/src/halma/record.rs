@@ -176,7 +176,7 @@ impl Recorder {
     /// last tick left the game at `turn`: what the next tick sends its players, already written.
     pub fn state_json(&self, turn: u32) -> Option<&str> {
         let range = self.state_in_last.clone()?;
-        (self.turn == turn && self.ticks > 0)
+        (self.turn == turn)
             .then(|| self.lines.last()?.get(range))
             .flatten()
     }
