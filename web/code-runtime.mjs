@@ -26,10 +26,14 @@
 //     `sideFiles` and the output ends with a line saying they are not kept across a restart.
 //
 // What the student's code can and cannot do:
-// - The network is closed (closeNetwork below) once Pyodide has loaded its own files and before any student
-//   code runs: fetch, XMLHttpRequest, WebSocket, EventSource, importScripts, WebTransport, Worker, ... are
-//   replaced by functions that record the attempt and throw. Any attempt fails the move (code `network`),
-//   even if the code caught the error. Python's socket functions and pyodide.http count the same way.
+// - The network is closed (closeNetwork below) once Pyodide has loaded its own files and before any Python
+//   module (pyodide.http, pyxhr) or student code takes a reference to it: fetch, XMLHttpRequest, WebSocket,
+//   EventSource, importScripts, WebTransport, Worker, ... are replaced, on the global object and on every
+//   prototype that held them, by functions that record the attempt and throw; so are Pyodide's package
+//   loader (pyodide_js.loadPackage). Any attempt fails the move (code `network`), even if the code caught the
+//   error, and one made between two moves (a timer, a promise) fails the next. Python's socket functions and
+//   pyodide.http count the same way, and so does Python's way out to JavaScript code built from strings
+//   (js.eval, pyodide.code.run_js, js.Function), closed before Pyodide loads.
 // - A dynamic import() of a URL cannot be removed from JavaScript. So JavaScript sources are checked when
 //   they load: `import … from` and `import(…)` may only name the player's own files with a relative path
 //   ('./helper.js'); anything else (a URL, a package name, a computed import(x)) is refused with
@@ -54,14 +58,18 @@ const now = () => performance.now();
 // ---------------------------------------------------------------------------------------------------------
 // Closing the network
 
-const attempts = []; // what the student's code tried, in order, for the whole life of this realm
+// What the student's code tried, in order, for the whole life of this realm: {what, strings}. `strings` marks
+// code built from strings (eval, new Function, setTimeout('…')): for a JavaScript player that is an exception
+// of its own code, for a Python player a way out of Python into JavaScript that could import() anything, so a
+// try at the network.
+const attempts = [];
 
 function closedError(what) {
   return new Error(`network access is closed to code players (${what})`);
 }
 
-function recordAttempt(what) {
-  attempts.push(what);
+function recordAttempt(what, strings = false) {
+  attempts.push({ what, strings });
 }
 
 /** The APIs on the global object that reach the network (or storage shared with other pages, or other
@@ -73,18 +81,10 @@ export const CLOSED_FUNCTIONS = [
 ];
 export const CLOSED_OBJECTS = ['indexedDB', 'caches', 'fonts'];
 const CLOSED_NAVIGATOR = ['sendBeacon', 'serviceWorker'];
-
-function removeEverywhere(obj, name) {
-  for (let o = obj; o; o = Object.getPrototypeOf(o)) {
-    if (Object.prototype.hasOwnProperty.call(o, name)) {
-      try {
-        delete o[name];
-      } catch {
-        // non-configurable: overwritten below where possible
-      }
-    }
-  }
-}
+/** Pyodide's own JavaScript API (the `pyodide_js` module in Python) and its internals: what loads packages
+ * from a URL, and Node's sockets. */
+const CLOSED_PYODIDE = ['loadPackage', 'loadPackagesFromImports', 'useNodeSockFS'];
+const CLOSED_PYODIDE_API = ['loadBinaryFile', 'loadDynlib', 'install', 'initializeNodeSockFS'];
 
 function lock(obj, name, descriptor) {
   try {
@@ -96,6 +96,27 @@ function lock(obj, name, descriptor) {
       // nothing more can be done about this one
     }
   }
+}
+
+/** Put `descriptor` in place of `name` on `obj` and wherever else on its prototype chain `name` lives (fetch is
+ * WorkerGlobalScope.prototype's, not the worker's own), locked: the original is then reachable nowhere, not
+ * even as Object.getPrototypeOf(self).fetch, and each way to it is the closed one. */
+function replaceEverywhere(obj, name, descriptor) {
+  for (let o = Object.getPrototypeOf(obj); o; o = Object.getPrototypeOf(o)) {
+    if (!Object.prototype.hasOwnProperty.call(o, name)) continue;
+    try {
+      delete o[name];
+    } catch {
+      // non-configurable: overwritten below where possible
+    }
+    lock(o, name, descriptor);
+  }
+  try {
+    delete obj[name];
+  } catch {
+    // as above
+  }
+  lock(obj, name, descriptor);
 }
 
 function closedFunction(what) {
@@ -110,18 +131,14 @@ function closedFunction(what) {
 const closedRealms = new WeakSet();
 
 /** Replace every network API of `g` (the worker's global) by a function or getter that records the attempt
- * and throws; remove the originals from the prototype chain (WorkerGlobalScope.prototype.fetch...), and make
- * the replacements non-configurable. Idempotent. */
+ * and throws, on `g` and on every prototype of its chain that held the original, non-configurable.
+ * Idempotent. */
 export function closeNetwork(g = globalThis) {
   if (closedRealms.has(g)) return;
   closedRealms.add(g);
-  for (const name of CLOSED_FUNCTIONS) {
-    removeEverywhere(g, name);
-    lock(g, name, { value: closedFunction(name), writable: false });
-  }
+  for (const name of CLOSED_FUNCTIONS) replaceEverywhere(g, name, { value: closedFunction(name), writable: false });
   for (const name of CLOSED_OBJECTS) {
-    removeEverywhere(g, name);
-    lock(g, name, {
+    replaceEverywhere(g, name, {
       get() {
         recordAttempt(name);
         throw closedError(name);
@@ -130,10 +147,16 @@ export function closeNetwork(g = globalThis) {
   }
   const nav = g.navigator;
   if (nav && typeof nav === 'object') {
-    for (const name of CLOSED_NAVIGATOR) {
-      removeEverywhere(nav, name);
-      lock(nav, name, { value: closedFunction(`navigator.${name}`), writable: false });
-    }
+    for (const name of CLOSED_NAVIGATOR) replaceEverywhere(nav, name, { value: closedFunction(`navigator.${name}`), writable: false });
+  }
+}
+
+/** Close what Pyodide's JavaScript API offers for the network: Python reaches it as `pyodide_js`. */
+function closePyodide(py) {
+  for (const name of CLOSED_PYODIDE) replaceEverywhere(py, name, { value: closedFunction(`pyodide.${name}`), writable: false });
+  const api = py._api;
+  if (api && typeof api === 'object') {
+    for (const name of CLOSED_PYODIDE_API) replaceEverywhere(api, name, { value: closedFunction(`pyodide._api.${name}`), writable: false });
   }
 }
 
@@ -147,6 +170,7 @@ export function closeCodeFromStrings(g = globalThis) {
   stringCodeClosed.add(g);
   const refuse = (what) => {
     const f = function () {
+      recordAttempt(what, true);
       throw new Error(`${what} is closed to code players (code built from strings could reach the network)`);
     };
     return f;
@@ -169,12 +193,14 @@ export function closeCodeFromStrings(g = globalThis) {
     const original = g[name];
     if (typeof original !== 'function') continue;
     const wrapped = function (handler, ...rest) {
-      if (typeof handler !== 'function') throw new TypeError(`${name} needs a function: code from strings is closed to code players`);
+      if (typeof handler !== 'function') {
+        if (typeof handler === 'string') recordAttempt(`${name} with a string`, true);
+        throw new TypeError(`${name} needs a function: code from strings is closed to code players`);
+      }
       return Reflect.apply(original, g, [handler, ...rest]);
     };
     Object.defineProperty(wrapped, 'name', { value: name });
-    removeEverywhere(g, name);
-    lock(g, name, { value: wrapped, writable: false });
+    replaceEverywhere(g, name, { value: wrapped, writable: false });
   }
 }
 
@@ -454,6 +480,11 @@ def close_network():
         setattr(socket.socket, name, _closed('socket.' + name))
     # (_socket.socket itself stays: socket.socket calls it; in the browser its connect goes through the
     # closed WebSocket)
+    # pyodide.http keeps the fetch and XMLHttpRequest it saw when imported: imported before the worker closed
+    # them (it is not, but should a Pyodide import it while loading), it would keep the real ones, so it is
+    # imported afresh here, after they are closed
+    for name in [m for m in sys.modules if m == 'pyodide.http' or m.startswith('pyodide.http.')]:
+        del sys.modules[name]
     try:
         import pyodide.http as http
         for name in ('pyfetch', 'open_url'):
@@ -853,6 +884,17 @@ export class CodeRuntime {
     this.broken = null; // why this runtime cannot go on (Pyodide failed)
     this.js = null; // {urls: Map url → path, paths: Set, move}
     this.gameCount = 0;
+    this.attemptsSeen = 0; // attempts up to here belong to steps already answered (or to an earlier game)
+  }
+
+  /** The attempts at the network since the last step was answered, and none from now on: a try made
+   * between two steps (a timer, a promise, a Python task) refuses the next. Code built from strings counts for
+   * Python only (see `attempts`). */
+  takeAttempts() {
+    const python = this.game?.lang === 'python';
+    const tried = attempts.slice(this.attemptsSeen).filter((a) => python || !a.strings).map((a) => a.what);
+    this.attemptsSeen = attempts.length;
+    return tried;
   }
 
   /** Answer one message from the page; returns the reply (or null for none). */
@@ -940,6 +982,7 @@ export class CodeRuntime {
 
   async newGame() {
     this.gameCount++;
+    this.attemptsSeen = attempts.length;
     return this.game.lang === 'python' ? this.pyNewGame() : this.jsNewGame();
   }
 
@@ -965,9 +1008,19 @@ export class CodeRuntime {
     if (!url) throw new Error('no pyodideUrl was given');
     if (!url.endsWith('/')) url += '/';
     this.onProgress(LOADING_PYTHON);
+    // Before Pyodide loads: it keeps a Function constructor of its own (its API's tests.Function), which must
+    // be the closed one.
+    if (this.sandbox) closeCodeFromStrings(globalThis);
     const { loadPyodide } = await import(url + 'pyodide.mjs');
     const quiet = () => {};
     const py = await loadPyodide({ indexURL: url, stdout: quiet, stderr: quiet, env: { HOME: GAME } });
+    // Pyodide has loaded its files (with fetch, in a browser) and no Python module has taken a JavaScript
+    // function yet: close the network now, so that what pyodide.http imports (fetch, XMLHttpRequest) is the
+    // closed one, as is everything any later import takes.
+    if (this.sandbox) {
+      closeNetwork(globalThis);
+      closePyodide(py);
+    }
     this.onProgress('Starting Python…');
     py.setStdout({ batched: (s) => this.lowOutput(s) });
     py.setStderr({ batched: (s) => this.lowOutput(s) });
@@ -995,7 +1048,6 @@ del _gridarena, _gridarena_source`);
   /** Call a Python entry point; returns its result object, or marks the runtime broken. */
   pyCall(name, ...args) {
     this.pyLow = '';
-    const mark = attempts.length;
     let r;
     try {
       r = JSON.parse(this.rt[name](this.game.limits.outputChars, ...args));
@@ -1015,7 +1067,7 @@ del _gridarena, _gridarena_source`);
     delete out.kept;
     delete out.total;
     delete out.net;
-    const tried = [...attempts.slice(mark), ...(r.net || [])];
+    const tried = [...this.takeAttempts(), ...(r.net || [])];
     if (tried.length) return this.networkFailure(tried, out);
     const memory = this.py._module.HEAP8.buffer.byteLength;
     if (memory > this.game.limits.memoryMb * 1048576) {
@@ -1175,7 +1227,6 @@ del _gridarena, _gridarena_source`);
     stackMapper = (s) => this.jsMapStack(s).text;
 
     const capture = new Capture(game.limits.outputChars);
-    const mark = attempts.length;
     let mod;
     let failure = null;
     activeCapture = capture;
@@ -1187,7 +1238,8 @@ del _gridarena, _gridarena_source`);
       activeCapture = null;
     }
     const output = { output: finishOutput(capture.kept, capture.total), outputChars: capture.total };
-    if (attempts.length > mark) return { kind: 'failed', ...stripOk(this.networkFailure(attempts.slice(mark), output)) };
+    const tried = this.takeAttempts();
+    if (tried.length) return { kind: 'failed', ...stripOk(this.networkFailure(tried, output)) };
     if (failure) return { kind: 'failed', ...stripOk(failure), ...output };
     let move = mod.move;
     if (typeof move !== 'function' && typeof mod.default === 'function') move = mod.default;
@@ -1209,7 +1261,6 @@ del _gridarena, _gridarena_source`);
       return { ok: false, code: 'crashed', message: `the request is not JSON: ${e.message}`, output: '', outputChars: 0 };
     }
     const capture = new Capture(limits.outputChars);
-    const mark = attempts.length;
     let value;
     let r = null;
     activeCapture = capture;
@@ -1221,7 +1272,8 @@ del _gridarena, _gridarena_source`);
       activeCapture = null;
     }
     const output = { output: finishOutput(capture.kept, capture.total), outputChars: capture.total };
-    if (attempts.length > mark) return this.networkFailure(attempts.slice(mark), output);
+    const tried = this.takeAttempts();
+    if (tried.length) return this.networkFailure(tried, output);
     if (r) return { ...r, ...output };
     let body;
     try {
