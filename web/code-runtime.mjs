@@ -28,7 +28,7 @@
 // What the student's code can and cannot do:
 // - The network is closed (closeNetwork below) once Pyodide has loaded its own files and before any Python
 //   module (pyodide.http, pyxhr) or student code takes a reference to it: fetch, XMLHttpRequest, WebSocket,
-//   EventSource, importScripts, WebTransport, Worker, ... are replaced, on the global object and on every
+//   EventSource, importScripts, WebTransport, Worker, navigator.storage, ... are replaced, on the global object and on every
 //   prototype that held them, by functions that record the attempt and throw; so are Pyodide's package
 //   loader (pyodide_js.loadPackage). Any attempt fails the move (code `network`), even if the code caught the
 //   error, and one made between two moves (a timer, a promise) fails the next. Python's socket functions and
@@ -81,6 +81,9 @@ export const CLOSED_FUNCTIONS = [
 ];
 export const CLOSED_OBJECTS = ['indexedDB', 'caches', 'fonts'];
 const CLOSED_NAVIGATOR = ['sendBeacon', 'serviceWorker'];
+/** Storage shared with the site's pages (the origin's private file system, its quota) and locks shared
+ * with its other workers and pages. */
+const CLOSED_NAVIGATOR_OBJECTS = ['storage', 'locks'];
 /** Pyodide's own JavaScript API (the `pyodide_js` module in Python) and its internals: what loads packages
  * from a URL, and Node's sockets. */
 const CLOSED_PYODIDE = ['loadPackage', 'loadPackagesFromImports', 'useNodeSockFS'];
@@ -148,6 +151,15 @@ export function closeNetwork(g = globalThis) {
   const nav = g.navigator;
   if (nav && typeof nav === 'object') {
     for (const name of CLOSED_NAVIGATOR) replaceEverywhere(nav, name, { value: closedFunction(`navigator.${name}`), writable: false });
+    for (const name of CLOSED_NAVIGATOR_OBJECTS) {
+      const what = `navigator.${name}`;
+      replaceEverywhere(nav, name, {
+        get() {
+          recordAttempt(what);
+          throw closedError(what);
+        },
+      });
+    }
   }
 }
 

@@ -135,3 +135,25 @@ test('Python: every path to the network from js, pyodide and pyodide_js is refus
   }
   assert.deepEqual(leaks, []);
 });
+
+test('navigator.storage and navigator.locks are closed, to Python and to JavaScript', async () => {
+  const ready = await start('import js\ndef move(request):\n    try:\n        getattr(js.navigator, request["what"]).estimate()\n    except BaseException as e:\n        print("caught", type(e).__name__)\n    return None\n');
+  assert.equal(ready.kind, 'ready', JSON.stringify(ready));
+  for (const what of ['storage', 'locks']) {
+    const a = await move({ what });
+    assert.equal(a.code, 'network', `${what}: ${JSON.stringify(a)}`);
+    assert.match(a.message, new RegExp(`navigator\\.${what}`));
+    assert.match(a.output, /caught/);
+  }
+  const js = await rt.handle({
+    kind: 'start', lang: 'javascript', format: 'function', main: 'main.js', seed: '1', limits: { outputChars: 4000, memoryMb: 1024 },
+    files: [{ path: 'main.js', text: 'export function move(r) {\n  try { navigator[r.what].request("x", () => 1); } catch {}\n  return null;\n}\n' }],
+  });
+  assert.equal(js.kind, 'ready', JSON.stringify(js));
+  for (const what of ['storage', 'locks']) {
+    const a = await move({ what });
+    assert.equal(a.code, 'network', `${what}: ${JSON.stringify(a)}`);
+    assert.match(a.message, new RegExp(`navigator\\.${what}`));
+  }
+  assert.deepEqual(reached, []);
+});
