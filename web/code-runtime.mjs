@@ -378,7 +378,7 @@ function lastLines(text, maxChars = 1200, maxLines = 20) {
 
 const RUNTIME_PY = String.raw`
 import sys, os, io, json, types, builtins, importlib, importlib.util, importlib.machinery
-import traceback, linecache, base64, stat, random, shutil, reprlib
+import traceback, linecache, base64, stat, random, shutil, reprlib, atexit, weakref
 
 GAME = '/game'
 OUTPUT_CAP = 64 * 1024
@@ -807,19 +807,24 @@ def run_main(main, path):
     sys.modules['__main__'] = module
     sys.argv = [main]
     status = 0
+    failed = None
+    process = Process()
     try:
         exec(code, module.__dict__)
     except SystemExit as e:
         status = exit_status(e)
     except BaseException as e:
-        return failure(e)
+        failed = failure(e)
     finally:
+        process.exit()
         sys.modules['__main__'] = saved_main
         sys.argv = saved_argv
         try:
             os.chdir(GAME)
         except OSError:
             pass
+    if failed:
+        return failed
     if status:
         return crashed(status)
     out = os.path.join(GAME, 'output.txt')
@@ -839,6 +844,73 @@ def run_main(main, path):
         return {'ok': False, 'code': 'output_too_large',
                 'message': 'output.txt holds more than %d bytes' % OUTPUT_CAP}
     return {'ok': True, 'body': data.decode('utf-8', 'replace')}
+
+
+class Process:
+    """One course move seen as the process it is on a computer: the files the script opens and the atexit
+    handlers it registers are noted (builtins.open and atexit.register, replaced while it runs), and exit()
+    does what the interpreter does when a process ends, in its order: the handlers run (last registered
+    first), sys.stdout and sys.stderr are flushed, and every file still open is flushed and closed. Students
+    leave output.txt open (out = open("output.txt", "w"); out.write(move), or sys.stdout = open(...) and
+    print) and rely on that; in a live interpreter nothing ends, so without it their output.txt stays
+    empty."""
+
+    def __init__(self):
+        self.files = []  # weak references: a file the script drops is closed then, as CPython does
+        self.handlers = []
+        self.saved = (builtins.open, io.open, atexit.register, atexit.unregister)
+        real_open = builtins.open
+
+        def open(*args, **kwargs):
+            f = real_open(*args, **kwargs)
+            try:
+                self.files.append(weakref.ref(f))
+            except TypeError:
+                pass
+            return f
+
+        def register(func, *args, **kwargs):
+            self.handlers.append((func, args, kwargs))
+            return func
+
+        def unregister(func):
+            self.handlers[:] = [h for h in self.handlers if h[0] != func]
+
+        open.__doc__ = real_open.__doc__
+        builtins.open = io.open = open
+        atexit.register = register
+        atexit.unregister = unregister
+
+    def exit(self):
+        builtins.open, io.open, atexit.register, atexit.unregister = self.saved
+        while self.handlers:
+            func, args, kwargs = self.handlers.pop()
+            try:
+                func(*args, **kwargs)
+            except SystemExit:
+                pass
+            except BaseException as e:
+                try:
+                    text, _ = traceback_text(e)
+                    STDERR.write('Exception ignored in atexit callback %r:\n%s\n' % (func, text))
+                except Exception:
+                    pass
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not STDOUT and stream is not STDERR:
+                try:
+                    stream.flush()
+                except Exception:
+                    pass
+        sys.stdout = STDOUT
+        sys.stderr = STDERR
+        for ref in reversed(self.files):
+            f = ref()
+            if f is not None:
+                try:
+                    f.close()
+                except Exception:
+                    pass
+        self.files = []
 
 
 def side_files():

@@ -314,6 +314,54 @@ test('Python course format: output.txt is the answer; side files persist and are
   assert.equal(syn.line, 1);
 });
 
+// What students leave open: CPython flushes and closes it when the process exits, and the page does at the
+// end of each course move.
+const LEFT_OPEN = `
+import sys, atexit
+mode = open("input.txt").read()
+if mode == "w+":
+    out = open("output.txt", "w+")
+    out.write("E 1,1 2,2\\n")
+elif mode == "stdout":
+    sys.stdout = open("output.txt", "w")
+    print("E 1,1 2,3")
+elif mode == "atexit":
+    log = open("log.txt", "a")
+    atexit.register(lambda: log.write("bye\\n"))
+    atexit.register(lambda: open("output.txt", "w").write("E 1,1 2,4\\n"))
+elif mode == "raise":
+    table = open("table.txt", "w")
+    table.write("learned")
+    atexit.register(lambda: print("handler ran"))
+    raise ValueError("after writing the table")
+print("after", mode, file=sys.stderr)
+`;
+
+test('Python course format: a move ends as a process exits: files left open are flushed and closed, atexit runs', async () => {
+  const r = await start([{ path: 'main.py', text: LEFT_OPEN }], { format: 'course' });
+  assert.equal(r.kind, 'ready', JSON.stringify(r));
+  const w = await move(null, 'w+');
+  assert.equal(w.ok, true, JSON.stringify(w));
+  assert.equal(w.body, 'E 1,1 2,2\n', 'out = open("output.txt", "w+") never closed');
+  const so = await move(null, 'stdout');
+  assert.equal(so.ok, true, JSON.stringify(so));
+  assert.equal(so.body, 'E 1,1 2,3\n', 'sys.stdout = open("output.txt", "w") and print');
+  const after = await move(null, 'w+');
+  assert.match(after.output, /^after w\+\n$/, 'sys.stdout and sys.stderr are the page\'s again');
+  const side = (ans) => Object.fromEntries(ans.sideFiles.map((f) => [f.path, Buffer.from(f.base64, 'base64').toString()]));
+  for (const n of [1, 2]) {
+    const a = await move(null, 'atexit');
+    assert.equal(a.ok, true, JSON.stringify(a));
+    assert.equal(a.body, 'E 1,1 2,4\n', 'an atexit handler wrote output.txt');
+    assert.equal(side(a)['log.txt'], 'bye\n'.repeat(n), 'each handler runs once, at the end of the move that registered it');
+  }
+  const x = await move(null, 'raise');
+  assert.equal(x.code, 'exception');
+  assert.match(x.message, /ValueError: after writing the table/);
+  assert.match(x.output, /handler ran/);
+  assert.equal(side(x)['table.txt'], 'learned', 'a file left open is flushed even when the script raised');
+});
+
 function startPosition() {
   const rows = [];
   for (let y = 0; y < 16; y++) {
