@@ -335,7 +335,7 @@ impl BoardView {
                 html.push_str(&format!(
                     "<div class=\"{}\" role=\"gridcell\" aria-label=\"{}\" data-x=\"{x}\" data-y=\"{y}\"{tab}>{}</div>",
                     c.classes(x, y),
-                    c.label(x, y),
+                    escape_attribute(&c.label(x, y)),
                     c.inner_html()
                 ));
             }
@@ -349,6 +349,23 @@ impl BoardView {
         let all = self.size != next.size || self.cells.len() != next.cells.len();
         (0..next.cells.len()).filter(move |&i| all || self.cells[i] != next.cells[i])
     }
+}
+
+/// `text` as the value of a double-quoted attribute: a debug mark's label is an AI's text, and in
+/// markup built by hand it must stay text.
+fn escape_attribute(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -414,6 +431,28 @@ mod tests {
         assert_eq!(html.matches("tabindex=\"0\"").count(), 1);
         assert!(!v.grid_html(false).contains("tabindex"));
         assert!(html.contains("data-x=\"0\" data-y=\"0\""));
+    }
+
+    #[test]
+    fn a_debug_label_stays_text_in_the_grid_markup() {
+        use gridarena_engine::halma::debug;
+        let g = Game::new(&Preset::Arena.rules(), 0).unwrap();
+        let answer = serde_json::json!({"debug": {"marks": [
+            {"at": {"x": 3, "y": 13}, "label": "\"><img"},
+            {"at": {"x": 3, "y": 13}, "label": "a&b'<"},
+        ]}});
+        let read = debug::read(&answer, 18);
+        let v = BoardView::new(g.position(), None, None, &[]).with_debug(read.debug.as_ref());
+        let html = v.grid_html(false);
+        assert!(!html.contains("<img"), "the label became markup");
+        assert!(
+            html.contains(
+                "aria-label=\"(3,13) empty, marked green &quot;&gt;&lt;img, green a&amp;b&#39;&lt;\""
+            ),
+            "{}",
+            html.lines().next().unwrap_or_default()
+        );
+        assert_eq!(html.matches("role=\"gridcell\"").count(), 324);
     }
 
     #[test]
