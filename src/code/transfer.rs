@@ -8,7 +8,7 @@ use super::ai::{CodeAi, CodeFile, Source};
 use super::load_module;
 use super::page::ai_from_files;
 use crate::notice::{Line, Tone};
-use gridarena_engine::halma::code::source::{bytes_of, check_path, file_of, MAX_BYTES};
+use gridarena_engine::halma::code::source::{bytes_of, file_of};
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::{JsCast, JsValue};
@@ -58,20 +58,20 @@ pub async fn from_link(packed: &str) -> Result<CodeAi, String> {
         .map_err(|why| format!("the link's code could not be read: {why}"))?
         .as_string()
         .unwrap_or_default();
-    let shared: Shared = serde_json::from_str(&text)
+    ai_of_link(&text)
+}
+
+/// The AI in a link's unpacked text. A link is anyone's text: checked as a kept source is (file count,
+/// names used once, base64 that decodes, a text main file), so a broken one is refused here with its
+/// reason, not added to be found broken by its first game.
+fn ai_of_link(text: &str) -> Result<CodeAi, String> {
+    let shared: Shared = serde_json::from_str(text)
         .map_err(|e| format!("the link's code could not be read: {e}"))?;
-    let source = shared.source;
-    let mut files = source.files.clone();
-    for f in &mut files {
-        f.path = check_path(&f.path)?;
-    }
-    if !files.iter().any(|f| f.path == source.main) {
-        return Err("the link's code has no main file".to_string());
-    }
-    if files.iter().map(CodeFile::size).sum::<usize>() > MAX_BYTES {
-        return Err("the link's code is too large".to_string());
-    }
-    CodeAi::new(&shared.name, Source { files, ..source })
+    shared
+        .source
+        .check()
+        .map_err(|why| format!("the link's code cannot be run: {why}"))?;
+    CodeAi::new(&shared.name, shared.source)
 }
 
 /// The link that carries `ai`'s draft.
@@ -234,5 +234,48 @@ pub fn Transfer(
                 </Show>
             </Show>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn link(files: serde_json::Value, main: &str) -> String {
+        json!({"name": "Ada", "source": {"lang": "python", "format": "function", "main": main, "files": files}})
+            .to_string()
+    }
+
+    #[test]
+    fn a_link_is_checked_as_a_kept_source_is() {
+        let good = link(
+            json!([{"path": "main.py", "text": "def move(r):\n    return None\n"}, {"path": "t.bin", "base64": "AAE="}]),
+            "main.py",
+        );
+        let ai = ai_of_link(&good).unwrap();
+        assert_eq!((ai.name.as_str(), ai.draft.files.len()), ("Ada", 2));
+
+        let refused = |files, main: &str| ai_of_link(&link(files, main)).unwrap_err();
+        let twice = refused(
+            json!([{"path": "main.py", "text": "a"}, {"path": "Main.py", "text": "b"}]),
+            "main.py",
+        );
+        assert!(twice.contains("is there twice"), "{twice}");
+        let b64 = refused(
+            json!([{"path": "main.py", "text": "a"}, {"path": "t.bin", "base64": "!!!"}]),
+            "main.py",
+        );
+        assert!(b64.contains("\"t.bin\""), "{b64}");
+        let binary_main = refused(json!([{"path": "main.py", "base64": "AAE="}]), "main.py");
+        assert!(binary_main.contains("not a text file"), "{binary_main}");
+        let many: Vec<_> = (0..=gridarena_engine::halma::code::source::MAX_FILES)
+            .map(|i| json!({"path": format!("f{i}.py"), "text": ""}))
+            .collect();
+        let count = refused(json!(many), "f0.py");
+        assert!(count.contains("at most"), "{count}");
+        let path = refused(json!([{"path": "../main.py", "text": "a"}]), "../main.py");
+        assert!(path.contains("not a file name"), "{path}");
+        assert!(ai_of_link("not json").is_err());
     }
 }
