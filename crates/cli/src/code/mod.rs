@@ -104,9 +104,25 @@ fn find(lang: Lang) -> Result<Interpreter, String> {
         Lang::Python => ("-c", PYTHON_PROBE, PYTHON_MIN),
         Lang::JavaScript => ("-p", NODE_PROBE, NODE_MIN),
     };
-    let output = Command::new(name)
+    // From `/` with a clean environment: `python3 -c` imports from the folder it runs in first (a
+    // `json.py` in the teacher's current folder would run as the teacher), and neither PYTHON* nor
+    // NODE_OPTIONS settings may change what is found.
+    let mut command = Command::new(name);
+    command
         .args([flag, probe])
-        .stdin(Stdio::null())
+        .current_dir("/")
+        .env_clear()
+        .stdin(Stdio::null());
+    for key in ["PATH", "HOME", "LANG", "LC_ALL"] {
+        if let Some(value) = std::env::var_os(key) {
+            command.env(key, value);
+        }
+    }
+    if lang == Lang::Python {
+        // Python 3.11 and later: nothing from the current folder at all.
+        command.env("PYTHONSAFEPATH", "1");
+    }
+    let output = command
         .output()
         .map_err(|e| format!("{name} was not found on PATH ({e})"))?;
     if !output.status.success() {
@@ -125,19 +141,9 @@ fn find(lang: Lang) -> Result<Interpreter, String> {
             probed.version, min.0, min.1
         ));
     }
-    let exe = std::fs::canonicalize(&probed.exe).unwrap_or(probed.exe);
+    let exe = std::fs::canonicalize(&probed.exe).unwrap_or(probed.exe.clone());
     let home = std::env::var_os("HOME").map(PathBuf::from);
-    let mut roots: Vec<PathBuf> = Vec::new();
-    if let Some(install) = exe.parent().and_then(Path::parent) {
-        roots.push(install.to_path_buf());
-    }
-    roots.extend(probed.prefixes.iter().cloned());
-    roots.extend(probed.paths.iter().cloned());
-    roots.extend(probed.userbase.iter().cloned());
-    // A module path that is the whole disk or the teacher's home would let code read everything.
-    roots.retain(|r| r.is_absolute() && r != Path::new("/") && Some(r) != home.as_ref());
-    roots.sort();
-    roots.dedup();
+    let roots = read_roots(&exe, &probed, home.as_deref());
     let mut env = Vec::new();
     if lang == Lang::Python {
         env.push(("PYTHONDONTWRITEBYTECODE".to_string(), "1".to_string()));
@@ -164,6 +170,25 @@ fn find(lang: Lang) -> Result<Interpreter, String> {
             },
         )),
     })
+}
+
+/// The folders an interpreter's code may read: its installation, its prefixes and its module folders,
+/// the user's own site-packages among them, but not the rest of the user base (`~/.local` holds
+/// histories and Jupyter's runtime keys). A folder that is the whole disk, the teacher's home or
+/// above it would let code read everything, and is left out.
+fn read_roots(exe: &Path, probed: &Probed, home: Option<&Path>) -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = Vec::new();
+    if let Some(install) = exe.parent().and_then(Path::parent) {
+        roots.push(install.to_path_buf());
+    }
+    roots.extend(probed.prefixes.iter().cloned());
+    roots.extend(probed.paths.iter().cloned());
+    roots.retain(|r| {
+        r.is_absolute() && r != Path::new("/") && !home.is_some_and(|h| h.starts_with(r))
+    });
+    roots.sort();
+    roots.dedup();
+    roots
 }
 
 /// `3.11.7` → (3, 11); what does not parse is (0, 0), too old.
@@ -394,6 +419,33 @@ mod tests {
         assert_eq!(parse_version("junk"), (0, 0));
         assert!(parse_version("3.7.9") < PYTHON_MIN);
         assert!(parse_version("20.5.0") < NODE_MIN);
+    }
+
+    #[test]
+    fn code_reads_its_site_packages_but_not_the_rest_of_the_home() {
+        let probed = Probed {
+            exe: PathBuf::from("/home/t/.pyenv/versions/3.12.1/bin/python3.12"),
+            version: "3.12.1".to_string(),
+            paths: vec![
+                PathBuf::from("/home/t/.pyenv/versions/3.12.1/lib/python3.12"),
+                PathBuf::from("/home/t/.local/lib/python3.12/site-packages"),
+                PathBuf::from("/home/t"),
+                PathBuf::from("/home"),
+                PathBuf::from("relative"),
+            ],
+            prefixes: vec![PathBuf::from("/home/t/.pyenv/versions/3.12.1"), "/".into()],
+            userbase: Some(PathBuf::from("/home/t/.local")),
+        };
+        let roots = read_roots(&probed.exe, &probed, Some(Path::new("/home/t")));
+        assert_eq!(
+            roots,
+            [
+                "/home/t/.local/lib/python3.12/site-packages",
+                "/home/t/.pyenv/versions/3.12.1",
+                "/home/t/.pyenv/versions/3.12.1/lib/python3.12",
+            ]
+            .map(PathBuf::from)
+        );
     }
 
     #[test]

@@ -53,8 +53,10 @@ type Job = (Command, mpsc::Sender<io::Result<Child>>);
 
 /// Starts `command`, whose child leads a process group of its own, and lists the group before anyone
 /// can see the child. The child is started by one thread that lives as long as the process: on Linux
-/// the death signal comes when the thread that started a process ends, not the process.
-pub(super) fn spawn(mut command: Command) -> io::Result<Child> {
+/// the death signal comes when the thread that started a process ends, not the process. Unless the
+/// command has `arranged` it itself (the sandbox must, after it makes its namespaces), the child is
+/// told to die with gridarena.
+pub(super) fn spawn(mut command: Command, arranged: bool) -> io::Result<Child> {
     static SPAWNER: OnceLock<Option<mpsc::Sender<Job>>> = OnceLock::new();
     let spawner = SPAWNER.get_or_init(|| {
         let (jobs, queue) = mpsc::channel::<Job>();
@@ -70,7 +72,9 @@ pub(super) fn spawn(mut command: Command) -> io::Result<Child> {
     let gone = || io::Error::other("the thread that starts programs is gone");
     let spawner = spawner.as_ref().ok_or_else(gone)?;
     let (reply, child) = mpsc::channel();
-    die_with_gridarena(&mut command);
+    if !arranged {
+        die_with_gridarena(&mut command);
+    }
     spawner.send((command, reply)).map_err(|_| gone())?;
     child.recv().map_err(|_| gone())?
 }
@@ -88,28 +92,37 @@ fn start(command: &mut Command) -> io::Result<Child> {
 /// Asks Linux to kill the child when the thread that started it ends, which, for the spawner's thread,
 /// is when gridarena ends, however it ends. Only the program's own process is told; what it starts is
 /// not (see docs/programs.md).
-#[cfg(target_os = "linux")]
 fn die_with_gridarena(command: &mut Command) {
     use std::os::unix::process::CommandExt;
     let parent = libc::pid_t::try_from(std::process::id()).unwrap_or(0);
-    // SAFETY: the closure runs in the child between fork and exec; prctl and getppid are
-    // async-signal-safe, and the errors it makes allocate nothing.
+    // SAFETY: the closure runs in the child between fork and exec, and die_with is safe there.
     unsafe {
-        command.pre_exec(move || {
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
-                return Err(io::Error::last_os_error());
-            }
-            // Gridarena may have died between the fork and the prctl: no signal would come then.
-            if libc::getppid() != parent {
-                return Err(io::Error::from_raw_os_error(libc::ESRCH));
-            }
-            Ok(())
-        });
+        command.pre_exec(move || die_with(parent));
     }
 }
 
+/// Asks Linux to kill the calling process when the thread that started it ends, and checks that its
+/// parent is still `parent`. Runs between fork and exec: prctl and getppid are async-signal-safe, and
+/// the errors it makes allocate nothing.
+#[cfg(target_os = "linux")]
+pub(crate) fn die_with(parent: libc::pid_t) -> io::Result<()> {
+    // SAFETY: plain system calls.
+    unsafe {
+        if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
+            return Err(io::Error::last_os_error());
+        }
+        // Gridarena may have died between the fork and the prctl: no signal would come then.
+        if libc::getppid() != parent {
+            return Err(io::Error::from_raw_os_error(libc::ESRCH));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(not(target_os = "linux"))]
-fn die_with_gridarena(_command: &mut Command) {}
+pub(crate) fn die_with(_parent: libc::pid_t) -> io::Result<()> {
+    Ok(())
+}
 
 /// Kills every live program's group and removes every game folder, and returns the lock held: the
 /// caller exits while holding it.

@@ -19,8 +19,9 @@
 mod cancel;
 mod course;
 mod lines;
-mod live;
+pub(crate) mod live;
 pub(crate) mod process;
+mod quota;
 mod signals;
 mod workdir;
 

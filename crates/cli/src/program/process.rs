@@ -8,6 +8,7 @@
 
 use super::cancel::{Ticket, POLL};
 use super::live;
+use super::quota;
 use crate::code::sandbox::Sandbox;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
@@ -39,6 +40,8 @@ pub struct Exit {
     status: i32,
     /// User plus system CPU time of the process and the children it waited for.
     pub cpu: Duration,
+    /// Whether it was killed because its game's folder outgrew its quota.
+    over_quota: bool,
 }
 
 impl Exit {
@@ -54,7 +57,9 @@ impl Exit {
 
     /// "exit status 1", "killed by signal 11 (SIGSEGV)".
     pub fn describe(&self) -> String {
-        if libc::WIFEXITED(self.status) {
+        if self.over_quota {
+            quota::describe()
+        } else if libc::WIFEXITED(self.status) {
             format!("exit status {}", libc::WEXITSTATUS(self.status))
         } else if libc::WIFSIGNALED(self.status) {
             let signal = libc::WTERMSIG(self.status);
@@ -137,16 +142,20 @@ impl Running {
         cmd.arg("-c")
             .arg(script(command))
             .current_dir(dir)
-            .process_group(0)
             .stderr(Stdio::piped());
-        if let Some(sandbox) = sandbox {
-            sandbox.confine(&mut cmd, dir)?;
+        match sandbox {
+            // A session of its own, whose id is its pid as a group's would be.
+            Some(sandbox) => sandbox.confine(&mut cmd, dir)?,
+            None => {
+                cmd.process_group(0);
+            }
         }
         match wiring {
             Wiring::Files => cmd.stdin(Stdio::null()).stdout(Stdio::null()),
             Wiring::Lines => cmd.stdin(Stdio::piped()).stdout(Stdio::piped()),
         };
-        let mut child = live::spawn(cmd).map_err(|e| format!("sh could not be started: {e}"))?;
+        let mut child = live::spawn(cmd, sandbox.is_some())
+            .map_err(|e| format!("sh could not be started: {e}"))?;
         let pid = i32::try_from(child.id()).unwrap_or(i32::MAX);
         let stderr = Arc::new(Mutex::new(Tail::default()));
         let (closed, stderr_closed) = mpsc::channel();
@@ -167,10 +176,17 @@ impl Running {
             spawn_reader("program stdin", move || write_lines(pipe, &receiver));
             sender
         });
+        // A code process's folder is watched while it runs.
+        let watch = sandbox.map(|_| quota::Watch::start(dir, pid));
         let (sender, exited) = mpsc::channel();
         spawn_reader("program wait", move || {
-            if let Some(Some(exit)) = live::wait_and_reap(pid, || reap(pid)) {
-                let _ = sender.send(exit);
+            let reaped = live::wait_and_reap(pid, || reap(pid));
+            let over_quota = watch.as_ref().is_some_and(|w| {
+                w.end();
+                w.exceeded()
+            });
+            if let Some(Some(exit)) = reaped {
+                let _ = sender.send(Exit { over_quota, ..exit });
             }
         });
         let running = Running {
@@ -385,6 +401,7 @@ fn reap(pid: i32) -> Option<Exit> {
             return Some(Exit {
                 status,
                 cpu: time(usage.ru_utime) + time(usage.ru_stime),
+                over_quota: false,
             });
         }
         if r == -1 && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
