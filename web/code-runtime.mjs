@@ -28,12 +28,12 @@
 // What the student's code can and cannot do:
 // - The network is closed (closeNetwork below) once Pyodide has loaded its own files and before any Python
 //   module (pyodide.http, pyxhr) or student code takes a reference to it: fetch, XMLHttpRequest, WebSocket,
-//   EventSource, importScripts, WebTransport, Worker, navigator.storage, ... are replaced, on the global object and on every
-//   prototype that held them, by functions that record the attempt and throw; so are Pyodide's package
-//   loader (pyodide_js.loadPackage). Any attempt fails the move (code `network`), even if the code caught the
-//   error, and one made between two moves (a timer, a promise) fails the next. Python's socket functions and
-//   pyodide.http count the same way, and so does Python's way out to JavaScript code built from strings
-//   (js.eval, pyodide.code.run_js, js.Function), closed before Pyodide loads.
+//   EventSource, importScripts, WebTransport, Worker, navigator.storage, ... are replaced, on the global
+//   object and on every prototype that held them, by functions that record the attempt and throw; so is
+//   Pyodide's package loader (pyodide_js.loadPackage). Any attempt fails the move (code `network`), even if
+//   the code caught the error, and one made between two moves (a timer, a promise) fails the next. Python's
+//   socket functions and pyodide.http count the same way, and so does Python's way out to JavaScript code
+//   built from strings (js.eval, pyodide.code.run_js, js.Function), closed before Pyodide loads.
 // - A dynamic import() of a URL cannot be removed from JavaScript. So JavaScript sources are checked when
 //   they load: `import … from` and `import(…)` may only name the player's own files with a relative path
 //   ('./helper.js'); anything else (a URL, a package name, a computed import(x)) is refused with
@@ -58,10 +58,10 @@ const now = () => performance.now();
 // ---------------------------------------------------------------------------------------------------------
 // Closing the network
 
-// What the student's code tried, in order, for the whole life of this realm: {what, strings}. `strings` marks
-// code built from strings (eval, new Function, setTimeout('…')): for a JavaScript player that is an exception
-// of its own code, for a Python player a way out of Python into JavaScript that could import() anything, so a
-// try at the network.
+// What the student's code tried, in order, for the whole life of this realm: {what, strings}. `strings`
+// marks code built from strings (eval, new Function, setTimeout('…')): for a JavaScript player that is an
+// exception of its own code, for a Python player a way out of Python into JavaScript that could import()
+// anything, so a try at the network.
 const attempts = [];
 
 function closedError(what) {
@@ -101,9 +101,10 @@ function lock(obj, name, descriptor) {
   }
 }
 
-/** Put `descriptor` in place of `name` on `obj` and wherever else on its prototype chain `name` lives (fetch is
- * WorkerGlobalScope.prototype's, not the worker's own), locked: the original is then reachable nowhere, not
- * even as Object.getPrototypeOf(self).fetch, and each way to it is the closed one. */
+/** Put `descriptor` in place of `name` on `obj` and wherever else on its prototype chain `name` lives (an
+ * API may be a prototype's, WorkerGlobalScope.prototype's, not the worker's own), locked: the original is
+ * then reachable nowhere, not even as Object.getPrototypeOf(self).fetch, and each way to it is the closed
+ * one. */
 function replaceEverywhere(obj, name, descriptor) {
   for (let o = Object.getPrototypeOf(obj); o; o = Object.getPrototypeOf(o)) {
     if (!Object.prototype.hasOwnProperty.call(o, name)) continue;
@@ -139,7 +140,9 @@ const closedRealms = new WeakSet();
 export function closeNetwork(g = globalThis) {
   if (closedRealms.has(g)) return;
   closedRealms.add(g);
-  for (const name of CLOSED_FUNCTIONS) replaceEverywhere(g, name, { value: closedFunction(name), writable: false });
+  for (const name of CLOSED_FUNCTIONS) {
+    replaceEverywhere(g, name, { value: closedFunction(name), writable: false });
+  }
   for (const name of CLOSED_OBJECTS) {
     replaceEverywhere(g, name, {
       get() {
@@ -150,7 +153,9 @@ export function closeNetwork(g = globalThis) {
   }
   const nav = g.navigator;
   if (nav && typeof nav === 'object') {
-    for (const name of CLOSED_NAVIGATOR) replaceEverywhere(nav, name, { value: closedFunction(`navigator.${name}`), writable: false });
+    for (const name of CLOSED_NAVIGATOR) {
+      replaceEverywhere(nav, name, { value: closedFunction(`navigator.${name}`), writable: false });
+    }
     for (const name of CLOSED_NAVIGATOR_OBJECTS) {
       const what = `navigator.${name}`;
       replaceEverywhere(nav, name, {
@@ -165,10 +170,14 @@ export function closeNetwork(g = globalThis) {
 
 /** Close what Pyodide's JavaScript API offers for the network: Python reaches it as `pyodide_js`. */
 function closePyodide(py) {
-  for (const name of CLOSED_PYODIDE) replaceEverywhere(py, name, { value: closedFunction(`pyodide.${name}`), writable: false });
+  for (const name of CLOSED_PYODIDE) {
+    replaceEverywhere(py, name, { value: closedFunction(`pyodide.${name}`), writable: false });
+  }
   const api = py._api;
   if (api && typeof api === 'object') {
-    for (const name of CLOSED_PYODIDE_API) replaceEverywhere(api, name, { value: closedFunction(`pyodide._api.${name}`), writable: false });
+    for (const name of CLOSED_PYODIDE_API) {
+      replaceEverywhere(api, name, { value: closedFunction(`pyodide._api.${name}`), writable: false });
+    }
   }
 }
 
