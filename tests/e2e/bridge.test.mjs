@@ -3,11 +3,11 @@
 // the endpoint doctor passes the bridge, and a page from anywhere else gets nothing from it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { serveDist, launch, openApp, startAi, root } from './harness.mjs';
-import { closedPort } from './hostile.mjs';
+import { serveDist, launch, openApp, root } from './harness.mjs';
 
 // Cargo's target folder, as cargo itself finds it.
 const bin = path.join(process.env.CARGO_TARGET_DIR || path.join(root, 'target'), 'debug', 'gridarena');
@@ -28,16 +28,25 @@ after(async () => {
 });
 
 /** Starts `gridarena halma bridge --dir DIR FLAGS -- COMMAND` (course format unless FLAGS say) on a free
- *  port; returns its URL and its stderr so far (one line per move). The child is killed in `after`. */
+ *  port; returns the address it printed (its secret key in the path, given to the page whole, as a
+ *  student copies it) and its stderr so far (one line per move). The child is killed in `after`. */
 async function bridge(dir, command, flags = []) {
-  const port = await closedPort();
-  const url = `http://127.0.0.1:${port}/`;
   const format = flags.includes('--format') ? [] : ['--format', 'course'];
-  const child = await startAi(bin, ['halma', 'bridge', '--port', String(port), ...format,
-    '--dir', dir, ...flags, '--', ...command], url);
+  const child = spawn(bin, ['halma', 'bridge', '--port', '0', ...format, '--dir', dir, ...flags, '--', ...command],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   const log = { text: '' };
   child.stderr.on('data', (d) => { log.text += d; });
+  // It prints its address once it listens: the first line's last word.
+  const url = await new Promise((ok, fail) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) ok(out.split('\n')[0].trim().split(' ').pop());
+    });
+    child.on('exit', (code) => fail(new Error(`the bridge exited (${code}): ${log.text}`)));
+  });
+  assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/[\w-]{22,}\/$/, url);
   return { url, log };
 }
 
@@ -266,8 +275,16 @@ test('a page from another site gets nothing from the bridge, nor one that reache
   assert.match(echo.log.text, /^refused: .*elsewhere\.test/m, echo.log.text);
   await page.close();
 
-  // GridArena's page on this computer still gets its answers from the same bridge.
+  // GridArena's page on this computer still gets its answers from the same bridge, at its address
+  // only: without its key, the page is told why and the program is not run.
   const own = await openApp(browser, server.url);
+  const keyless = await own.page.evaluate(async ([url, body]) => {
+    const r = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body });
+    return { status: r.status, text: await r.text() };
+  }, [`http://127.0.0.1:${bridgePort}/`, body]);
+  assert.equal(keyless.status, 403, JSON.stringify(keyless));
+  assert.match(JSON.parse(keyless.text).error, /address it printed/);
+  assert.doesNotMatch(echo.log.text, /^game /m, `the program was run:\n${echo.log.text}`);
   const mine = await own.page.evaluate(async ([url, body]) => {
     const r = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body });
     return { status: r.status, json: await r.json() };

@@ -1,6 +1,7 @@
 //! `gridarena halma bridge`: the command line around [`gridarena_cli::bridge`], served with axum on
-//! loopback. Every request's `Host` and `Origin` are checked ([`gridarena_cli::bridge::access`]) before
-//! it reaches the program, and only an allowed page gets CORS headers.
+//! loopback. Every request's `Host`, `Origin` and key (the secret in the printed address's path) are
+//! checked ([`gridarena_cli::bridge::access`]) before it reaches the program, and only an allowed page
+//! gets CORS headers.
 
 use crate::io::Failure;
 use axum::body::Bytes;
@@ -9,7 +10,7 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use clap::Args;
-use gridarena_cli::bridge::access::{self, Access, Refusal};
+use gridarena_cli::bridge::access::{self, Access, Key, Refusal};
 use gridarena_cli::bridge::{Bridge, MAX_REQUEST_BYTES};
 use gridarena_cli::program::OutOfTime;
 use gridarena_cli::terminal::printable_line;
@@ -34,7 +35,12 @@ game not asked for 10 minutes is ended. Each game's program has a clock (--clock
 time where the system reports it); a move is also cut at the request's \"timeLimitMs\". A move is answered
 with the protocol's JSON; a failure with HTTP 502 and {\"error\", \"code\"}, which the page's inspector
 shows. Each move is logged on stderr, with the program's stderr; --share-stderr sends that in the answer
-too. A move still running when its game is started again is cancelled (HTTP 409).
+too. A move still running when its game is started again is cancelled (HTTP 409). At most 8 requests of
+one game and 64 in all are taken at once; more are refused at once (HTTP 429, 503).
+
+The printed address carries a secret key in its path (http://127.0.0.1:PORT/KEY/), new at each start: a
+request to any other path is refused (HTTP 403), so that no other program or user of this computer can
+run your program. Give the page that address whole.
 
 The bridge answers GridArena's page only: pages served from this computer (http://127.0.0.1:PORT,
 http://localhost:PORT) and the origins given with --allow-origin. A request from any other page is
@@ -49,7 +55,7 @@ Examples:
   gridarena halma bridge --format course --dir ai/course -- python3 halma_course.py
   gridarena halma bridge --port 8002 --format lines --dir ai -- python3 lines/halma_lines.py
   gridarena halma bridge --allow-origin https://class.example.org --format course --dir ai/course -- python3 halma_course.py
-Then give the page the printed address (http://127.0.0.1:8001/) as a web AI.";
+Then give the page the printed address (http://127.0.0.1:8001/KEY/, KEY its secret) as a web AI.";
 
 #[derive(Debug, Args)]
 pub struct BridgeArgs {
@@ -95,6 +101,11 @@ pub fn run(args: &BridgeArgs, out: &mut impl Write) -> Result<ExitCode, Failure>
             program.dir
         )));
     }
+    let key = Key::new().map_err(|e| {
+        Failure::Internal(format!(
+            "cannot read the system's random source for the bridge's key: {e}"
+        ))
+    })?;
     let bridge = Arc::new(
         Bridge::new(program, args.clock.clock(args.out_of_time)).share_stderr(args.share_stderr),
     );
@@ -113,10 +124,11 @@ pub fn run(args: &BridgeArgs, out: &mut impl Write) -> Result<ExitCode, Failure>
             .map_err(|e| Failure::Internal(e.to_string()))?;
         writeln!(
             out,
-            "GridArena bridge: {} ({} format, in copies of {}) at http://{addr}/",
+            "GridArena bridge: {} ({} format, in copies of {}) at http://{addr}{}",
             bridge.program().command,
             bridge.program().format,
-            bridge.program().dir
+            bridge.program().dir,
+            key.path()
         )
         .and_then(|()| writeln!(out, "{}", allowed_pages(&args.allow_origin)))
         .and_then(|()| out.flush())
@@ -127,6 +139,7 @@ pub fn run(args: &BridgeArgs, out: &mut impl Write) -> Result<ExitCode, Failure>
         let served = Served {
             bridge: Arc::clone(&bridge),
             access: Access::new(args.allow_origin.clone(), &args.host, addr.port()),
+            key,
         };
         let app = Router::new()
             .fallback(handle)
@@ -190,6 +203,7 @@ fn exposure_warning(host: &str, port: u16) -> Option<String> {
 struct Served {
     bridge: Arc<Bridge>,
     access: Access,
+    key: Key,
 }
 
 /// The CORS headers of an allowed page's answers, besides `Access-Control-Allow-Origin`.
@@ -201,8 +215,9 @@ const CORS: [(header::HeaderName, &str); 4] = [
     (header::VARY, "Origin"),
 ];
 
-/// Every path answers: POST asks for a move, OPTIONS is a CORS preflight, anything else says what to do.
-/// A request for a foreign `Host` or from a foreign page is refused first, without CORS headers.
+/// Under the key's path, POST asks for a move, OPTIONS is a CORS preflight, anything else says what to do.
+/// A request for a foreign `Host` or from a foreign page is refused first, without CORS headers; then
+/// one without the key, with them for an allowed page, so that it can read why.
 async fn handle(
     State(served): State<Arc<Served>>,
     method: Method,
@@ -221,7 +236,9 @@ async fn handle(
         Ok(origin) => origin.and_then(|o| HeaderValue::from_str(o).ok()),
         Err(refusal) => return refused(refusal),
     };
-    let mut response = if method == Method::OPTIONS {
+    let mut response = if let Err(refusal) = served.key.check_path(uri.path()) {
+        refused(refusal)
+    } else if method == Method::OPTIONS {
         StatusCode::NO_CONTENT.into_response()
     } else if method == Method::POST {
         let bridge = Arc::clone(&served.bridge);

@@ -19,6 +19,8 @@ const PAGE: &str = "http://127.0.0.1:8080";
 struct Bridge {
     child: Child,
     port: u16,
+    /// The printed address's path, its key in it: `/KEY/`.
+    path: String,
     /// What it has written on stderr so far: its log.
     log: Arc<Mutex<String>>,
 }
@@ -54,19 +56,20 @@ impl Bridge {
         BufReader::new(child.stdout.take().expect("stdout"))
             .read_line(&mut line)
             .expect("the bridge prints its address");
-        let url = line
+        let (port, path) = line
             .trim()
             .rsplit(' ')
             .next()
-            .filter(|u| u.starts_with("http://127.0.0.1:"))
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
-        let port = url
-            .trim_start_matches("http://127.0.0.1:")
-            .trim_end_matches('/')
-            .parse()
-            .expect("a port");
-        Bridge { child, port, log }
+            .and_then(|u| u.strip_prefix("http://127.0.0.1:"))
+            .and_then(|rest| rest.split_once('/'))
+            .and_then(|(port, path)| Some((port.parse().ok()?, format!("/{path}"))))
+            .unwrap_or_else(|| panic!("no address in {line:?}"));
+        Bridge {
+            child,
+            port,
+            path,
+            log,
+        }
     }
 
     /// A bridge in `format` for `command`, run in the hostile-program fixtures' folder.
@@ -106,12 +109,36 @@ impl Bridge {
         (answer.status, answer.json(), cors)
     }
 
-    /// One request with exactly `headers` (and a `Host` naming the bridge unless they give one),
-    /// answered within 30 s.
+    /// One request to the printed address with exactly `headers` (and a `Host` naming the bridge
+    /// unless they give one), answered within 30 s.
     fn send(&self, method: &str, headers: &[(&str, &str)], body: &str) -> Raw {
-        send_to(self.port, method, headers, body, Duration::from_secs(30))
+        self.send_at(&self.path, method, headers, body)
+    }
+
+    /// [`Bridge::send`] to `path` on the bridge's port.
+    fn send_at(&self, path: &str, method: &str, headers: &[(&str, &str)], body: &str) -> Raw {
+        let to = Target {
+            port: self.port,
+            path: path.to_string(),
+        };
+        send_to(&to, method, headers, body, Duration::from_secs(30))
             .unwrap_or_else(|e| panic!("the bridge does not answer: {e}"))
     }
+
+    /// Where its requests go, for a thread of their own.
+    fn target(&self) -> Target {
+        Target {
+            port: self.port,
+            path: self.path.clone(),
+        }
+    }
+}
+
+/// A bridge's port and a path on it.
+#[derive(Clone, Debug)]
+struct Target {
+    port: u16,
+    path: String,
 }
 
 /// An HTTP answer as it came.
@@ -135,20 +162,21 @@ impl Raw {
     }
 }
 
-/// Sends one HTTP/1.1 request by hand to 127.0.0.1:`port`, so that any `Host` can be sent, and reads
-/// the answer within `limit`.
+/// Sends one HTTP/1.1 request by hand to 127.0.0.1 at `to`, so that any `Host` can be sent, and
+/// reads the answer within `limit`.
 fn send_to(
-    port: u16,
+    to: &Target,
     method: &str,
     headers: &[(&str, &str)],
     body: &str,
     limit: Duration,
 ) -> Result<Raw, String> {
+    let port = to.port;
     let mut stream = TcpStream::connect(("127.0.0.1", port)).map_err(|e| e.to_string())?;
     stream
         .set_read_timeout(Some(limit))
         .map_err(|e| e.to_string())?;
-    let mut request = format!("{method} / HTTP/1.1\r\n");
+    let mut request = format!("{method} {} HTTP/1.1\r\n", to.path);
     if !headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("host")) {
         request.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
     }
@@ -665,16 +693,19 @@ fn restarting_a_game_mid_move_cancels_that_move_and_holds_up_no_other_game() {
         ],
         &[("GRIDARENA_TEST_NOTES", &notes)],
     );
-    let port = bridge.port;
+    let to = bridge.target();
     let ask = move |game: &str, turn: u32| {
         let body = request_at(game, turn);
         let headers = [("Origin", PAGE), ("Content-Type", "text/plain")];
         let start = Instant::now();
-        let answer = send_to(port, "POST", &headers, &body, Duration::from_secs(20));
+        let answer = send_to(&to, "POST", &headers, &body, Duration::from_secs(20));
         (answer, start.elapsed())
     };
     // Game A's move at turn 4 sleeps a minute.
-    let slow = thread::spawn(move || ask("a", 4));
+    let slow = thread::spawn({
+        let ask = ask.clone();
+        move || ask("a", 4)
+    });
     let deadline = Instant::now() + Duration::from_secs(10);
     while runs(&notes) == 0 && Instant::now() < deadline {
         thread::sleep(Duration::from_millis(20));
@@ -686,7 +717,10 @@ fn restarting_a_game_mid_move_cancels_that_move_and_holds_up_no_other_game() {
         .parse()
         .expect("game A's program noted its pid");
     // The page starts game A again: the bridge answers the new game's first move at once.
-    let restart = thread::spawn(move || ask("a", 0));
+    let restart = thread::spawn({
+        let ask = ask.clone();
+        move || ask("a", 0)
+    });
     thread::sleep(Duration::from_millis(200));
     // Game B is not held up by game A's move, nor by its restart.
     let (other, took) = ask("b", 0);
@@ -715,4 +749,140 @@ fn restarting_a_game_mid_move_cancels_that_move_and_holds_up_no_other_game() {
     }
     assert!(!alive(pid), "game A's old program still runs");
     let _ = std::fs::remove_file(notes);
+}
+
+#[test]
+fn a_request_without_the_bridges_key_is_refused_and_never_reaches_the_program() {
+    let (bridge, notes) = noter("key", &[]);
+    // The printed address carries a key of 128 bits or more, URL-safe, new at each start.
+    let key = bridge.path.trim_matches('/').to_string();
+    assert!(key.len() >= 22, "{}", bridge.path);
+    assert!(
+        key.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'),
+        "{key}"
+    );
+    let (other, _) = noter("key-other", &[]);
+    assert_ne!(other.path, bridge.path, "two bridges, one key");
+    let body = classic_request(Team::Red, "g");
+    let near = &key[..key.len() - 1];
+    let paths = [
+        "/".to_string(),
+        "/move".to_string(),
+        format!("/{near}/"),
+        format!("/{key}x/"),
+        format!("/?{key}"),
+        format!("/x/{key}/"),
+        other.path.clone(),
+    ];
+    for path in &paths {
+        // Another program of this computer (no Origin), and the page with a stale address.
+        let anyone = bridge.send_at(path, "POST", &[("Content-Type", "text/plain")], &body);
+        assert_eq!(anyone.status, 403, "{path}: {anyone:?}");
+        let why = anyone.json()["error"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(why.contains("address it printed"), "{why}");
+        assert!(!why.contains(near), "the refusal quotes the key: {why}");
+        let page = bridge.send_at(
+            path,
+            "POST",
+            &[("Origin", PAGE), ("Content-Type", "text/plain")],
+            &body,
+        );
+        assert_eq!(page.status, 403, "{path}: {page:?}");
+        assert_eq!(
+            page.header("access-control-allow-origin").as_deref(),
+            Some(PAGE),
+            "the page may read why: {page:?}"
+        );
+    }
+    assert_eq!(runs(&notes), 0, "the program ran without the key");
+    // The printed address, with or without its last slash, is answered.
+    for path in [bridge.path.clone(), format!("/{key}")] {
+        let answer = bridge.send_at(&path, "POST", &[("Content-Type", "text/plain")], &body);
+        assert_eq!(answer.status, 502, "{path}: {answer:?}");
+    }
+    assert_eq!(runs(&notes), 2);
+    let log = bridge.log_when(|l| l.matches("refused").count() >= paths.len() * 2);
+    assert!(!log.contains(&key), "the log shows the key: {log}");
+    let _ = std::fs::remove_file(notes);
+    let _ = std::fs::remove_file(self::notes("key-other"));
+}
+
+/// A line program that sleeps a minute on each request of a game whose id has `flood` in it, and
+/// answers any other at once.
+const FLOODED: &[&str] = &[
+    "sh",
+    "-c",
+    "while IFS= read -r line; do case \"$line\" in *flood*) sleep 60;; esac; \
+     echo '{\"from\":{\"x\":0,\"y\":0},\"to\":[{\"x\":1,\"y\":0}]}'; done",
+];
+
+/// Sends `count` requests of each of `games` at once, each from a thread of its own; the answers come
+/// on the receiver as they come.
+fn flood(bridge: &Bridge, games: &[String], count: usize) -> std::sync::mpsc::Receiver<Raw> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    for game in games {
+        for _ in 0..count {
+            let (to, tx, body) = (bridge.target(), tx.clone(), request_at(game, 1));
+            thread::spawn(move || {
+                let headers = [("Origin", PAGE), ("Content-Type", "text/plain")];
+                if let Ok(answer) = send_to(&to, "POST", &headers, &body, Duration::from_secs(90)) {
+                    let _ = tx.send(answer);
+                }
+            });
+        }
+    }
+    rx
+}
+
+#[test]
+fn a_flood_of_one_games_requests_is_refused_at_once_and_other_games_are_answered() {
+    let bridge = Bridge::fixture("lines", FLOODED);
+    // One more than a game may have in flight: the first sleeps, the rest wait for it, one is refused.
+    let answers = flood(&bridge, &["flood".to_string()], 9);
+    let first = answers
+        .recv_timeout(Duration::from_secs(20))
+        .expect("a request over the game's limit is answered at once");
+    assert_eq!(first.status, 429, "{first:?}");
+    let why = first.json()["error"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(why.contains("game flood has 8 requests"), "{why}");
+    // Another game is answered while the flooded one's requests wait.
+    let (status, answer, _) = bridge.post(&request_at("calm", 1), "text/plain");
+    assert_eq!(status, 200, "{answer}");
+    assert!(
+        answers.try_recv().is_err(),
+        "only the one over the limit was refused"
+    );
+    drop(bridge);
+}
+
+#[test]
+fn requests_in_flight_are_bounded_in_all_and_the_excess_is_refused_at_once() {
+    let bridge = Bridge::fixture("lines", FLOODED);
+    // 9 games of 8 requests (their limit each, so no game's limit refuses any): 72, of which the
+    // bridge takes 64 and refuses 8 at once.
+    let games: Vec<String> = (0..9).map(|i| format!("flood{i}")).collect();
+    let answers = flood(&bridge, &games, 8);
+    for _ in 0..8 {
+        let refused = answers
+            .recv_timeout(Duration::from_secs(20))
+            .expect("a request over the bridge's limit is answered at once");
+        assert_eq!(refused.status, 503, "{refused:?}");
+        let why = refused.json()["error"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(why.contains("64 requests"), "{why}");
+    }
+    // Full: a new game is refused too, at once, and nothing of the 64 taken was answered.
+    let (status, answer, _) = bridge.post(&request_at("calm", 1), "text/plain");
+    assert_eq!(status, 503, "{answer}");
+    assert!(answers.try_recv().is_err(), "a taken request was answered");
+    drop(bridge);
 }

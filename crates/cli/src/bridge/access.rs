@@ -8,6 +8,11 @@
 //! `--allow-origin`. A request without an `Origin` is no page's (curl, `gridarena halma probe`, a test):
 //! browsers send one with every POST and every preflight, so it passes.
 //!
+//! Neither header keeps out another program, or another user of a shared computer: anything on this
+//! machine can send any `Origin` and `Host` to 127.0.0.1. So the bridge's address carries a secret
+//! ([`Key`]): it answers only requests whose path starts with it, and only the person who started the
+//! bridge sees the address it prints.
+//!
 //! A page can also reach the bridge under a name of its own that it points at 127.0.0.1 (DNS
 //! rebinding): its requests are then same-origin and carry no foreign `Origin` worth checking, but their
 //! `Host` is that name. The bridge answers only the names of this computer's loopback (and the address
@@ -124,6 +129,69 @@ impl Access {
             ),
         })
     }
+}
+
+/// The bytes of a bridge's key: 128 bits, beyond guessing by requests.
+const KEY_BYTES: usize = 16;
+
+/// The secret first segment of a bridge's address's path. The page is given the whole address and
+/// sends every request to it, so the key travels in each request's path and nowhere else (no header
+/// the page would have to learn to send, no CORS preflight for one).
+pub struct Key(String);
+
+impl Key {
+    /// A fresh key from the system's random source.
+    pub fn new() -> std::io::Result<Key> {
+        use std::io::Read;
+        let mut bytes = [0u8; KEY_BYTES];
+        std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
+        Ok(Key(bytes.iter().map(|b| format!("{b:02x}")).collect()))
+    }
+
+    /// The path the bridge answers under, as printed in its address: `/KEY/`.
+    pub fn path(&self) -> String {
+        format!("/{}/", self.0)
+    }
+
+    /// Checks a request's path: its first segment must be the key (the rest, and any query, are the
+    /// page's business). Compared in constant time, so that the answer's timing tells nothing of how
+    /// much of a guess was right.
+    pub fn check_path(&self, path: &str) -> Result<(), Refusal> {
+        let first = path
+            .strip_prefix('/')
+            .unwrap_or(path)
+            .split('/')
+            .next()
+            .unwrap_or_default();
+        if same_secret(self.0.as_bytes(), first.as_bytes()) {
+            return Ok(());
+        }
+        // The path is not quoted: a near miss of the key has no place in a log.
+        Err(Refusal {
+            status: 403,
+            why: "this bridge answers only at the address it printed when it started \
+                  (http://HOST:PORT/KEY/, with a secret KEY so that no other program or user of this \
+                  computer can run your program): this request's path does not start with its key. \
+                  Give the page the printed address whole; a bridge started again prints a new one"
+                .to_string(),
+        })
+    }
+}
+
+impl std::fmt::Debug for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Key(..)")
+    }
+}
+
+/// Whether `given` is `secret`, in a time that depends on the secret's length only: every byte of the
+/// secret is compared, whatever the first difference.
+fn same_secret(secret: &[u8], given: &[u8]) -> bool {
+    let mut diff = u8::from(secret.len() != given.len());
+    for (i, s) in secret.iter().enumerate() {
+        diff |= s ^ given.get(i).copied().unwrap_or(0);
+    }
+    std::hint::black_box(diff) == 0
 }
 
 /// The origin (`scheme://host[:port]`, as a browser's `Origin` header writes it) of a page's address or
@@ -300,6 +368,47 @@ mod tests {
         assert_eq!(any.check_host(Some("10.0.0.1:8001")), Ok(()));
         assert_eq!(any.check_host(Some("[fe80::1]:8001")), Ok(()));
         assert!(any.check_host(Some("rebound.example:8001")).is_err());
+    }
+
+    #[test]
+    fn a_key_is_fresh_url_safe_and_only_it_opens_the_bridge() {
+        let key = Key::new().expect("the system's random source");
+        let other = Key::new().expect("the system's random source");
+        assert_ne!(key.0, other.0, "two bridges, two keys");
+        assert_eq!(key.0.len(), KEY_BYTES * 2);
+        assert!(key.0.bytes().all(|b| b.is_ascii_hexdigit()), "{}", key.0);
+        let path = key.path();
+        for ok in [
+            path.clone(),
+            path.trim_end_matches('/').to_string(),
+            format!("{path}move"),
+        ] {
+            assert_eq!(key.check_path(&ok), Ok(()), "{ok}");
+        }
+        let mut near = key.0.clone();
+        near.pop();
+        for bad in [
+            "/".to_string(),
+            String::new(),
+            format!("/{near}/"),
+            format!("/{near}x/"),
+            format!("/{}0/", key.0),
+            format!("/x/{}/", key.0),
+            format!("/{}/", other.0),
+        ] {
+            let refusal = key.check_path(&bad).unwrap_err();
+            assert_eq!(refusal.status, 403, "{bad}");
+            assert!(
+                !refusal.why.contains(&near),
+                "the key leaked: {}",
+                refusal.why
+            );
+        }
+        assert_eq!(format!("{key:?}"), "Key(..)");
+        assert!(same_secret(b"abc", b"abc"));
+        for bad in [&b"abd"[..], b"ab", b"abcd", b""] {
+            assert!(!same_secret(b"abc", bad));
+        }
     }
 
     #[test]

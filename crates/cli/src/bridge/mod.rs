@@ -9,6 +9,11 @@
 //! locked only to look a player up. A game not asked for [`IDLE`] is ended, and at most [`MAX_GAMES`]
 //! are kept at once.
 //!
+//! A game's requests wait for its program one at a time, each holding a thread: so at most
+//! [`MAX_IN_FLIGHT_PER_GAME`] requests of one `gameId` and [`MAX_IN_FLIGHT`] in all are taken at once,
+//! and any more are refused at once (HTTP 429 and 503), so that a client that floods one game never
+//! holds up the others, and nothing queues without bound.
+//!
 //! A move is answered with the web protocol's JSON; a program's failure with HTTP 502 and
 //! `{"error": ..., "code": ...}`, so the page's inspector shows what went wrong. The program's stderr
 //! stays in the bridge's log unless the bridge was told to share it ([`Bridge::share_stderr`]): it can
@@ -33,6 +38,12 @@ pub const IDLE: Duration = Duration::from_secs(600);
 pub const MAX_REQUEST_BYTES: usize = 256 * 1024;
 /// The longest `gameId`: the page's are 16 hex digits.
 pub const MAX_GAME_ID: usize = 64;
+/// Requests of one `gameId` (both teams) taken at once. The page asks each team once a tick, and a
+/// tick's move may still be ending when the next tick's request comes: four at most, and room for more.
+pub const MAX_IN_FLIGHT_PER_GAME: usize = 8;
+/// Requests taken at once in all, each a thread and often a process: the page's comparisons play 8
+/// games at once, two teams each, four times over.
+pub const MAX_IN_FLIGHT: usize = 64;
 
 /// One (game, team) the bridge is playing.
 struct Slot {
@@ -47,6 +58,33 @@ pub struct Bridge {
     clock: Clock,
     share_stderr: bool,
     games: Mutex<HashMap<(String, Team), Slot>>,
+    in_flight: Mutex<InFlight>,
+}
+
+/// The requests being answered: in all, and per `gameId`.
+#[derive(Default)]
+struct InFlight {
+    total: usize,
+    per_game: HashMap<String, usize>,
+}
+
+/// One request's place among those in flight, given back when dropped.
+struct Taken<'a> {
+    in_flight: &'a Mutex<InFlight>,
+    id: String,
+}
+
+impl Drop for Taken<'_> {
+    fn drop(&mut self) {
+        let mut f = self.in_flight.lock().unwrap_or_else(|p| p.into_inner());
+        f.total = f.total.saturating_sub(1);
+        if let Some(n) = f.per_game.get_mut(&self.id) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                f.per_game.remove(&self.id);
+            }
+        }
+    }
 }
 
 /// An HTTP answer: status, JSON body, and a line for the bridge's log.
@@ -64,6 +102,7 @@ impl Bridge {
             clock,
             share_stderr: false,
             games: Mutex::new(HashMap::new()),
+            in_flight: Mutex::new(InFlight::default()),
         }
     }
 
@@ -109,6 +148,10 @@ impl Bridge {
         if let Err(why) = check_game_id(&id) {
             return refuse(400, why);
         }
+        let _taken = match self.take(&id) {
+            Ok(taken) => taken,
+            Err((status, why)) => return refuse(status, why),
+        };
         let Some(player) = self.player_for(&id, team, turn) else {
             return refuse(
                 503,
@@ -169,6 +212,38 @@ impl Bridge {
                 }
             }
         }
+    }
+
+    /// A place for a request of game `id` among those in flight, or the refusal's status and reason.
+    fn take(&self, id: &str) -> Result<Taken<'_>, (u16, String)> {
+        let mut f = self.in_flight.lock().unwrap_or_else(|p| p.into_inner());
+        let game = f.per_game.get(id).copied().unwrap_or(0);
+        if game >= MAX_IN_FLIGHT_PER_GAME {
+            let name = if id.is_empty() { "-" } else { id };
+            return Err((
+                429,
+                format!(
+                    "game {name} has {game} requests in progress already, the most one game may: \
+                     ask again when one is answered"
+                ),
+            ));
+        }
+        if f.total >= MAX_IN_FLIGHT {
+            return Err((
+                503,
+                format!(
+                    "the bridge is answering {} requests already, the most it takes at once: ask \
+                     again when one is answered",
+                    f.total
+                ),
+            ));
+        }
+        f.total += 1;
+        *f.per_game.entry(id.to_string()).or_insert(0) += 1;
+        Ok(Taken {
+            in_flight: &self.in_flight,
+            id: id.to_string(),
+        })
     }
 
     /// The player of `team` in game `id`, a new one when `turn` went back; `None` when every one of
@@ -355,6 +430,34 @@ mod tests {
         );
         drop((x, y, held));
         b.end_all();
+    }
+
+    #[test]
+    fn requests_in_flight_are_bounded_per_game_and_in_all_and_given_back() {
+        let b = bridge("cat");
+        let mut held: Vec<_> = (0..MAX_IN_FLIGHT_PER_GAME)
+            .map(|_| b.take("a").expect("room"))
+            .collect();
+        let (status, why) = b.take("a").err().expect("game a is full");
+        assert_eq!(status, 429);
+        assert!(why.contains("game a has 8 requests"), "{why}");
+        held.pop();
+        held.push(b.take("a").expect("a place came back"));
+        let mut game = 0;
+        while held.len() < MAX_IN_FLIGHT {
+            held.push(b.take(&format!("g{}", game / 4)).expect("room"));
+            game += 1;
+        }
+        let (status, why) = b.take("new").err().expect("the bridge is full");
+        assert_eq!(status, 503);
+        assert!(why.contains("64 requests"), "{why}");
+        drop(held);
+        let f = b.in_flight.lock().unwrap();
+        assert_eq!(
+            (f.total, f.per_game.len()),
+            (0, 0),
+            "every place given back"
+        );
     }
 
     #[test]
