@@ -8,7 +8,7 @@
 //! outlives a move, as the course format's side files must).
 
 use super::live;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread;
@@ -41,7 +41,7 @@ impl Watch {
         watch
     }
 
-    fn run(&self, dir: &PathBuf, pgid: i32) {
+    fn run(&self, dir: &Path, pgid: i32) {
         while !self.ended.load(Ordering::SeqCst) {
             thread::sleep(WATCH);
             if over_quota(dir) && !self.ended.load(Ordering::SeqCst) {

@@ -26,6 +26,8 @@ use std::collections::BTreeMap;
 const X32_BIT: i64 = 0x4000_0000;
 
 /// The calls refused.
+// `c_long` is `i64` only on 64-bit targets.
+#[allow(clippy::useless_conversion)]
 fn refused() -> Vec<i64> {
     let calls = [
         libc::SYS_socket,

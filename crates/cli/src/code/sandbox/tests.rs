@@ -242,3 +242,38 @@ fn a_fork_bomb_stops_at_the_process_limit() {
     let made: u64 = report.trim().parse().unwrap();
     assert!(made < PROCESS_LIMIT, "{made} processes were made");
 }
+
+#[test]
+fn a_game_folder_that_outgrows_its_quota_ends_its_process() {
+    if !confined() {
+        return;
+    }
+    let dir = Scratch::new("quota");
+    let python = interpreter(Lang::Python).expect("python3 is installed");
+    // Files under the per-file limit, one after another, past the folder's quota.
+    std::fs::write(
+        dir.0.join("fill.py"),
+        "import time\n\
+         block = b'x' * (1 << 20)\n\
+         for i in range(400):\n\
+         \x20   with open('fill%d.bin' % (i // 60), 'ab') as f:\n\
+         \x20       f.write(block)\n\
+         time.sleep(10)\n",
+    )
+    .unwrap();
+    let command = format!(
+        "{} fill.py",
+        crate::code::quote(&python.exe.to_string_lossy())
+    );
+    let mut running = Running::start_in(&command, &dir.0, Wiring::Files, Some(&python.sandbox))
+        .expect("python3 starts")
+        .running;
+    let exit = running.wait_for(Duration::from_secs(20));
+    running.kill();
+    let exit = exit.expect("the process was ended before its sleep was out");
+    assert!(
+        exit.describe().contains("folder grew past"),
+        "{}",
+        exit.describe()
+    );
+}
