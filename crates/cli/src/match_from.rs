@@ -21,6 +21,9 @@ use serde_json::Value;
 use std::io::Read;
 use std::path::Path;
 
+/// The largest game state or request read: a classic game's state is a few KiB.
+const MAX_POSITION_BYTES: usize = 1024 * 1024;
+
 /// The position a match starts from, and where it came from for the messages.
 #[derive(Debug)]
 pub struct Start {
@@ -57,9 +60,11 @@ fn start_of(
 ) -> Result<Start, String> {
     let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     // One JSON object without a "type" is a state or a request; anything else is read as a record, whose
-    // parser names the line that goes wrong.
-    let document = serde_json::from_slice::<Value>(text)
-        .ok()
+    // parser names the line that goes wrong. A generic JSON value takes about ten times its text in
+    // memory, so only a file the size of a position is read as one.
+    let document = (text.len() <= MAX_POSITION_BYTES)
+        .then(|| serde_json::from_slice::<Value>(text).ok())
+        .flatten()
         .filter(|v| !v.get("type").is_some_and(Value::is_string));
     let (game, source) = match document {
         Some(Value::Object(map)) => {
@@ -85,6 +90,13 @@ fn start_of(
                 gridarena_engine::halma::protocol::json_kind(&other)
             ))
         }
+        None if text.len() > MAX_POSITION_BYTES => record_game(bytes, name, turn).map_err(|e| {
+            format!(
+                "{e} (a game state or a request is at most {} KiB, and this file is {} bytes)",
+                MAX_POSITION_BYTES / 1024,
+                text.len()
+            )
+        })?,
         None => record_game(bytes, name, turn)?,
     };
     let game = match max_turns {

@@ -14,11 +14,11 @@ use gridarena_cli::runner::{parse_player, PlayerOptions};
 use gridarena_cli::terminal::printable;
 use gridarena_cli::tournament::{play, Finished};
 use gridarena_engine::halma::{AiPlayer, Answer, Game, Preset, Team, Teams};
-use gridarena_engine::tournament::event::Tournament;
+use gridarena_engine::tournament::event::{Tournament, MAX_BUNDLE_BYTES};
 use gridarena_engine::tournament::grades;
 use gridarena_engine::tournament::milestone::Milestone;
 use gridarena_engine::tournament::pairing::Format;
-use gridarena_engine::tournament::roster::Roster;
+use gridarena_engine::tournament::roster::{Roster, MAX_ROSTER_BYTES};
 use gridarena_engine::tournament::settings::{Policy, Settings, DEFAULT_WITHDRAW_AFTER};
 use gridarena_engine::tournament::table::Table;
 use std::fs;
@@ -193,7 +193,7 @@ struct Input {
 /// tournament's bundle is taken too: its roster, and the tournament to resume.
 fn read_roster(path: &Path) -> Result<Input, Failure> {
     let named = |why: String| Failure::Input(format!("{}: {why}", path.display()));
-    let text = fs::read_to_string(path).map_err(|e| named(e.to_string()))?;
+    let text = read_capped(path, MAX_ROSTER_BYTES.max(MAX_BUNDLE_BYTES)).map_err(named)?;
     let (roster, bundle) = if Tournament::is_bundle(&text) {
         let t = Tournament::from_bundle(&text).map_err(|e| named(e.to_string()))?;
         (t.roster().clone(), Some(t))
@@ -214,6 +214,32 @@ fn read_roster(path: &Path) -> Result<Input, Failure> {
             .map_err(|why| named(format!("Entry {} ({}): {why}", i + 1, entry.name)))?;
     }
     Ok(Input { roster, bundle })
+}
+
+/// The text of `path`, refused unread past `cap` bytes (a roster or a bundle checks its own size
+/// after).
+fn read_capped(path: &Path, cap: usize) -> Result<String, String> {
+    use std::io::Read;
+    let too_large = || {
+        format!(
+            "it is larger than {} MiB, the most a roster or a tournament's bundle may be",
+            cap / (1024 * 1024)
+        )
+    };
+    let file = fs::File::open(path).map_err(|e| e.to_string())?;
+    let limit = u64::try_from(cap).unwrap_or(u64::MAX);
+    // A file says its size; a pipe is read up to the cap.
+    if file.metadata().is_ok_and(|m| m.len() > limit) {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() > cap {
+        return Err(too_large());
+    }
+    String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".to_string())
 }
 
 /// The commands `roster`'s program entries would run on this machine, one line each, as the teacher

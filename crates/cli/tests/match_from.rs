@@ -281,6 +281,11 @@ fn bad_files_and_options_exit_2_and_say_what_is_wrong() {
         ),
     );
     let array = write("array.json", "[1, 2]");
+    // One object of 2 MiB: no position is that large, and it is not read into a generic JSON value.
+    let padded = write(
+        "padded.json",
+        &format!("{{\"pad\": \"{}\"}}", "x".repeat(2 << 20)),
+    );
     let missing = path_arg(&dir.join("no-such-file.jsonl"));
     let ticks = orig.ticks().to_string();
     let past = (orig.ticks() + 1).to_string();
@@ -291,6 +296,7 @@ fn bad_files_and_options_exit_2_and_say_what_is_wrong() {
         stacked.as_str(),
     );
     let (malformed, array, missing) = (malformed.as_str(), array.as_str(), missing.as_str());
+    let padded = padded.as_str();
     let (ticks, past) = (ticks.as_str(), past.as_str());
     let cases: Vec<(Vec<&str>, Vec<&str>)> = vec![
         (
@@ -302,6 +308,10 @@ fn bad_files_and_options_exit_2_and_say_what_is_wrong() {
             vec!["is not a record this build reads", "line 2"],
         ),
         (vec!["--from", array], vec!["is an array"]),
+        (
+            vec!["--from", padded],
+            vec!["a game state or a request is at most 1024 KiB"],
+        ),
         (vec!["--turn", "3"], vec!["--from"]),
         (
             vec!["--from", state, "--turn", "3"],

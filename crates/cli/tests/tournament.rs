@@ -332,6 +332,19 @@ fn another_roster_in_the_same_folder_is_refused() {
         "{}",
         refused.stderr
     );
+    // A roster of 1 GiB (sparse: it takes no disk) is refused by its size, unread.
+    let huge = dir.join("huge.json");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(1 << 30)
+        .unwrap();
+    let refused = gridarena(&tournament_args(&huge, "", &out));
+    assert_eq!(refused.code, 2);
+    assert!(
+        refused.stderr.contains("larger than 256 MiB"),
+        "{}",
+        refused.stderr
+    );
 }
 
 #[test]
