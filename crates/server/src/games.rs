@@ -8,7 +8,7 @@
 //! **Locks.** A cell's `state` is an async lock, held while a move is checked, stored and announced, so
 //! this instance stores and sends each game's moves in order; games never wait on each other.
 
-use crate::listen::address_key;
+use crate::listen::ClientKey;
 use crate::store::{now_ms, GameRow, Millis};
 use axum::extract::ws::Utf8Bytes;
 use gridarena_engine::go::online::{GameId, PerColor, ServerMsg, Snapshot};
@@ -36,10 +36,9 @@ pub enum Out {
 #[derive(Clone, Debug)]
 pub struct Conn {
     pub id: u64,
-    /// The client's address as the caps count it ([`address_key`]: an IPv6 address by its /64), for
-    /// the limits per address beyond the connection caps (house games); `None` for the house's own
-    /// connection.
-    pub address: Option<IpAddr>,
+    /// The client as the caps count it ([`ClientKey`]: an IPv6 address by its /64), for the limits
+    /// per address beyond the connection caps (house games); `None` for the house's own connection.
+    pub address: Option<ClientKey>,
     tx: mpsc::Sender<Out>,
     closing: Arc<Notify>,
 }
@@ -57,7 +56,7 @@ impl Conn {
 
     /// The connection, from the client at `ip`.
     pub fn from(mut self, ip: IpAddr) -> Conn {
-        self.address = Some(address_key(ip));
+        self.address = Some(ClientKey::of(ip));
         self
     }
 

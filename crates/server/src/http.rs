@@ -9,7 +9,7 @@ use crate::bucket::TokenBucket;
 use crate::headers::{self, InlineScripts};
 use crate::hub::{Hub, RegisterError};
 use crate::incident;
-use crate::listen::address_key;
+use crate::listen::ClientKey;
 use crate::ws;
 use axum::body::Bytes;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Request, State, WebSocketUpgrade};
@@ -41,13 +41,13 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 /// flood from many addresses), the buckets start over rather than grow.
 const MAX_TRACKED_ADDRESSES: usize = 65_536;
 
-/// The JSON API's rate limit: a token bucket per client address ([`address_key`]), `burst` requests at
+/// The JSON API's rate limit: a token bucket per client address ([`ClientKey`]), `burst` requests at
 /// once and `rate` a second ([`crate::API_RATE`], [`crate::API_BURST`]).
 #[derive(Debug)]
 pub struct ApiLimit {
     rate: f64,
     burst: f64,
-    buckets: Mutex<HashMap<IpAddr, TokenBucket>>,
+    buckets: Mutex<HashMap<ClientKey, TokenBucket>>,
 }
 
 impl ApiLimit {
@@ -62,7 +62,7 @@ impl ApiLimit {
     /// Takes a request from `ip`'s bucket; the refusal says how long until the next is allowed.
     pub fn check(&self, ip: IpAddr, now: Instant) -> Result<(), Duration> {
         let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
-        let key = address_key(ip);
+        let key = ClientKey::of(ip);
         if !buckets.contains_key(&key) && buckets.len() >= MAX_TRACKED_ADDRESSES {
             buckets.retain(|_, b| !b.is_full(now));
             if buckets.len() >= MAX_TRACKED_ADDRESSES {

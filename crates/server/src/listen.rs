@@ -6,10 +6,10 @@
 //!
 //! - **Caps.** A connection over [`Limits::max_connections`] in total, or over
 //!   [`Limits::max_per_address`] from one address, is answered `503` at once (without reading its
-//!   request) and closed; nothing waits in a backlog of ours. An address is an IPv4 address, or the
-//!   /64 network of an IPv6 one (the block one subscriber gets), so that rotating addresses inside one's
-//!   own block gains nothing. A WebSocket counts until it closes: the slot travels with the socket
-//!   through the HTTP upgrade.
+//!   request) and closed; nothing waits in a backlog of ours. An address is a [`ClientKey`]: an IPv4
+//!   address, or the /64 network of an IPv6 one (the block one subscriber gets), so that rotating
+//!   addresses inside one's own block gains nothing. A WebSocket counts until it closes: the slot
+//!   travels with the socket through the HTTP upgrade.
 //! - **Headroom.** The per-address cap alone lets a few addresses take everything (eight at 512 fill
 //!   4,096). So the last quarter of the connections ([`Limits::reserve`]) is kept for addresses that
 //!   hold fewer than [`FEW`]: once the server is three quarters full, an address with [`FEW`] or more
@@ -125,18 +125,26 @@ impl Refusal {
     }
 }
 
-/// The address a connection counts against: IPv4 addresses (also written as IPv6) as they are, IPv6
-/// ones by their /64.
-pub fn address_key(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V4(_) => ip,
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None => {
-                let s = v6.segments();
-                IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
-            }
-        },
+/// A client as every limit per address counts it (the connection caps, the API's rate, the house's
+/// games): an IPv4 address (also written as IPv6, `::ffff:a.b.c.d`) as it is, an IPv6 one by its /64.
+/// Only [`ClientKey::of`] makes one, so no limit can compare raw addresses, where one person's /64
+/// would be 2^64 addresses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ClientKey(IpAddr);
+
+impl ClientKey {
+    /// The key of a client at `ip`.
+    pub fn of(ip: IpAddr) -> ClientKey {
+        ClientKey(match ip {
+            IpAddr::V4(_) => ip,
+            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+                Some(v4) => IpAddr::V4(v4),
+                None => {
+                    let s = v6.segments();
+                    IpAddr::V6(Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+                }
+            },
+        })
     }
 }
 
@@ -144,14 +152,14 @@ pub fn address_key(ip: IpAddr) -> IpAddr {
 #[derive(Debug, Default)]
 struct Counts {
     total: usize,
-    per_address: HashMap<IpAddr, usize>,
+    per_address: HashMap<ClientKey, usize>,
 }
 
 /// A connection's place under the caps; given back when dropped.
 #[derive(Debug)]
 struct Slot {
     counts: Arc<Mutex<Counts>>,
-    key: IpAddr,
+    key: ClientKey,
 }
 
 impl Drop for Slot {
@@ -169,7 +177,7 @@ impl Drop for Slot {
 
 /// Takes a slot for a connection from `ip`, or says which cap refuses it.
 fn admit(counts: &Arc<Mutex<Counts>>, limits: &Limits, ip: IpAddr) -> Result<Slot, Refusal> {
-    let key = address_key(ip);
+    let key = ClientKey::of(ip);
     let mut c = counts.lock().unwrap_or_else(|e| e.into_inner());
     let mine = c.per_address.get(&key).copied().unwrap_or(0);
     if c.total >= limits.max_connections {
@@ -357,10 +365,15 @@ mod tests {
         let one: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
         let two: IpAddr = "2001:db8:1:2:bbbb::9".parse().unwrap();
         let other: IpAddr = "2001:db8:1:3::1".parse().unwrap();
-        assert_eq!(address_key(one), address_key(two));
-        assert_ne!(address_key(one), address_key(other));
+        assert_eq!(ClientKey::of(one), ClientKey::of(two));
+        assert_ne!(ClientKey::of(one), ClientKey::of(other));
         let mapped: IpAddr = "::ffff:192.0.2.7".parse().unwrap();
-        assert_eq!(address_key(mapped), "192.0.2.7".parse::<IpAddr>().unwrap());
+        let v4: IpAddr = "192.0.2.7".parse().unwrap();
+        assert_eq!(ClientKey::of(mapped), ClientKey::of(v4));
+        assert_ne!(
+            ClientKey::of(v4),
+            ClientKey::of("192.0.2.8".parse().unwrap())
+        );
     }
 
     #[test]

@@ -22,6 +22,7 @@
 use super::{lock, ms, preset_size, Found, Hub};
 use crate::games::{Conn, Out, Seat};
 use crate::incident;
+use crate::listen::ClientKey;
 use crate::names;
 use crate::store::{now_ms, NewGame, StoreError};
 use gridarena_engine::go::mcts::{move_seed, RESIGN_BELOW};
@@ -29,7 +30,6 @@ use gridarena_engine::go::online::{ColorPref, GameId, ServerMsg};
 use gridarena_engine::go::{Clock, Color, Game, Mcts, Memory, TimeControl};
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
-use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, Semaphore};
@@ -121,7 +121,7 @@ pub(super) struct House {
 struct Turn {
     /// The address of the person who asked for the game here (none for a game taken up from the
     /// store: after a restart or from another instance, which no longer counts against it).
-    address: Option<IpAddr>,
+    address: Option<ClientKey>,
     /// A search for this game is running (or waits for a core).
     thinking: bool,
     /// What the last search learnt; out while a search runs.
@@ -169,12 +169,12 @@ impl House {
         Ok((house, rx))
     }
 
-    fn follow(&self, id: GameId, address: Option<IpAddr>) {
+    fn follow(&self, id: GameId, address: Option<ClientKey>) {
         lock(&self.games).entry(id).or_default().address = address;
     }
 
     /// The games the house plays here for people at `address`.
-    fn playing_for(&self, address: IpAddr) -> usize {
+    fn playing_for(&self, address: ClientKey) -> usize {
         lock(&self.games)
             .values()
             .filter(|t| t.address == Some(address))
@@ -559,6 +559,52 @@ mod tests {
         assert_eq!(games(32).per_address(), 8);
         assert_eq!(games(4).per_address(), 1);
         assert_eq!(games(1).per_address(), 1);
+    }
+
+    /// Asks `hub`'s house for a game for a new player `name` connected from `ip`; what the player
+    /// is told first.
+    async fn ask_house_from(hub: &Hub, name: &str, ip: &str) -> ServerMsg {
+        let (_, _, token) = hub.register(name).await.unwrap();
+        let (tx, mut rx) = mpsc::channel(1024);
+        let conn = Conn::new(hub.next_conn_id(), tx).from(ip.parse().unwrap());
+        let seat = hub.hello(&conn, &token).await.unwrap();
+        super::super::tests::received(&mut rx);
+        hub.house_game(&conn, &seat, 9, ColorPref::Black).await;
+        let told = super::super::tests::received(&mut rx);
+        told.into_iter().next().expect("an answer")
+    }
+
+    #[tokio::test]
+    async fn house_games_per_address_count_an_ipv6_64_and_mapped_ipv4_as_one_address() {
+        let store = crate::store::Store::open_in_memory().await.unwrap();
+        let config = super::super::HubConfig {
+            move_time: Duration::from_secs(300),
+            lease: Duration::from_secs(5),
+            house: HouseConfig {
+                games: 4,
+                think: Duration::from_millis(20),
+                searches: 1,
+            },
+            sockets_per_player: crate::MAX_SOCKETS_PER_PLAYER,
+        };
+        let hub = Hub::start(store, config).await.unwrap();
+        // One game per address (a quarter of 4): a second address of the same /64 is the same
+        // person's, as is an IPv4 address written as IPv6.
+        for (first, same, name) in [
+            ("2001:db8:1:2::a", "2001:db8:1:2:ffff::b", "Six"),
+            ("192.0.2.7", "::ffff:192.0.2.7", "Four"),
+        ] {
+            let matched = ask_house_from(&hub, &format!("{name}A"), first).await;
+            assert!(matches!(matched, ServerMsg::Matched { .. }), "{matched:?}");
+            let refused = ask_house_from(&hub, &format!("{name}B"), same).await;
+            assert!(
+                matches!(&refused, ServerMsg::Error { message, .. } if message.contains("from your address")),
+                "{refused:?}"
+            );
+        }
+        // The next /64 is another address.
+        let other = ask_house_from(&hub, "Neighbour", "2001:db8:1:3::a").await;
+        assert!(matches!(other, ServerMsg::Matched { .. }), "{other:?}");
     }
 
     #[cfg(target_os = "linux")]
