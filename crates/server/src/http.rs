@@ -2,8 +2,9 @@
 //!
 //! What reaches a client is never a raw database error or a path on the server: a failure is answered
 //! "internal error (logged as E7)" and its details go to stderr under that number
-//! ([`crate::incident`]). The JSON endpoints have a per-address rate limit ([`ApiLimit`]) and a
-//! deadline ([`REQUEST_TIMEOUT`]); every answer gets the security headers of [`crate::headers`].
+//! ([`crate::incident`]). The JSON endpoints have a per-address rate limit ([`ApiLimit`]); every
+//! request has a deadline, its body included ([`crate::REQUEST_TIMEOUT`]), and every answer gets the
+//! security headers of [`crate::headers`].
 
 use crate::bucket::TokenBucket;
 use crate::headers::{self, InlineScripts};
@@ -31,10 +32,6 @@ const MAX_BODY: usize = 4 * 1024;
 
 /// How many players the leaderboard lists.
 const LEADERBOARD: u32 = 20;
-
-/// How long a JSON endpoint may take, its request body included: a 4 KiB body arrives in one packet,
-/// and the answers are a few database reads, so 10 seconds only ends bodies sent a byte at a time.
-pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How many addresses the API's rate limit remembers at most. An address is forgotten once its bucket
 /// is full again (5 seconds after its last request at the default rate); past this many at once (a
@@ -115,6 +112,10 @@ pub fn router(hub: Arc<Hub>, config: &crate::Config) -> Router {
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(hub)
         .merge(app_files(&config.dist))
+        .layer(middleware::from_fn_with_state(
+            config.request_timeout,
+            deadline,
+        ))
         .layer(middleware::from_fn(headers::security_headers))
 }
 
@@ -141,7 +142,30 @@ fn error(status: StatusCode, message: impl Into<String>) -> Response {
     (status, Json(body)).into_response()
 }
 
-/// Middleware of the JSON endpoints: the per-address rate limit, then the deadline.
+/// Middleware of every route: the request's answer, its body read included, within `timeout`. Over
+/// every route, not the JSON endpoints only, so that no route added later reads a body without one.
+async fn deadline(State(timeout): State<Duration>, request: Request, next: Next) -> Response {
+    match tokio::time::timeout(timeout, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => {
+            let mut response = error(
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "the request took over {} s (its body came too slowly)",
+                    timeout.as_secs_f64()
+                ),
+            );
+            // The rest of the body is never read: the connection cannot serve another request.
+            response.headers_mut().insert(
+                header::CONNECTION,
+                header::HeaderValue::from_static("close"),
+            );
+            response
+        }
+    }
+}
+
+/// Middleware of the JSON endpoints: the per-address rate limit.
 async fn api_guard(State(limit): State<Arc<ApiLimit>>, request: Request, next: Next) -> Response {
     let ip = request
         .extensions()
@@ -162,16 +186,7 @@ async fn api_guard(State(limit): State<Arc<ApiLimit>>, request: Request, next: N
             .insert(header::RETRY_AFTER, seconds.into());
         return response;
     }
-    match tokio::time::timeout(REQUEST_TIMEOUT, next.run(request)).await {
-        Ok(response) => response,
-        Err(_) => error(
-            StatusCode::REQUEST_TIMEOUT,
-            format!(
-                "the request took over {} s (its body came too slowly)",
-                REQUEST_TIMEOUT.as_secs()
-            ),
-        ),
-    }
+    next.run(request).await
 }
 
 /// `/` and `/index.html`: the app's page, with its inline scripts allowed by hash, or how to build it.

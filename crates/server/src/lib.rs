@@ -67,6 +67,12 @@ pub const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 /// a head in one packet; 10 seconds only ends slow senders ("slowloris") and idle sockets.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// How long a request may take once its head is in, its body included, on every route: a body that
+/// trickles in (a byte every few seconds keeps no read idle for long) would hold its connection until
+/// it ends otherwise, and hyper has no deadline for bodies. A body here is at most 4 KiB, one packet,
+/// and an answer a few database reads, so 10 seconds only ends bodies sent a byte at a time.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// How long a write to a client may make no progress (its receive window stays shut) before the
 /// connection ends: a client that asks for a download or opens a WebSocket and then never reads would
 /// hold its connection for ever otherwise. A reader on a slow school network still takes something
@@ -119,6 +125,8 @@ pub struct Config {
     pub hello_timeout: Duration,
     /// How long a request's head may take, and an idle connection may stay open ([`HEADER_TIMEOUT`]).
     pub header_timeout: Duration,
+    /// How long a request may take after its head, body included ([`REQUEST_TIMEOUT`]).
+    pub request_timeout: Duration,
     /// How long a write may make no progress before the connection ends ([`WRITE_TIMEOUT`]).
     pub write_timeout: Duration,
     /// Connections open at once ([`MAX_CONNECTIONS`]).
@@ -152,6 +160,7 @@ impl Default for Config {
             lease: CLOCK_LEASE,
             hello_timeout: HELLO_TIMEOUT,
             header_timeout: HEADER_TIMEOUT,
+            request_timeout: REQUEST_TIMEOUT,
             write_timeout: WRITE_TIMEOUT,
             max_connections: MAX_CONNECTIONS,
             max_connections_per_address: MAX_CONNECTIONS_PER_ADDRESS,

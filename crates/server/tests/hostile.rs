@@ -443,3 +443,55 @@ async fn look_alike_names_are_one_name_and_mixed_scripts_are_refused() {
     // A look-alike finds the record of the name it looks like.
     assert_eq!(record(addr, "%EF%BC%A1da").await["name"], "Ada"); // Ａda
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_body_sent_a_byte_at_a_time_is_cut_off_on_every_route() {
+    let addr = start_changed(|c| c.request_timeout = Duration::from_secs(1)).await;
+    // A 4 KiB body, one byte every 50 ms, would take over 3 minutes: each route ends it (or never
+    // reads it) well before the 100 bytes sent here.
+    for (method, path) in [
+        ("POST", "/api/players"),
+        ("GET", "/api/leaderboard"),
+        ("POST", "/"),
+        ("POST", "/index.html"),
+        ("PUT", "/app.js"),
+        ("POST", "/api/nowhere"),
+    ] {
+        let mut slow = TcpStream::connect(addr).await.unwrap();
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+             Content-Length: 4096\r\n\r\n{{\"name\": \""
+        );
+        slow.write_all(head.as_bytes()).await.unwrap();
+        let mut answer = Vec::new();
+        let mut closed = false;
+        for _ in 0..100 {
+            let mut buf = [0u8; 4096];
+            match tokio::time::timeout(Duration::from_millis(50), slow.read(&mut buf)).await {
+                Err(_) => {}
+                Ok(Ok(0)) | Ok(Err(_)) => {
+                    closed = true;
+                    break;
+                }
+                Ok(Ok(n)) => answer.extend_from_slice(&buf[..n]),
+            }
+            if slow.write_all(b"a").await.is_err() {
+                closed = true;
+                break;
+            }
+        }
+        let answer = String::from_utf8_lossy(&answer);
+        assert!(closed, "{method} {path}: still open: {answer:?}");
+        if path == "/api/players" {
+            assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+            assert!(answer.contains("came too slowly"), "{answer}");
+            assert!(
+                answer
+                    .to_lowercase()
+                    .contains("x-content-type-options: nosniff"),
+                "{answer}"
+            );
+        }
+    }
+    served_again(addr).await;
+}
