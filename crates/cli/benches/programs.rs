@@ -65,6 +65,50 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
+/// A code entry's move in each format, in the sandbox: the course starter as a code entry against the
+/// same script run as a program (no sandbox), and the function starter, each a fresh game's moves.
+fn code_moves(root: &str, game: &Game, n: usize) {
+    use gridarena_cli::code::{read_path, CodePlayer};
+    use gridarena_engine::halma::code::HashedSource;
+    use std::sync::Arc;
+    let entry = |path: &str| {
+        let source = read_path(Path::new(&format!("{root}/{path}"))).expect("a starter");
+        CodePlayer::new(Arc::new(HashedSource::new(source)), Clock::default()).expect("python3")
+    };
+    let CodePlayer::Course(course) = entry("ai/course/halma_course.py") else {
+        panic!("the course starter is a course entry");
+    };
+    let times = moves(&course, game, n);
+    println!(
+        "  code entry, course starter, sandboxed: {:8.2} ms",
+        ms(median(times))
+    );
+    let CodePlayer::Function(function) = entry("ai/page/halma_function.py") else {
+        panic!("the function starter is a function entry");
+    };
+    let team = game.movers()[0];
+    let mut times: Vec<Duration> = (0..=n)
+        .map(|_| {
+            let start = Instant::now();
+            let asked = function.ask(game, team, 1, Duration::from_secs(20));
+            let took = start.elapsed();
+            assert!(
+                matches!(asked.answer, Answer::Move(_)),
+                "{:?}",
+                asked.answer
+            );
+            took
+        })
+        .collect();
+    function.end_game();
+    let first = times.remove(0);
+    println!(
+        "  code entry, function starter, sandboxed: {:8.2} ms a move after the first ({:.2} ms with the runner's start)",
+        ms(median(times)),
+        ms(first)
+    );
+}
+
 fn main() {
     let bench = std::env::args().any(|a| a == "--bench");
     let n = if bench { 30 } else { 2 };
@@ -113,6 +157,7 @@ fn main() {
             ms(median(times[1..].to_vec())),
             ms(first)
         );
+        code_moves(&root, &game, n);
     } else {
         println!("  (python3 is not installed: the starters are not measured)");
     }

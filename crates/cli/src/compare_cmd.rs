@@ -124,8 +124,9 @@ pub struct CompareArgs {
     /// Write each game's record (DIR/games/game-N.jsonl) and the result (DIR/summary.json) here
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Run a code player even where this machine cannot confine it (no Landlock, or no network
-    /// isolation): it could then read your files and use the network, so only for code you trust
+    /// Run a code player even where this machine cannot confine it (no Landlock, seccomp or
+    /// unprivileged namespaces): it could then reach your files, sockets or processes, so only for
+    /// code you trust
     #[arg(long)]
     unconfined_code: bool,
 }

@@ -173,8 +173,9 @@ pub struct MatchArgs {
     /// Print each tick's errors (no move, illegal move) on stderr as they happen
     #[arg(long, short)]
     verbose: bool,
-    /// Run a code player even where this machine cannot confine it (no Landlock, or no network
-    /// isolation): it could then read your files and use the network, so only for code you trust
+    /// Run a code player even where this machine cannot confine it (no Landlock, seccomp or
+    /// unprivileged namespaces): it could then reach your files, sockets or processes, so only for
+    /// code you trust
     #[arg(long)]
     unconfined_code: bool,
 }

@@ -138,8 +138,9 @@ pub struct TournamentArgs {
     /// Take only code entries and built-in AIs (a final: nobody can drive a web AI or a program by hand)
     #[arg(long)]
     code_only: bool,
-    /// Run code entries even where this machine cannot confine them (no Landlock, or no network
-    /// isolation): they could then read your files and use the network, so only for code you trust
+    /// Run code entries even where this machine cannot confine them (no Landlock, seccomp or
+    /// unprivileged namespaces): they could then reach your files, sockets or processes, so only for
+    /// code you trust
     #[arg(long)]
     unconfined_code: bool,
     /// A milestone for grading: every entry plays this built-in AI twice (seats swapped) and passes by

@@ -3,7 +3,8 @@
 //!
 //! The command runs under `sh -c` so a student's `python3 homework.py` works as typed. Every process it
 //! starts shares its process group, so killing the group ends a child it left behind too (a program that
-//! leaves the group on purpose, with `setsid`, escapes: there is no sandbox, see docs/programs.md). The
+//! leaves the group on purpose, with `setsid`, escapes: a program has no sandbox, see docs/programs.md; a
+//! code entry's process has, and its PID namespace ends every process it started). The
 //! group is killed as soon as its leader exits, and the leader reaped only then ([`super::live`]).
 
 use super::cancel::{Ticket, POLL};
