@@ -317,12 +317,22 @@ impl Seat {
 
     /// Drops the move in progress, charging `waited_ms` to a course clock: the player's worker restarts.
     /// Returns whether a move was in progress.
+    ///
+    /// The seat is loading again from here on, as after [`Seat::new_game`]: the module's seat says so only
+    /// later (its status comes after the call), and Run's beat begins the next tick in the same task
+    /// that cut this move off. On the word of the killed worker, that tick asked the one still loading,
+    /// timed out too and restarted it again: a hang cost two moves.
     pub fn cancel(&self, waited_ms: f64) -> bool {
-        self.inner
+        let restarted = self
+            .inner
             .borrow()
             .js
             .as_ref()
-            .is_some_and(|js| js.cancel(waited_ms))
+            .is_some_and(|js| js.cancel(waited_ms));
+        if restarted {
+            self.inner.borrow_mut().status = SeatStatus::Loading(String::new());
+        }
+        restarted
     }
 }
 

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { serveDist, launch, openApp, root } from './harness.mjs';
+import { startHostile } from './hostile.mjs';
 
 let server, browser;
 before(async () => {
@@ -168,6 +169,74 @@ test('every failure of a Python AI is named and the game goes on', async () => {
   await page.waitForFunction(() => /Turn 1/.test(document.querySelector('[data-testid=messages]').textContent),
     null, { timeout: 90_000 });
   assert.match(await messages(page), /Error, red: no move: the code could not start: the code was not ready 20 s after/);
+  await page.close();
+});
+
+test('Python reaches no network in the worker, through what Pyodide kept or any other way', async () => {
+  const hostile = await startHostile();
+  try {
+    const url = hostile.url('/good');
+    // Each turn tries one way (and catches the error): a synchronous XMLHttpRequest through pyodide.http's
+    // own (it would return the body at once), pyodide.http's private fetch, the worker's prototype, code
+    // built from strings, Pyodide's own Function, the package loader, navigator.storage.
+    const ways = [
+      'from pyodide.http import pyxhr\n    print(pyxhr.get(URL).text)',
+      'from pyodide.http import _pyfetch\n    _pyfetch._jsfetch(URL)',
+      'import js\n    x = js.XMLHttpRequest.new()\n    x.open("GET", URL, False)\n    x.send()',
+      // the first prototype of the worker's global that holds a fetch, if one does
+      'import js\n    o = js.Object.getPrototypeOf(js.self)\n    while o and not js.Object.prototype.hasOwnProperty.call(o, "fetch"):\n        o = js.Object.getPrototypeOf(o)\n    (o or js.self).fetch(URL)',
+      'from pyodide.code import run_js\n    run_js("fetch(\'" + URL + "\')")',
+      'import pyodide_js\n    pyodide_js._api.tests.Function("return fetch")()(URL)',
+      'import pyodide_js\n    pyodide_js.loadPackage(URL)',
+      'import js\n    js.navigator.storage.getDirectory()',
+    ];
+    const branches = ways.map((w, i) => `    if way == ${i}:\n${w.split('\n').map((l) => `        ${l.replace(/^ {4}/, '')}\n`).join('')}`);
+    const text = `from greedy import move as greedy\nURL = ${JSON.stringify(url)}\n\ndef attempt(way):\n${branches.join('')}\ndef move(request):\n    try:\n        attempt(request["turn"])\n    except BaseException as e:\n        print("caught", type(e).__name__)\n    return greedy(request)\n`;
+    const net = ai('net', 'python', 'function', 'main.py', [{ path: 'main.py', text }, { path: 'greedy.py', text: GREEDY_PY }]);
+    const { page, errors } = await openWith([net], '?red=code%3Anet&blue=builtin%3Agreedy');
+    await page.locator('[data-testid=speed]').fill('5000');
+    await page.click('[data-testid=new-game]');
+    for (let i = 1; i <= ways.length; i++) {
+      await page.click('[data-testid=step]');
+      await page.waitForFunction((n) => new RegExp(`turn ${n}\\b`)
+        .test((document.querySelector('[data-testid=game-info]')?.textContent ?? '')), i, { timeout: 60_000 });
+    }
+    const said = await messages(page);
+    const refused = said.match(/Error, red: no move: the code tried to reach the network/g) ?? [];
+    assert.equal(refused.length, ways.length, said);
+    assert.deepEqual(hostile.log, [], 'nothing reached the server');
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    hostile.close();
+  }
+});
+
+test('a hang costs one move: the next tick waits for the fresh worker', async () => {
+  // Loops at the request's turn 5 (tick 6), plays the starter's greedy move at every other.
+  const loops = ai('loops', 'python', 'function', 'main.py', [
+    { path: 'main.py', text: 'from greedy import move as greedy\n\ndef move(request):\n    if request["turn"] == 5:\n        while True:\n            pass\n    return greedy(request)\n' },
+    { path: 'greedy.py', text: GREEDY_PY },
+  ]);
+  const { page, errors } = await openWith([loops], '?red=code%3Aloops&blue=builtin%3Agreedy');
+  await page.fill('[data-testid=seed]', '5');
+  await page.click('[data-testid=new-game]');
+  await page.locator('[data-testid=speed]').fill('1000');
+  await page.click('[data-testid=run]');
+  await page.waitForFunction(() => /turn (9|\d\d+)\b/.test(document.querySelector('[data-testid=game-info]')?.textContent ?? ''),
+    null, { timeout: 120_000 });
+  await page.click('[data-testid=stop]');
+  const text = await messages(page);
+  assert.equal((text.match(/Error, red/g) ?? []).length, 1, text);
+  assert.match(text, /Error, red: no move: no answer: timed out after 1000 ms/);
+  // The timed-out move is tick 6's; tick 7 waited for the fresh worker and was answered.
+  await page.click('[data-testid=inspector] summary');
+  for (const [tick, verdict] of [[6, /^timed out/], [7, /^enacted/]]) {
+    await page.fill('[data-testid=inspector-tick]', String(tick));
+    await page.press('[data-testid=inspector-tick]', 'Enter');
+    assert.match(await page.textContent('[data-testid=exchange-red] [data-testid=inspector-verdict]'), verdict, `tick ${tick}`);
+  }
+  assert.deepEqual(errors, []);
   await page.close();
 });
 
