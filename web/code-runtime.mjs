@@ -81,9 +81,9 @@ export const CLOSED_FUNCTIONS = [
 ];
 export const CLOSED_OBJECTS = ['indexedDB', 'caches', 'fonts'];
 const CLOSED_NAVIGATOR = ['sendBeacon', 'serviceWorker'];
-/** Storage shared with the site's pages (the origin's private file system, its quota) and locks shared
- * with its other workers and pages. */
-const CLOSED_NAVIGATOR_OBJECTS = ['storage', 'locks'];
+/** Storage shared with the site's pages (the origin's private file system, its quota; storage buckets,
+ * whose caches also fetch: Cache.add(url)) and locks shared with its other workers and pages. */
+const CLOSED_NAVIGATOR_OBJECTS = ['storage', 'storageBuckets', 'locks'];
 /** Pyodide's own JavaScript API (the `pyodide_js` module in Python) and its internals: what loads packages
  * from a URL, and Node's sockets. */
 const CLOSED_PYODIDE = ['loadPackage', 'loadPackagesFromImports', 'useNodeSockFS'];

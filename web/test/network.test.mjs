@@ -1,11 +1,12 @@
-// Every way a Python player could reach the network from Pyodide, tried one per move under Node: the move is
-// refused with `network` (even though the code catches the error) and nothing reaches the fake network below.
+// Every way a Python player could reach the network from Pyodide, tried one per move under Node: the move
+// is refused with `network` (even though the code catches the error) and nothing reaches the fake network
+// below.
 //
-// A file of its own, so that its fake browser is in place before Pyodide loads (node --test runs each file in
-// a process of its own). As in a worker, the network APIs live on the global object's prototype (in a worker,
-// WorkerGlobalScope.prototype): fetch, XMLHttpRequest (whose synchronous send returns a body at once, as a
-// worker's does), WebSocket, EventSource; navigator has sendBeacon, storage and locks. (Not importScripts:
-// Pyodide's Emscripten part would take Node for a classic worker.)
+// A file of its own, so that its fake browser is in place before Pyodide loads (node --test runs each file
+// in a process of its own). The network APIs live on the global object's prototype, as they may in a
+// worker (WorkerGlobalScope.prototype): fetch, XMLHttpRequest (whose synchronous send returns a body at
+// once, as a worker's does), WebSocket, EventSource; navigator has sendBeacon, storage, storageBuckets and
+// locks. (Not importScripts: Pyodide's Emscripten part would take Node for a classic worker.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
@@ -66,6 +67,9 @@ const navProto = {
   },
   get storage() {
     return { estimate: async () => ({ quota: 1 }), getDirectory: async () => reached.push('storage.getDirectory') };
+  },
+  get storageBuckets() {
+    return { open: async () => reached.push('storageBuckets.open') };
   },
   get locks() {
     return { request: async () => reached.push('locks.request') };
@@ -136,10 +140,10 @@ test('Python: every path to the network from js, pyodide and pyodide_js is refus
   assert.deepEqual(leaks, []);
 });
 
-test('navigator.storage and navigator.locks are closed, to Python and to JavaScript', async () => {
+test('navigator.storage, storageBuckets and locks are closed, to Python and to JavaScript', async () => {
   const ready = await start('import js\ndef move(request):\n    try:\n        getattr(js.navigator, request["what"]).estimate()\n    except BaseException as e:\n        print("caught", type(e).__name__)\n    return None\n');
   assert.equal(ready.kind, 'ready', JSON.stringify(ready));
-  for (const what of ['storage', 'locks']) {
+  for (const what of ['storage', 'storageBuckets', 'locks']) {
     const a = await move({ what });
     assert.equal(a.code, 'network', `${what}: ${JSON.stringify(a)}`);
     assert.match(a.message, new RegExp(`navigator\\.${what}`));
@@ -150,7 +154,7 @@ test('navigator.storage and navigator.locks are closed, to Python and to JavaScr
     files: [{ path: 'main.js', text: 'export function move(r) {\n  try { navigator[r.what].request("x", () => 1); } catch {}\n  return null;\n}\n' }],
   });
   assert.equal(js.kind, 'ready', JSON.stringify(js));
-  for (const what of ['storage', 'locks']) {
+  for (const what of ['storage', 'storageBuckets', 'locks']) {
     const a = await move({ what });
     assert.equal(a.code, 'network', `${what}: ${JSON.stringify(a)}`);
     assert.match(a.message, new RegExp(`navigator\\.${what}`));
