@@ -57,6 +57,9 @@ struct Inner {
     side_files: Vec<CodeFile>,
     /// The move asked and not answered yet; its message waits here while the code loads.
     pending: Option<(u32, String, OnMoved)>,
+    /// When the pending move was posted to a ready worker, by the page's clock: the page times each
+    /// move itself, since the worker's own clock is the student's code's to replace.
+    sent_at: Option<f64>,
     next_id: u32,
     /// Course format: milliseconds of the clock used this game, and moves asked.
     clock_used_ms: f64,
@@ -79,6 +82,7 @@ impl CodePlayer {
                 status: Status::Loading(String::new()),
                 side_files: Vec::new(),
                 pending: None,
+                sent_at: None,
                 next_id: 0,
                 clock_used_ms: 0.0,
                 moves: 0,
@@ -327,11 +331,15 @@ impl CodePlayer {
 
     fn send_pending(&self) {
         let posted = {
-            let inner = self.inner.borrow();
-            match (&inner.pending, &inner.worker) {
+            let mut inner = self.inner.borrow_mut();
+            let posted = match (&inner.pending, &inner.worker) {
                 (Some((_, message, _)), Some(worker)) => Some(worker.post(message)),
                 _ => None,
+            };
+            if posted.is_some() {
+                inner.sent_at = Some(crate::now_ms());
             }
+            posted
         };
         if let Some(Err(why)) = posted {
             self.fail(CodeFailure::NotStarted { why });
@@ -356,7 +364,7 @@ impl CodePlayer {
         }
     }
 
-    fn on_reply(&self, reply: Reply) {
+    fn on_reply(&self, mut reply: Reply) {
         let (on_moved, format) = {
             let mut inner = self.inner.borrow_mut();
             match &inner.pending {
@@ -365,8 +373,11 @@ impl CodePlayer {
                 _ => return,
             }
             let on_moved = inner.pending.take().map(|(_, _, f)| f);
+            // The page's time from posting the move to its answer, whatever the worker says it took.
+            let sent_at = inner.sent_at.take().unwrap_or_else(crate::now_ms);
+            reply.ms = (crate::now_ms() - sent_at).max(0.0);
             if inner.source.format == Format::Course {
-                inner.clock_used_ms += reply.ms.max(0.0);
+                inner.clock_used_ms += reply.ms;
                 if let Some(files) = &reply.side_files {
                     inner.side_files.clone_from(files);
                 }

@@ -8,6 +8,7 @@
 use super::ai::{CodeFile, Source};
 use super::asset_url;
 use crate::ai_worker::{error_event_text, js_error};
+use gridarena_engine::halma::code::source::{MAX_BYTES, MAX_FILES};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -18,6 +19,11 @@ use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 pub const MAX_OUTPUT_CHARS: usize = 8000;
 /// The most memory one Python player may grow to, in megabytes, before it is restarted.
 pub const MAX_MEMORY_MB: u32 = 1024;
+/// The longest message the page reads from a worker: an answer (64 KiB), the printed output it
+/// keeps and a course player's folder (2 MB, as base64), escaped, with room to spare. The worker
+/// shares its realm with the student's code, so its messages say what the code wants them to: the
+/// page reads none longer than this, and keeps of the rest only what its own caps allow.
+pub const MAX_MESSAGE_BYTES: usize = 4 << 20;
 
 /// What the worker said.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,6 +42,12 @@ impl Message {
     /// Reads a message's JSON text. By hand, through a `Value`, as the page reads all its JSON: a
     /// derived reader for a tagged enum would add kilobytes to the arena's start page.
     pub fn read(text: &str) -> Result<Message, String> {
+        if text.len() > MAX_MESSAGE_BYTES {
+            return Err(format!(
+                "a message of {} bytes, over the {MAX_MESSAGE_BYTES} it may send",
+                text.len()
+            ));
+        }
         let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
         let field = |k: &str| {
             value
@@ -55,9 +67,10 @@ impl Message {
                 code: field("code"),
                 message: field("message"),
             }),
-            Some("answer") => serde_json::from_value(value)
-                .map(Message::Answer)
-                .map_err(|e| e.to_string()),
+            Some("answer") => serde_json::from_value::<Reply>(value)
+                .map_err(|e| e.to_string())?
+                .capped()
+                .map(Message::Answer),
             other => Err(format!("unknown kind {other:?}")),
         }
     }
@@ -92,6 +105,38 @@ pub struct Reply {
     /// The worker cannot go on (its memory grew past the cap): it must be replaced.
     #[serde(default)]
     pub restart: bool,
+}
+
+impl Reply {
+    /// What the page keeps of a reply, whatever the worker claims: the printed output cut to
+    /// [`MAX_OUTPUT_CHARS`] (its count at least what was sent), and a course player's folder within
+    /// an AI's own limits, else why not. Its time is the page's to measure ([`super::player`]).
+    fn capped(mut self) -> Result<Reply, String> {
+        let sent = self.output.chars().count();
+        if sent > MAX_OUTPUT_CHARS {
+            self.output = self.output.chars().take(MAX_OUTPUT_CHARS).collect();
+        }
+        self.output_chars = self.output_chars.max(sent as u64);
+        if let Some(files) = &self.side_files {
+            let bytes: usize = files
+                .iter()
+                .map(|f| {
+                    f.path.len()
+                        + f.text.as_ref().map_or(0, String::len)
+                        + f.base64.as_ref().map_or(0, |b| b.len() / 4 * 3)
+                })
+                .sum();
+            if files.len() > MAX_FILES || bytes > MAX_BYTES {
+                return Err(format!(
+                    "its folder holds {} files and {bytes} bytes: an AI's folder may hold at most \
+                     {MAX_FILES} files and {} MB",
+                    files.len(),
+                    MAX_BYTES / 1_000_000
+                ));
+            }
+        }
+        Ok(self)
+    }
 }
 
 /// A file as the start message carries it: `side` marks what a course player wrote in its folder
@@ -200,7 +245,7 @@ impl CodeWorker {
             match Message::read(&text) {
                 Ok(message) => said(message),
                 Err(e) => said(Message::Failed {
-                    code: "could_not_start".into(),
+                    code: "malformed_answer".into(),
                     message: format!("the code's worker sent a message the page cannot read: {e}"),
                 }),
             }
@@ -269,5 +314,36 @@ mod tests {
         );
         assert_eq!(reset_message(9), r#"{"kind":"reset","seed":"9"}"#);
         assert!(Message::read("not json").is_err());
+    }
+
+    #[test]
+    fn the_page_keeps_of_a_reply_only_what_its_caps_allow() {
+        // A worker whose code raised the runtime's cap: 30,000 characters sent, 10 claimed.
+        let printed = "é".repeat(30_000);
+        let text = format!(
+            r#"{{"kind":"answer","id":1,"ok":true,"body":"null","output":"{printed}","outputChars":10,"ms":0}}"#
+        );
+        let Ok(Message::Answer(reply)) = Message::read(&text) else {
+            panic!("an answer")
+        };
+        assert_eq!(reply.output.chars().count(), MAX_OUTPUT_CHARS);
+        assert_eq!(reply.output_chars, 30_000);
+        // A message past the page's cap is not read at all.
+        let huge = format!(
+            r#"{{"kind":"answer","id":1,"ok":true,"output":"{}"}}"#,
+            "x".repeat(MAX_MESSAGE_BYTES)
+        );
+        let refused = Message::read(&huge).expect_err("too long");
+        assert!(refused.contains("over the"), "{refused}");
+        // A course folder past an AI's limits is refused by name.
+        let files: Vec<String> = (0..=MAX_FILES)
+            .map(|i| format!(r#"{{"path":"f{i}.txt","text":"x"}}"#))
+            .collect();
+        let text = format!(
+            r#"{{"kind":"answer","id":1,"ok":true,"sideFiles":[{}]}}"#,
+            files.join(",")
+        );
+        let refused = Message::read(&text).expect_err("too many files");
+        assert!(refused.contains("201 files"), "{refused}");
     }
 }
