@@ -97,6 +97,10 @@ impl Sandbox {
             None
         };
         let namespaces = isolation.namespaces;
+        // The process limit counts this sandbox's own processes only in a user namespace of its own
+        // on Linux 5.14 or later (every machine with Landlock 3 is): elsewhere it would count all the
+        // teacher's, and a desktop has more than the limit.
+        let limit_processes = namespaces && isolation.landlock.is_some_and(|abi| abi >= 3);
         let address_limit = self.address_limit;
         let gridarena = libc::pid_t::try_from(std::process::id()).unwrap_or(0);
         // SAFETY: the closure runs in the child between fork and exec: it only makes system calls and
@@ -114,7 +118,7 @@ impl Sandbox {
                 }
                 // After the new user namespace, which clears the parent-death signal.
                 live::die_with(gridarena)?;
-                limits(address_limit)?;
+                limits(address_limit, limit_processes)?;
                 if namespaces {
                     // From here on, this is the namespace's init; the keeper stays behind.
                     init::split()?;
@@ -133,7 +137,7 @@ impl Sandbox {
 }
 
 /// Sets the rlimits; runs between fork and exec.
-fn limits(address_limit: u64) -> io::Result<()> {
+fn limits(address_limit: u64, limit_processes: bool) -> io::Result<()> {
     let set = |resource, soft: u64, hard: u64| {
         let limit = libc::rlimit {
             rlim_cur: soft,
@@ -148,7 +152,9 @@ fn limits(address_limit: u64) -> io::Result<()> {
     set(libc::RLIMIT_AS, address_limit, address_limit)?;
     set(libc::RLIMIT_FSIZE, FILE_SIZE_LIMIT, FILE_SIZE_LIMIT)?;
     set(libc::RLIMIT_NOFILE, OPEN_FILES_LIMIT, OPEN_FILES_LIMIT)?;
-    set(libc::RLIMIT_NPROC, PROCESS_LIMIT, PROCESS_LIMIT)?;
+    if limit_processes {
+        set(libc::RLIMIT_NPROC, PROCESS_LIMIT, PROCESS_LIMIT)?;
+    }
     set(libc::RLIMIT_CORE, 0, 0)?;
     // The hard limit a little later, so SIGXCPU comes first and SIGKILL only to one that ignores it
     // (a namespace's init ignores SIGXCPU: it has no default action there).
