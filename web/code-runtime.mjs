@@ -134,6 +134,41 @@ function closedFunction(what) {
 
 const closedRealms = new WeakSet();
 
+/**
+ * Bounds every WebAssembly memory of realm `g` at `limit()` bytes while a move runs, not after it: Pyodide
+ * grows its heap through WebAssembly.Memory.prototype.grow, so a grow past the limit throws, the allocation
+ * fails and Python raises MemoryError (out_of_memory) with the heap still under the limit. The method is
+ * made unwritable and unconfigurable before the student's code runs, and calls the original through
+ * references taken now, so code that replaces Reflect, Function.prototype.call or the buffer getters later
+ * cannot reach the original or change what it measures.
+ */
+export function capMemoryGrowth(limit, g = globalThis) {
+  const proto = g.WebAssembly.Memory.prototype;
+  const grow = proto.grow;
+  const apply = Reflect.apply;
+  const bufferOf = Object.getOwnPropertyDescriptor(proto, 'buffer').get;
+  const lengthOf = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
+  const sharedLengthOf = typeof SharedArrayBuffer === 'function'
+    ? Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, 'byteLength').get : null;
+  Object.defineProperty(proto, 'grow', {
+    value: function cappedGrow(pages) {
+      const buffer = apply(bufferOf, this, []);
+      let bytes;
+      try {
+        bytes = apply(lengthOf, buffer, []);
+      } catch {
+        bytes = sharedLengthOf ? apply(sharedLengthOf, buffer, []) : Infinity;
+      }
+      const cap = limit();
+      if (bytes + Number(pages) * 65536 > cap) {
+        throw new RangeError(`out of memory: a player may use ${Math.round(cap / 1048576)} MB`);
+      }
+      return apply(grow, this, [pages]);
+    },
+    writable: false, configurable: false, enumerable: false,
+  });
+}
+
 /** Replace every network API of `g` (the worker's global) by a function or getter that records the attempt
  * and throws, on `g` and on every prototype of its chain that held the original, non-configurable.
  * Idempotent. */
@@ -1104,6 +1139,11 @@ export class CodeRuntime {
     // Before Pyodide loads: it keeps a Function constructor of its own (its API's tests.Function), which must
     // be the closed one.
     if (this.sandbox) closeCodeFromStrings(globalThis);
+    // Once per realm, before Python's heap first grows.
+    if (!this.memoryCapped) {
+      capMemoryGrowth(() => (this.game?.limits.memoryMb ?? DEFAULT_LIMITS.memoryMb) * 1048576);
+      this.memoryCapped = true;
+    }
     const { loadPyodide } = await import(url + 'pyodide.mjs');
     const quiet = () => {};
     const py = await loadPyodide({ indexURL: url, stdout: quiet, stderr: quiet, env: { HOME: GAME } });
