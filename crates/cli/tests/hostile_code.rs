@@ -12,6 +12,7 @@ use std::net::{TcpListener, UdpSocket};
 use std::os::linux::net::SocketAddrExt;
 use std::os::unix::net::{SocketAddr, UnixListener};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -100,9 +101,15 @@ impl Targets {
         if self.dir.join("written.txt").exists() {
             got.push("a file outside its folder".to_string());
         }
+        // Killed with its game, a process left behind may take a moment to be gone from /proc.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let mut left = survivors(&self.marker);
+        while !left.is_empty() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+            left = survivors(&self.marker);
+        }
         got.extend(
-            survivors(&self.marker)
-                .iter()
+            left.iter()
                 .map(|pid| format!("process {pid}, left behind, still running")),
         );
         got
