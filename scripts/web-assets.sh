@@ -64,7 +64,7 @@ fi
 rm -rf "$out/code"
 meta=$(mktemp)
 trap 'rm -f "$meta"' EXIT
-"$esbuild" "${entries[@]}" --bundle --splitting --format=esm --target=es2022 --minify \
+"$esbuild" "${entries[@]}" --bundle --splitting --format=esm --target=es2022 --minify --loader:.py=text \
   --outdir="$out/code" --chunk-names='chunk-[hash]' --log-level=warning --metafile="$meta"
 
 # The licence of each npm package the bundles hold (esbuild's metafile names their files).

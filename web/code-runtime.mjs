@@ -47,6 +47,10 @@
 // - Randomness is seeded per game: Python random.seed(int(seed)); JavaScript's Math.random is replaced by a
 //   seeded sfc32 generator. (crypto.getRandomValues is not seeded.)
 
+import { JsPlayer, finishOutput, noteUncaught, seededRandom } from './runners/function.mjs';
+
+export { noteUncaught, seededRandom };
+
 export const LOADING_PYTHON = 'Loading Python (about 6 MB, once; the browser keeps it)…';
 export const DEFAULT_LIMITS = Object.freeze({ outputChars: 20000, memoryMb: 1024 });
 const GAME = '/game';
@@ -261,88 +265,6 @@ export function closeCodeFromStrings(g = globalThis) {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Output capture (JavaScript players; Python players capture inside Python)
-
-class Capture {
-  constructor(cap) {
-    this.cap = cap;
-    this.kept = '';
-    this.total = 0;
-  }
-  write(s) {
-    this.total += s.length;
-    const room = this.cap - this.kept.length;
-    if (room > 0) this.kept += s.length <= room ? s : s.slice(0, room);
-  }
-}
-
-function finishOutput(kept, total) {
-  if (total <= kept.length) return kept;
-  const sep = kept && !kept.endsWith('\n') ? '\n' : '';
-  return `${kept}${sep}… ${total - kept.length} more characters not kept\n`;
-}
-
-let activeCapture = null; // the capture of the JavaScript move (or import) in progress
-let stackMapper = (s) => s;
-
-function formatValue(v, nested) {
-  if (typeof v === 'string') return nested ? JSON.stringify(v) : v;
-  if (v instanceof Error) return stackMapper(v.stack || String(v));
-  if (typeof v === 'function') return `[Function: ${v.name || 'anonymous'}]`;
-  if (typeof v === 'bigint') return `${v}n`;
-  if (v === null || typeof v !== 'object') return String(v);
-  try {
-    if (v instanceof Map) return `Map(${v.size}) ${formatValue(Object.fromEntries(v), true)}`;
-    if (v instanceof Set) return `Set(${v.size}) ${formatValue([...v], true)}`;
-    const j = JSON.stringify(v, (k, x) => (typeof x === 'bigint' ? `${x}n` : x));
-    if (j !== undefined) return j;
-  } catch {
-    // circular or hostile: fall through
-  }
-  try {
-    return String(v);
-  } catch {
-    return Object.prototype.toString.call(v);
-  }
-}
-
-function formatArgs(args) {
-  return args.map((a) => formatValue(a, false)).join(' ');
-}
-
-/** An error the student's code threw outside the call of a move (a timer, a promise nobody awaited): written
- * to the output of the move in progress, if any (the worker's error events call this). */
-export function noteUncaught(error) {
-  if (!activeCapture) return;
-  let text;
-  try {
-    text = error instanceof Error ? stackMapper(error.stack || String(error)) : formatValue(error, true);
-  } catch {
-    text = '(an error that cannot be shown)';
-  }
-  activeCapture.write(`Uncaught ${text}\n`);
-}
-
-let consoleInstalled = false;
-function installConsole() {
-  if (consoleInstalled || typeof console === 'undefined') return;
-  consoleInstalled = true;
-  for (const m of ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir', 'table']) {
-    const original = typeof console[m] === 'function' ? console[m].bind(console) : () => {};
-    console[m] = (...args) => {
-      if (activeCapture) activeCapture.write(`${formatArgs(args)}\n`);
-      else original(...args);
-    };
-  }
-  const originalAssert = typeof console.assert === 'function' ? console.assert.bind(console) : () => {};
-  console.assert = (cond, ...args) => {
-    if (cond) return;
-    if (activeCapture) activeCapture.write(`Assertion failed${args.length ? `: ${formatArgs(args)}` : ''}\n`);
-    else originalAssert(cond, ...args);
-  };
-}
-
-// ---------------------------------------------------------------------------------------------------------
 // Small helpers
 
 /** Why `path` cannot be a player's file, or null when it can. */
@@ -373,618 +295,6 @@ function encodeBase64(bytes) {
   return btoa(s);
 }
 
-/** A seeded replacement for Math.random: sfc32, its state drawn from the u64 seed by splitmix64. */
-export function seededRandom(seed) {
-  let x;
-  try {
-    x = BigInt.asUintN(64, BigInt(String(seed ?? '0')));
-  } catch {
-    x = 0n;
-  }
-  const mask = (1n << 64n) - 1n;
-  const next = () => {
-    x = (x + 0x9e3779b97f4a7c15n) & mask;
-    let z = x;
-    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & mask;
-    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & mask;
-    return z ^ (z >> 31n);
-  };
-  const w1 = next();
-  const w2 = next();
-  let a = Number(w1 & 0xffffffffn) | 0;
-  let b = Number(w1 >> 32n) | 0;
-  let c = Number(w2 & 0xffffffffn) | 0;
-  let d = 1;
-  const step = () => {
-    const t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
-    return t >>> 0;
-  };
-  for (let i = 0; i < 12; i++) step();
-  return function random() {
-    return step() / 4294967296;
-  };
-}
-
-function lastLines(text, maxChars = 1200, maxLines = 20) {
-  let t = text.length > maxChars ? text.slice(-maxChars) : text;
-  const lines = t.split('\n');
-  if (lines.length > maxLines) t = lines.slice(-maxLines).join('\n');
-  return t.trimEnd();
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// The Python side, run once in Pyodide after it loads (module _gridarena)
-
-const RUNTIME_PY = String.raw`
-import sys, os, io, json, types, builtins, importlib, importlib.util, importlib.machinery
-import traceback, linecache, base64, stat, random, shutil, reprlib, atexit, weakref
-
-GAME = '/game'
-OUTPUT_CAP = 64 * 1024
-SIDE_CAP = 1 << 20
-TAIL = 2000
-NET = []
-STDLIB_PATH = [p for p in sys.path if p not in ('', '.', '/home/pyodide')]
-
-
-class Capture:
-    def __init__(self):
-        self.reset(20000)
-
-    def reset(self, cap):
-        self.cap = cap
-        self.parts = []
-        self.kept = 0
-        self.total = 0
-        self.tail = []
-        self.tail_len = 0
-
-    def write(self, s):
-        n = len(s)
-        self.total += n
-        room = self.cap - self.kept
-        if room > 0:
-            self.parts.append(s[:room] if n > room else s)
-            self.kept += min(n, room)
-            if n <= room:
-                return
-            s = s[room:]
-            n -= room
-        if n:
-            # past the cap: keep only the end, for the message of a crash
-            self.tail.append(s if n <= TAIL else s[-TAIL:])
-            self.tail_len += min(n, TAIL)
-            if self.tail_len > 4 * TAIL:
-                t = ''.join(self.tail)[-TAIL:]
-                self.tail = [t]
-                self.tail_len = len(t)
-
-    def end(self):
-        if self.tail_len:
-            return ''.join(self.tail)[-TAIL:]
-        return ''.join(self.parts)[-TAIL:]
-
-
-CAPTURE = Capture()
-
-
-class _Bytes:
-    def write(self, b):
-        CAPTURE.write(bytes(b).decode('utf-8', 'replace'))
-        return len(b)
-
-    def flush(self):
-        pass
-
-
-class Stream(io.TextIOBase):
-    encoding = 'utf-8'
-    errors = 'strict'
-
-    def __init__(self, name):
-        self._name = name
-        self.buffer = _Bytes()
-
-    @property
-    def name(self):
-        return self._name
-
-    def write(self, s):
-        if not isinstance(s, str):
-            raise TypeError('write() argument must be str, not ' + type(s).__name__)
-        CAPTURE.write(s)
-        return len(s)
-
-    def writable(self):
-        return True
-
-    def isatty(self):
-        return False
-
-    def flush(self):
-        pass
-
-
-STDOUT = Stream('<stdout>')
-STDERR = Stream('<stderr>')
-
-
-# --- the network, seen from Python -------------------------------------------------------------------
-
-def _closed(what):
-    def closed(*args, **kwargs):
-        NET.append(what)
-        raise OSError('network access is closed to code players (' + what + ')')
-    closed.__name__ = what.rsplit('.', 1)[-1]
-    return closed
-
-
-def close_network():
-    import socket, _socket
-    for name in ('create_connection', 'create_server', 'getaddrinfo', 'gethostbyname', 'gethostbyname_ex',
-                 'gethostbyaddr', 'getnameinfo'):
-        f = _closed('socket.' + name)
-        setattr(socket, name, f)
-        if hasattr(_socket, name):
-            setattr(_socket, name, f)
-    for name in ('connect', 'connect_ex', 'sendto', 'bind'):
-        setattr(socket.socket, name, _closed('socket.' + name))
-    # (_socket.socket itself stays: socket.socket calls it; in the browser its connect goes through the
-    # closed WebSocket)
-    # pyodide.http keeps the fetch and XMLHttpRequest it saw when imported: imported before the worker closed
-    # them (it is not, but should a Pyodide import it while loading), it would keep the real ones, so it is
-    # imported afresh here, after they are closed
-    for name in [m for m in sys.modules if m == 'pyodide.http' or m.startswith('pyodide.http.')]:
-        del sys.modules[name]
-    try:
-        import pyodide.http as http
-        for name in ('pyfetch', 'open_url'):
-            if hasattr(http, name):
-                setattr(http, name, _closed('pyodide.http.' + name))
-    except ImportError:
-        pass
-
-
-close_network()
-
-
-# --- the player's files and modules ------------------------------------------------------------------
-
-def inside(path):
-    return isinstance(path, str) and (path == GAME or path.startswith(GAME + '/'))
-
-
-def rel(path):
-    return os.path.relpath(path, GAME) if inside(path) else path
-
-
-class StudentLoader(importlib.machinery.SourceFileLoader):
-    """Compiles the player's modules with their path relative to the game folder as the file name, so a
-    traceback reads File "main.py", line 12; never writes or reads __pycache__."""
-
-    def get_code(self, fullname):
-        path = self.get_filename(fullname)
-        return compile(self.get_data(path), rel(path), 'exec', dont_inherit=True)
-
-
-def _path_hook(entry):
-    p = os.path.abspath(entry or '.')
-    if inside(p):
-        return importlib.machinery.FileFinder(p, (StudentLoader, ['.py']))
-    raise ImportError('not a player folder')
-
-
-sys.path_hooks.insert(0, _path_hook)
-sys.path_importer_cache.clear()
-sys.dont_write_bytecode = True
-
-
-class State:
-    main = None
-    format = None
-    module = None
-    originals = {}
-
-
-def purge():
-    """Forget the player's modules (sys.modules) so the next import runs them afresh."""
-    for name, m in list(sys.modules.items()):
-        try:
-            mine = inside(getattr(m, '__file__', None))
-            if not mine:
-                paths = getattr(m, '__path__', None)
-                mine = paths is not None and any(inside(p) for p in list(paths))
-        except Exception:
-            mine = False
-        if mine:
-            del sys.modules[name]
-    for key in list(sys.path_importer_cache):
-        if inside(key):
-            del sys.path_importer_cache[key]
-    importlib.invalidate_caches()
-    linecache.clearcache()
-
-
-def set_path(main):
-    main_dir = os.path.dirname(os.path.join(GAME, main))
-    first = [main_dir] if main_dir != GAME else []
-    sys.path[:] = first + [GAME] + STDLIB_PATH
-
-
-def remove(path):
-    if os.path.lexists(path):
-        if os.path.isdir(path) and not os.path.islink(path):
-            shutil.rmtree(path)
-        else:
-            os.unlink(path)
-
-
-# --- errors ------------------------------------------------------------------------------------------
-
-def _student_frame(f):
-    name = f.filename or ''
-    return not name.startswith('<') and not os.path.isabs(name)
-
-
-def _filter(te, seen):
-    if te is None or id(te) in seen:
-        return
-    seen.add(id(te))
-    te.stack = traceback.StackSummary.from_list([f for f in te.stack if _student_frame(f)])
-    _filter(te.__cause__, seen)
-    _filter(te.__context__, seen)
-    for x in getattr(te, 'exceptions', None) or []:
-        _filter(x, seen)
-
-
-def traceback_text(e):
-    os.chdir(GAME)  # the student's files are found relative to it (linecache)
-    te = traceback.TracebackException.from_exception(e)
-    _filter(te, set())
-    return ''.join(te.format()).rstrip('\n'), te
-
-
-def syntax_failure(e, code='syntax_error'):
-    where = e.filename or '?'
-    if e.lineno:
-        where += ' line %d' % e.lineno
-        if e.offset:
-            where += ', column %d' % e.offset
-    d = {'ok': False, 'code': code,
-         'message': '%s: %s: %s' % (where, type(e).__name__, e.msg)}
-    if e.filename:
-        d['file'] = e.filename
-    if e.lineno:
-        d['line'] = e.lineno
-    if e.offset:
-        d['column'] = e.offset
-    return d
-
-
-def failure(e):
-    if isinstance(e, SyntaxError) and e.filename and not e.filename.startswith('<') \
-            and not os.path.isabs(e.filename):
-        return syntax_failure(e)
-    text, te = traceback_text(e)
-    code = 'out_of_memory' if isinstance(e, MemoryError) else 'exception'
-    d = {'ok': False, 'code': code, 'message': text}
-    if te.stack:
-        d['file'] = te.stack[-1].filename
-        d['line'] = te.stack[-1].lineno
-    return d
-
-
-def exit_status(e):
-    c = e.code
-    if c is None:
-        return 0
-    if isinstance(c, int):
-        return c
-    try:
-        STDERR.write(str(c) + '\n')
-    except Exception:
-        pass
-    return 1
-
-
-def crashed(status):
-    end = CAPTURE.end().rstrip()
-    lines = end.split('\n')
-    if len(lines) > 20:
-        end = '\n'.join(lines[-20:])
-    msg = status if isinstance(status, str) else 'the program exited with status %d' % status
-    if end:
-        msg += '; the end of its output:\n' + end
-    return {'ok': False, 'code': 'crashed', 'message': msg}
-
-
-def describe(value):
-    return '%s (a %s)' % (reprlib.repr(value), type(value).__name__)
-
-
-# --- entry points, called from JavaScript; each returns a JSON text ----------------------------------
-
-def _entry(fn):
-    def run(cap, *args):
-        CAPTURE.reset(cap)
-        sys.stdout = STDOUT
-        sys.stderr = STDERR
-        del NET[:]
-        try:
-            os.chdir(GAME)
-        except OSError:
-            pass
-        try:
-            r = fn(*args)
-        except BaseException as e:  # a failure of this runtime rather than of the player
-            r = {'ok': False, 'code': 'crashed', 'message': 'the runtime failed: ' + repr(e)}
-        sys.stdout = STDOUT
-        sys.stderr = STDERR
-        r['kept'] = ''.join(CAPTURE.parts)
-        r['total'] = CAPTURE.total
-        r['net'] = list(NET)
-        return json.dumps(r)
-    run.__name__ = fn.__name__
-    return run
-
-
-def clear_game():
-    purge()
-    os.chdir('/')
-    remove(GAME)
-    os.makedirs(GAME)
-    os.chdir(GAME)
-
-
-@_entry
-def new_game(config):
-    c = json.loads(config)
-    State.main = c['main']
-    State.format = c['format']
-    State.module = None
-    State.originals = {}
-    for p in c['originals']:
-        with open(os.path.join(GAME, p), 'rb') as f:
-            State.originals[p] = f.read()
-    purge()
-    set_path(State.main)
-    sys.argv = [State.main]
-    try:
-        random.seed(int(c['seed']))
-    except (TypeError, ValueError):
-        random.seed(0)
-    for p in c['python']:
-        with open(os.path.join(GAME, p), 'rb') as f:
-            source = f.read()
-        try:
-            compile(source, p, 'exec', dont_inherit=True)
-        except SyntaxError as e:
-            return syntax_failure(e)
-        except ValueError as e:
-            return {'ok': False, 'code': 'syntax_error', 'file': p, 'message': '%s: %s' % (p, e)}
-    if State.format == 'function':
-        return import_main()
-    return {'ok': True}
-
-
-def import_main():
-    main = State.main
-    path = os.path.join(GAME, main)
-    stem = os.path.splitext(os.path.basename(main))[0]
-    loader = StudentLoader(stem, path)
-    spec = importlib.util.spec_from_file_location(stem, path, loader=loader)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[stem] = module
-    try:
-        loader.exec_module(module)
-    except SystemExit as e:
-        sys.modules.pop(stem, None)
-        return {'ok': False, 'code': 'exception',
-                'message': '%s called sys.exit(%r) while being imported' % (main, e.code)}
-    except BaseException as e:
-        sys.modules.pop(stem, None)
-        return failure(e)
-    if not callable(getattr(module, 'move', None)):
-        return {'ok': False, 'code': 'no_move_function', 'file': main,
-                'message': '%s defines no function move(request)' % main}
-    State.module = module
-    return {'ok': True}
-
-
-@_entry
-def move_function(request):
-    try:
-        req = json.loads(request)
-    except ValueError as e:
-        return {'ok': False, 'code': 'crashed', 'message': 'the request is not JSON: %s' % e}
-    try:
-        result = State.module.move(req)
-    except SystemExit as e:
-        exit_status(e)  # a message given to sys.exit goes to the output, as in Python
-        return crashed('move called sys.exit(%r): a function player returns its move instead' % (e.code,))
-    except BaseException as e:
-        return failure(e)
-    try:
-        body = json.dumps(result, allow_nan=False)
-    except Exception as e:
-        return {'ok': False, 'code': 'malformed_answer',
-                'message': 'move returned %s, which cannot be sent as JSON: %s' % (describe(result), e)}
-    return {'ok': True, 'body': body}
-
-
-@_entry
-def move_course(input_text):
-    main = State.main
-    for name in ('input.txt', 'output.txt'):
-        remove(os.path.join(GAME, name))
-    with open(os.path.join(GAME, 'input.txt'), 'w', encoding='utf-8', newline='') as f:
-        f.write(input_text)
-    purge()
-    set_path(main)
-    path = os.path.join(GAME, main)
-    r = run_main(main, path)
-    r.update(side_files())
-    return r
-
-
-def run_main(main, path):
-    try:
-        with open(path, 'rb') as f:
-            code = compile(f.read(), main, 'exec', dont_inherit=True)
-    except SyntaxError as e:
-        return syntax_failure(e, 'exception')
-    except OSError as e:
-        return {'ok': False, 'code': 'crashed', 'message': 'cannot read %s: %s' % (main, e)}
-    module = types.ModuleType('__main__')
-    module.__file__ = path
-    module.__builtins__ = builtins
-    module.__spec__ = None
-    module.__loader__ = None
-    module.__package__ = ''
-    module.__cached__ = None
-    saved_main, saved_argv = sys.modules.get('__main__'), sys.argv
-    sys.modules['__main__'] = module
-    sys.argv = [main]
-    status = 0
-    failed = None
-    process = Process()
-    try:
-        exec(code, module.__dict__)
-    except SystemExit as e:
-        status = exit_status(e)
-    except BaseException as e:
-        failed = failure(e)
-    finally:
-        process.exit()
-        sys.modules['__main__'] = saved_main
-        sys.argv = saved_argv
-        try:
-            os.chdir(GAME)
-        except OSError:
-            pass
-    if failed:
-        return failed
-    if status:
-        return crashed(status)
-    out = os.path.join(GAME, 'output.txt')
-    try:
-        st = os.lstat(out)
-    except FileNotFoundError:
-        return {'ok': False, 'code': 'no_output', 'message': 'the program ended without writing output.txt'}
-    if not stat.S_ISREG(st.st_mode):
-        return {'ok': False, 'code': 'no_output',
-                'message': 'output.txt is not a regular file (a link, a folder or a pipe)'}
-    if st.st_size > OUTPUT_CAP:
-        return {'ok': False, 'code': 'output_too_large',
-                'message': 'output.txt holds %d bytes; at most %d are read' % (st.st_size, OUTPUT_CAP)}
-    with open(out, 'rb') as f:
-        data = f.read(OUTPUT_CAP + 1)
-    if len(data) > OUTPUT_CAP:
-        return {'ok': False, 'code': 'output_too_large',
-                'message': 'output.txt holds more than %d bytes' % OUTPUT_CAP}
-    return {'ok': True, 'body': data.decode('utf-8', 'replace')}
-
-
-class Process:
-    """One course move seen as the process it is on a computer: the files the script opens and the atexit
-    handlers it registers are noted (builtins.open and atexit.register, replaced while it runs), and exit()
-    does what the interpreter does when a process ends, in its order: the handlers run (last registered
-    first), sys.stdout and sys.stderr are flushed, and every file still open is flushed and closed. Students
-    leave output.txt open (out = open("output.txt", "w"); out.write(move), or sys.stdout = open(...) and
-    print) and rely on that; in a live interpreter nothing ends, so without it their output.txt stays
-    empty."""
-
-    def __init__(self):
-        self.files = []  # weak references: a file the script drops is closed then, as CPython does
-        self.handlers = []
-        self.saved = (builtins.open, io.open, atexit.register, atexit.unregister)
-        real_open = builtins.open
-
-        def open(*args, **kwargs):
-            f = real_open(*args, **kwargs)
-            try:
-                self.files.append(weakref.ref(f))
-            except TypeError:
-                pass
-            return f
-
-        def register(func, *args, **kwargs):
-            self.handlers.append((func, args, kwargs))
-            return func
-
-        def unregister(func):
-            self.handlers[:] = [h for h in self.handlers if h[0] != func]
-
-        open.__doc__ = real_open.__doc__
-        builtins.open = io.open = open
-        atexit.register = register
-        atexit.unregister = unregister
-
-    def exit(self):
-        builtins.open, io.open, atexit.register, atexit.unregister = self.saved
-        while self.handlers:
-            func, args, kwargs = self.handlers.pop()
-            try:
-                func(*args, **kwargs)
-            except SystemExit:
-                pass
-            except BaseException as e:
-                try:
-                    text, _ = traceback_text(e)
-                    STDERR.write('Exception ignored in atexit callback %r:\n%s\n' % (func, text))
-                except Exception:
-                    pass
-        for stream in (sys.stdout, sys.stderr):
-            if stream is not STDOUT and stream is not STDERR:
-                try:
-                    stream.flush()
-                except Exception:
-                    pass
-        sys.stdout = STDOUT
-        sys.stderr = STDERR
-        for ref in reversed(self.files):
-            f = ref()
-            if f is not None:
-                try:
-                    f.close()
-                except Exception:
-                    pass
-        self.files = []
-
-
-def side_files():
-    """Every regular file in the game folder that the program created or changed (not input.txt or
-    output.txt), base64, or sideOver when they come to more than SIDE_CAP bytes."""
-    out = []
-    total = 0
-    for root, dirs, names in os.walk(GAME):
-        dirs[:] = sorted(d for d in dirs if d != '__pycache__' and not os.path.islink(os.path.join(root, d)))
-        for name in sorted(names):
-            path = os.path.join(root, name)
-            r = os.path.relpath(path, GAME)
-            if r in ('input.txt', 'output.txt'):
-                continue
-            try:
-                if not stat.S_ISREG(os.lstat(path).st_mode):
-                    continue
-                with open(path, 'rb') as f:
-                    data = f.read(SIDE_CAP + 1)
-            except OSError:
-                continue
-            if State.originals.get(r) == data:
-                continue
-            total += len(data)
-            if total > SIDE_CAP:
-                return {'sideOver': True}
-            out.append({'path': r, 'base64': base64.b64encode(data).decode('ascii')})
-    return {'side': out}
-`;
-
 // ---------------------------------------------------------------------------------------------------------
 // The runtime
 
@@ -1003,6 +313,10 @@ export class CodeRuntime {
     this.sandbox = options.sandbox !== false;
     this.defaultPyodideUrl = options.pyodideUrl;
     this.dataUrls = options.dataUrls ?? inNode;
+    // The Python runner's sources, [name, text] in order (web/runners/function.py, then course.py): the
+    // host hands them in (the worker bundles them; the tests under Node read the files), so this module
+    // needs no way to load text of its own.
+    this.pythonSources = options.pythonSources ?? null;
     this.py = null; // the Pyodide instance, once loaded
     this.rt = null; // the _gridarena module
     this.pyLow = ''; // what Python wrote below sys.stdout (os.write(1, ...)), this step
@@ -1010,7 +324,8 @@ export class CodeRuntime {
     this.game = null; // {lang, format, main, files: [{path, bytes, side}], seed, limits}
     this.ready = false; // a player is loaded and can move
     this.broken = null; // why this runtime cannot go on (Pyodide failed)
-    this.js = null; // {urls: Map url → path, paths: Set, move}
+    this.js = null; // {urls: Map url → path}, for revoking blob: URLs
+    this.jsPlayer = null; // the shared runner's player (web/runners/function.mjs)
     this.gameCount = 0;
     this.attemptsSeen = 0; // attempts up to here belong to steps already answered (or to an earlier game)
   }
@@ -1089,7 +404,6 @@ export class CodeRuntime {
       closeNetwork(globalThis);
       closeCodeFromStrings(globalThis);
     }
-    installConsole();
     const reply = await this.newGame();
     if (reply.kind === 'ready') reply.loadMs = Math.round(now() - t0);
     return reply;
@@ -1134,6 +448,7 @@ export class CodeRuntime {
   async loadPython(url) {
     if (this.py) return;
     if (!url) throw new Error('no pyodideUrl was given');
+    if (!Array.isArray(this.pythonSources)) throw new Error("the Python runner's sources were not given");
     if (!url.endsWith('/')) url += '/';
     this.onProgress(LOADING_PYTHON);
     // Before Pyodide loads: it keeps a Function constructor of its own (its API's tests.Function), which must
@@ -1159,14 +474,16 @@ export class CodeRuntime {
     py.setStderr({ batched: (s) => this.lowOutput(s) });
     py.setStdin({ stdin: () => null });
     py.FS.mkdirTree(GAME);
-    py.globals.set('_gridarena_source', RUNTIME_PY);
+    py.globals.set('_gridarena_sources', py.toPy(this.pythonSources));
     py.runPython(`
 import sys, types
 _gridarena = types.ModuleType('_gridarena')
 _gridarena.__file__ = '<gridarena>'
 sys.modules['_gridarena'] = _gridarena
-exec(compile(_gridarena_source, '<gridarena>', 'exec'), _gridarena.__dict__)
-del _gridarena, _gridarena_source`);
+for _name, _source in _gridarena_sources:
+    exec(compile(_source, '<gridarena %s>' % _name, 'exec'), _gridarena.__dict__)
+_gridarena.configure('${GAME}')
+del _gridarena, _gridarena_sources, _name, _source`);
     const mod = py.pyimport('_gridarena');
     this.rt = {};
     for (const name of ['clear_game', 'new_game', 'move_function', 'move_course']) this.rt[name] = mod[name].copy();
@@ -1240,7 +557,6 @@ del _gridarena, _gridarena_source`);
       format: game.format,
       seed: game.seed,
       originals: game.files.filter((f) => !f.side).map((f) => f.path),
-      python: game.files.filter((f) => f.path.endsWith('.py')).map((f) => f.path),
     };
     const r = this.pyCall('new_game', JSON.stringify(config));
     if (!r.ok) return { kind: 'failed', ...stripOk(r) };
@@ -1270,8 +586,6 @@ del _gridarena, _gridarena_source`);
     const { game } = this;
     if (this.js) for (const url of this.js.urls.keys()) if (url.startsWith('blob:')) URL.revokeObjectURL(url);
     this.js = null;
-    Math.random = seededRandom(game.seed);
-    installFiles(game.files);
     const fail = (code, message, extra = {}) => ({ kind: 'failed', code, message, output: '', outputChars: 0, ...extra });
 
     // parse every JavaScript file: syntax, and what it imports
@@ -1356,129 +670,29 @@ del _gridarena, _gridarena_source`);
       urls.set(url, p);
       urlOf.set(p, url);
     }
-    this.js = { urls, paths: new Set(sources.keys()), move: null };
-    stackMapper = (s) => this.jsMapStack(s).text;
-
-    const capture = new Capture(game.limits.outputChars);
-    let mod;
-    let failure = null;
-    activeCapture = capture;
-    try {
-      mod = await import(urlOf.get(game.main));
-    } catch (e) {
-      failure = this.jsFailure(e);
-    } finally {
-      activeCapture = null;
-    }
-    const output = { output: finishOutput(capture.kept, capture.total), outputChars: capture.total };
-    const tried = this.takeAttempts();
-    if (tried.length) return { kind: 'failed', ...stripOk(this.networkFailure(tried, output)) };
-    if (failure) return { kind: 'failed', ...stripOk(failure), ...output };
-    let move = mod.move;
-    if (typeof move !== 'function' && typeof mod.default === 'function') move = mod.default;
-    if (typeof move !== 'function' && typeof mod.default?.move === 'function') move = mod.default.move.bind(mod.default);
-    if (typeof move !== 'function') {
-      return { kind: 'failed', code: 'no_move_function', file: game.main, message: `${game.main} defines no function move(request): export it, as in  export function move(request) { … }`, ...output };
-    }
-    this.js.move = move;
+    this.js = { urls };
+    // From here the shared runner decides (web/runners/function.mjs), as it does on the command line.
+    this.jsPlayer = new JsPlayer({
+      seed: game.seed,
+      files: game.files,
+      urls,
+      outputChars: game.limits.outputChars,
+      takeAttempts: () => this.takeAttempts(),
+    });
+    const r = await this.jsPlayer.load(game.main, () => import(urlOf.get(game.main)));
+    if (!r.ok) return { kind: 'failed', ...stripOk(r) };
     this.ready = true;
-    return { kind: 'ready', ...output };
+    return { kind: 'ready', output: r.output, outputChars: r.outputChars };
   }
 
   async jsMove(msg) {
-    const { limits } = this.game;
-    let request;
-    try {
-      request = JSON.parse(String(msg.request ?? 'null'));
-    } catch (e) {
-      return { ok: false, code: 'crashed', message: `the request is not JSON: ${e.message}`, output: '', outputChars: 0 };
-    }
-    const capture = new Capture(limits.outputChars);
-    let value;
-    let r = null;
-    activeCapture = capture;
-    try {
-      value = await Reflect.apply(this.js.move, undefined, [request]);
-    } catch (e) {
-      r = this.jsFailure(e);
-    } finally {
-      activeCapture = null;
-    }
-    const output = { output: finishOutput(capture.kept, capture.total), outputChars: capture.total };
-    const tried = this.takeAttempts();
-    if (tried.length) return this.networkFailure(tried, output);
-    if (r) return { ...r, ...output };
-    let body;
-    try {
-      body = value === undefined ? 'null' : JSON.stringify(value);
-    } catch (e) {
-      return { ok: false, code: 'malformed_answer', message: `move returned ${describeJs(value)}, which cannot be sent as JSON: ${e.message}`, ...output };
-    }
-    if (body === undefined) return { ok: false, code: 'malformed_answer', message: `move returned ${describeJs(value)}, which cannot be sent as JSON`, ...output };
-    return { ok: true, body, ...output };
-  }
-
-  /** A JavaScript error as an answer: out_of_memory for failed allocations, else exception with the stack
-   * limited to the player's files (named by their paths). */
-  jsFailure(e) {
-    if (e instanceof RangeError && /allocation|array length|string length|out of memory|Array buffer/i.test(e.message)) {
-      return { ok: false, code: 'out_of_memory', message: `${e.name}: ${e.message}` };
-    }
-    if (!(e instanceof Error)) {
-      let shown;
-      try {
-        shown = typeof e === 'string' ? JSON.stringify(e) : formatValue(e, true);
-      } catch {
-        shown = '(a value that cannot be shown)';
-      }
-      return { ok: false, code: 'exception', message: `Uncaught ${shown}` };
-    }
-    const { text, file, line } = this.jsMapStack(e.stack || `${e.name}: ${e.message}`);
-    const r = { ok: false, code: 'exception', message: text };
-    if (file) Object.assign(r, { file, line });
-    return r;
-  }
-
-  /** Keep the message of a V8 stack and the frames in the player's files, with paths for URLs. */
-  jsMapStack(stack) {
-    const js = this.js;
-    const swap = (s) => {
-      if (!js) return s;
-      for (const [url, path] of js.urls) if (s.includes(url)) s = s.split(url).join(path);
-      return s;
-    };
-    const lines = String(stack).split('\n');
-    const head = [];
-    const frames = [];
-    let i = 0;
-    for (; i < lines.length && !/^\s+at /.test(lines[i]); i++) head.push(swap(lines[i]));
-    let file;
-    let line;
-    for (; i < lines.length; i++) {
-      const l = swap(lines[i]);
-      const m = /\(?([^\s()]+):(\d+):(\d+)\)?\s*$/.exec(l);
-      if (!m || !js?.paths.has(m[1])) continue;
-      if (!file) {
-        file = m[1];
-        line = Number(m[2]);
-      }
-      frames.push(l);
-    }
-    return { text: [...head, ...frames].join('\n'), file, line };
+    return this.jsPlayer.play(msg.request);
   }
 }
 
 function stripOk(r) {
   const { ok, side, sideOver, ...rest } = r;
   return rest;
-}
-
-function describeJs(value) {
-  if (typeof value === 'function') return `a function (${value.name || 'anonymous'})`;
-  if (typeof value === 'symbol') return 'a symbol';
-  if (typeof value === 'bigint') return `a BigInt (${value}n)`;
-  if (value && typeof value === 'object') return `an object of type ${value.constructor?.name ?? 'Object'}`;
-  return String(value);
 }
 
 function literalString(node) {
@@ -1514,21 +728,4 @@ function walk(node, visit) {
     const v = node[key];
     if (v && typeof v === 'object') walk(v, visit);
   }
-}
-
-function installFiles(files) {
-  const store = new Map(files.map((f) => [f.path, f.bytes]));
-  const get = (path) => {
-    const p = String(path).replace(/^\.\//, '');
-    const b = store.get(p);
-    if (!b) throw new Error(`${path} is not one of the player's files`);
-    return b;
-  };
-  const api = Object.freeze({
-    text: (path) => new TextDecoder().decode(get(path)),
-    bytes: (path) => get(path).slice(),
-    has: (path) => store.has(String(path).replace(/^\.\//, '')),
-    list: () => [...store.keys()],
-  });
-  Object.defineProperty(globalThis, 'files', { value: api, writable: false, configurable: true, enumerable: false });
 }

@@ -11,6 +11,9 @@
 // the replies and taken away from the student's code, so it cannot post answers of its own; and only
 // messages the page really sent (isTrusted) are obeyed, not events the student's code dispatches.
 import { CodeRuntime, noteUncaught } from './code-runtime.mjs';
+// The Python runner, one source with the command line's (esbuild's text loader makes each a string).
+import FUNCTION_PY from './runners/function.py';
+import COURSE_PY from './runners/course.py';
 
 const scope = globalThis;
 const post = scope.postMessage.bind(scope);
@@ -35,6 +38,7 @@ Object.defineProperty(scope, 'postMessage', {
 const runtime = new CodeRuntime({
   onProgress: (text) => post({ kind: 'progress', text }),
   pyodideUrl: new URL('../pyodide/', import.meta.url).href,
+  pythonSources: [['function.py', FUNCTION_PY], ['course.py', COURSE_PY]],
 });
 
 let queue = Promise.resolve();

@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { CodeRuntime } from '../code-runtime.mjs';
+import { PYTHON_SOURCES } from './sources.mjs';
 
 const PYODIDE = fileURLToPath(new URL('../node_modules/pyodide/', import.meta.url));
 const URL_ = 'http://127.0.0.1:9/secret';
@@ -77,7 +78,7 @@ const navProto = {
 };
 Object.defineProperty(globalThis, 'navigator', { value: Object.create(navProto), configurable: true, writable: true });
 
-const rt = new CodeRuntime();
+const rt = new CodeRuntime({ pythonSources: PYTHON_SOURCES });
 let nextId = 1;
 const start = (text) =>
   rt.handle({

@@ -11,11 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CodeRuntime, badPath, closeNetwork, seededRandom } from '../code-runtime.mjs';
+import { PYTHON_SOURCES } from './sources.mjs';
 
 const PYODIDE = fileURLToPath(new URL('../node_modules/pyodide/', import.meta.url));
 const COURSE_STARTER = fileURLToPath(new URL('../../ai/course/halma_course.py', import.meta.url));
 const progress = [];
-const rt = new CodeRuntime({ onProgress: (text) => progress.push(text) });
+const rt = new CodeRuntime({ onProgress: (text) => progress.push(text), pythonSources: PYTHON_SOURCES });
 let nextId = 1;
 
 function start(files, extra = {}) {
