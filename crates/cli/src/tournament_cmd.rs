@@ -420,13 +420,14 @@ fn roll_call_code(
             (reply.answer, reply.latency)
         }
         CodePlayer::Function(f) => {
-            let asked = f.ask(
+            let (asked, _) = f.ask(
                 game,
                 team,
                 settings.seed,
                 Duration::from_millis(settings.tick_ms),
             );
-            (asked.answer, asked.latency)
+            let latency = asked.ms.map(|ms| Duration::from_secs_f64(ms.max(0.0) / 1000.0));
+            (asked.answer, latency)
         }
     };
     player.end_game();

@@ -1,10 +1,15 @@
 //! The function format on the command line: the runner shipped in this binary imports the student's
 //! main file and calls `move(request)` once per move.
 //!
+//! - The runner is the page's: web/runners/function.py and function.mjs decide what a move is (seeding,
+//!   module state, the global `files`, what is printed, each failure's name and the answer), and the
+//!   small runner.py and runner.mjs here only speak lines to gridarena. So a class's code plays the same
+//!   moves, fails the same way and prints the same text here as in the page (tests/conformance.rs).
 //! - One process per side per game, started at the game's first move, so top-level variables last the
 //!   game and start afresh with the next, as on the page. It is asked one request line on stdin and
-//!   answers one line on stdout; the student's own printing goes to stderr, kept as what it printed, so
-//!   a `print` never corrupts the protocol.
+//!   answers one line on stdout, a [`RunnerReply`] that carries what the code printed; what the code
+//!   writes below the runner's capture (a file descriptor, a child process) reaches stderr and is added
+//!   to it.
 //! - Importing the module is not charged to the move (the page waits for its worker too), but it may
 //!   take [`START_LIMIT`] at most. A start that fails (a syntax error, no `move`, an exception at the
 //!   top level) fails every move of that game with the same message, without running the code again.
@@ -16,18 +21,34 @@ use super::{quote, Interpreter};
 use crate::program::process::{Line, Running, Started, Wiring};
 use crate::program::GameDir;
 use crate::web::Reply;
-use gridarena_engine::halma::code::{HashedSource, Lang};
+use gridarena_engine::halma::code::{
+    CodeMove, Format, HashedSource, Lang, RunnerReply, MAX_OUTPUT_CHARS,
+};
 use gridarena_engine::halma::game_loop::game_request_body;
 use gridarena_engine::halma::program::stderr_tail;
-use gridarena_engine::halma::protocol::parse_response;
 use gridarena_engine::halma::{Answer, CodeFailure, ContentType, Game, NoMove, Team, Wire};
 use std::fmt;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// The runners both hosts run (web/runners/), and this host's side of each.
+const FUNCTION_PY: &str = include_str!("../../../../web/runners/function.py");
+const FUNCTION_MJS: &str = include_str!("../../../../web/runners/function.mjs");
 const RUNNER_PY: &str = include_str!("runner.py");
 const RUNNER_MJS: &str = include_str!("runner.mjs");
+
+/// The Python program a runner process runs: the shared runner, then this host's side.
+fn python_program() -> String {
+    format!("{FUNCTION_PY}\n{RUNNER_PY}")
+}
+
+/// The JavaScript program a runner process runs: this host's side, given the shared runner's text to
+/// import (a module passed with `-e` cannot import a file of this binary).
+fn node_program() -> String {
+    let shared = serde_json::to_string(FUNCTION_MJS).unwrap_or_default();
+    format!("const SHARED_RUNNER = {shared};\n{RUNNER_MJS}")
+}
 
 /// How long the import of a student's module may take, as the page's "ready within 20 s".
 pub const START_LIMIT: Duration = Duration::from_secs(20);
@@ -60,32 +81,6 @@ struct Runner {
     lines: Receiver<Line>,
 }
 
-/// What one move came to.
-#[derive(Clone, Debug)]
-pub struct Move {
-    pub answer: Answer,
-    /// Wall time from the request to the answer, when one (good or bad) came.
-    pub latency: Option<Duration>,
-    /// The request line sent.
-    pub request: String,
-    /// The move's JSON as `move` returned it.
-    pub body: Option<String>,
-    /// What the code printed meanwhile (its tail).
-    pub printed: Option<String>,
-}
-
-/// What the runner says in one line.
-#[derive(serde::Deserialize)]
-struct Said {
-    ok: bool,
-    #[serde(default)]
-    body: Option<String>,
-    #[serde(default)]
-    code: Option<String>,
-    #[serde(default)]
-    message: Option<String>,
-}
-
 impl FunctionPlayer {
     pub fn new(source: Arc<HashedSource>, interpreter: &'static Interpreter) -> FunctionPlayer {
         FunctionPlayer {
@@ -106,22 +101,21 @@ impl FunctionPlayer {
     }
 
     /// Asks for `team`'s move in `game` (of seed `seed`), waiting `limit` at most once the code is
-    /// ready.
-    pub fn ask(&self, game: &Game, team: Team, seed: u64, limit: Duration) -> Move {
+    /// ready; returns the move and the request line it was asked.
+    pub fn ask(&self, game: &Game, team: Team, seed: u64, limit: Duration) -> (CodeMove, String) {
         let limit_ms = u64::try_from(limit.as_millis()).unwrap_or(u64::MAX);
         let request = game_request_body(game, team, limit_ms, seed);
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         let mut printed = String::new();
-        let failed = |failure: CodeFailure, printed: String, request: String| Move {
+        let failed = |failure: CodeFailure, printed: String| CodeMove {
             answer: Answer::NoMove(NoMove::Code(failure)),
-            // It answered, badly: a broken entry is told from one that never answers.
-            latency: Some(Duration::ZERO),
-            request,
             body: None,
             printed: Some(printed).filter(|p| !p.is_empty()),
+            // It answered, badly: a broken entry is told from one that never answers.
+            ms: Some(0.0),
         };
         if let Some(broken) = &state.broken {
-            return failed(broken.clone(), printed, request);
+            return (failed(broken.clone(), printed), request);
         }
         if state
             .runner
@@ -136,7 +130,7 @@ impl FunctionPlayer {
                 Err((failure, said)) => {
                     state.runner = None;
                     state.broken = Some(failure.clone());
-                    return failed(failure, said, request);
+                    return (failed(failure, said), request);
                 }
             }
         }
@@ -144,7 +138,7 @@ impl FunctionPlayer {
             let failure = CodeFailure::NotStarted {
                 why: "its runner did not start".to_string(),
             };
-            return failed(failure, printed, request);
+            return (failed(failure, printed), request);
         };
         let mark = runner.running.stderr_mark();
         let start = Instant::now();
@@ -154,21 +148,17 @@ impl FunctionPlayer {
             Ok(()) => runner.lines.recv_timeout(limit),
             Err(_) => Err(RecvTimeoutError::Disconnected),
         };
-        let took = start.elapsed();
+        let ms = start.elapsed().as_secs_f64() * 1000.0;
         let mut end_runner = false;
-        let (answer, latency, body) = match heard {
-            Ok(Line::Text(bytes)) => {
-                let (answer, body) = read_answer(&bytes);
-                (answer, Some(took), body)
-            }
+        let mut moved = match heard {
+            Ok(Line::Text(bytes)) => read_move(&bytes, ms),
             Ok(Line::TooLong { bytes }) => {
                 end_runner = true;
                 let why = format!("the answer is over {bytes} bytes, more than any move needs");
-                (
-                    Answer::NoMove(NoMove::Code(CodeFailure::Malformed { why })),
-                    Some(took),
-                    None,
-                )
+                CodeMove {
+                    ms: Some(ms),
+                    ..failed(CodeFailure::Malformed { why }, String::new())
+                }
             }
             Err(RecvTimeoutError::Timeout) => {
                 end_runner = true;
@@ -180,7 +170,7 @@ impl FunctionPlayer {
                     code: "timed_out".to_string(),
                     message,
                 });
-                (answer, None, None)
+                CodeMove::failed(answer)
             }
             Err(RecvTimeoutError::Disconnected) => {
                 end_runner = true;
@@ -188,23 +178,26 @@ impl FunctionPlayer {
                 let status = exit.map_or("it stopped answering".to_string(), |e| e.describe());
                 let tail = stderr_tail(&runner.running.stderr_since(mark));
                 let failure = died(self.interpreter.lang, &status, &tail);
-                (Answer::NoMove(NoMove::Code(failure)), Some(took), None)
+                CodeMove {
+                    ms: Some(ms),
+                    ..failed(failure, String::new())
+                }
             }
         };
         if end_runner {
             runner.running.kill();
         }
+        // What the import printed (at a game's first move), what the runner captured, then what reached
+        // stderr below the capture.
+        if let Some(said) = moved.printed.take() {
+            printed.push_str(&said);
+        }
         printed.push_str(&String::from_utf8_lossy(&runner.running.stderr_since(mark)));
         if end_runner {
             state.runner = None;
         }
-        Move {
-            answer,
-            latency,
-            request,
-            body,
-            printed: Some(stderr_tail(printed.as_bytes())).filter(|p| !p.is_empty()),
-        }
+        moved.printed = Some(printed).filter(|p| !p.trim().is_empty());
+        (moved, request)
     }
 
     /// Starts this game's runner and imports the module; returns what the import printed, or why it
@@ -226,11 +219,13 @@ impl FunctionPlayer {
         };
         let exe = quote(&self.interpreter.exe.to_string_lossy());
         let command = match self.interpreter.lang {
-            Lang::Python => format!("{exe} -c {}", quote(RUNNER_PY)),
+            Lang::Python => format!("{exe} -c {}", quote(&python_program())),
             Lang::JavaScript => format!(
-                "{exe} --max-old-space-size={} --input-type=module -e {}",
+                // vm modules: the runner compiles a module that does not parse to find its line.
+                "{exe} --max-old-space-size={} --experimental-vm-modules --no-warnings \
+                 --input-type=module -e {}",
                 super::sandbox::MEMORY_LIMIT >> 20,
-                quote(RUNNER_MJS)
+                quote(&node_program())
             ),
         };
         let started = Running::start_in(
@@ -255,20 +250,29 @@ impl FunctionPlayer {
             stdin,
             lines,
         };
-        let config = serde_json::json!({"seed": seed.to_string(), "main": self.source.main});
+        let config = serde_json::json!({
+            "seed": seed.to_string(),
+            "main": self.source.main,
+            "outputChars": MAX_OUTPUT_CHARS,
+        });
         let mut line = config.to_string().into_bytes();
         line.push(b'\n');
+        let mut imported = String::new();
         let heard = match runner.stdin.send(line) {
             Ok(()) => runner.lines.recv_timeout(START_LIMIT),
             Err(_) => Err(RecvTimeoutError::Disconnected),
         };
         let failure = match heard {
-            Ok(Line::Text(bytes)) => match serde_json::from_slice::<Said>(&bytes) {
-                Ok(said) if said.ok => None,
-                Ok(said) => Some(CodeFailure::from_code(
-                    said.code.as_deref().unwrap_or("could_not_start"),
-                    said.message.unwrap_or_default(),
-                )),
+            Ok(Line::Text(bytes)) => match serde_json::from_slice::<RunnerReply>(&bytes) {
+                Ok(said) => {
+                    imported = said.printed().unwrap_or_default();
+                    (!said.ok).then(|| {
+                        CodeFailure::from_code(
+                            said.code.as_deref().unwrap_or("could_not_start"),
+                            said.message.unwrap_or_default(),
+                        )
+                    })
+                }
                 Err(e) => Some(CodeFailure::NotStarted {
                     why: format!("its runner said something unreadable: {e}"),
                 }),
@@ -301,7 +305,8 @@ impl FunctionPlayer {
                 })
             }
         };
-        let printed = String::from_utf8_lossy(&runner.running.stderr_since(0)).into_owned();
+        let mut printed = imported;
+        printed.push_str(&String::from_utf8_lossy(&runner.running.stderr_since(0)));
         match failure {
             None => {
                 state.runner = Some(runner);
@@ -317,44 +322,35 @@ impl FunctionPlayer {
 
 /// A move as the runner's reply to the game loop: `move`'s JSON is the wire's body, what the code
 /// printed is kept beside it as a program's stderr is.
-pub fn reply(asked: Move, tick_ms: u64) -> (Reply, Option<String>) {
+pub fn reply((asked, request): (CodeMove, String), tick_ms: u64) -> (Reply, Option<String>) {
+    let latency = asked
+        .ms
+        .map(|ms| Duration::from_secs_f64(ms.max(0.0) / 1000.0));
     let wire = Wire {
-        ms: asked
-            .latency
-            .map(|l| u32::try_from(l.as_millis()).unwrap_or(u32::MAX)),
+        ms: latency.map(|l| u32::try_from(l.as_millis()).unwrap_or(u32::MAX)),
         body: asked.body,
         stderr: asked.printed,
         ..Wire::sent(ContentType::default(), tick_ms)
     };
     let reply = Reply {
         answer: asked.answer,
-        latency: asked.latency,
+        latency,
         wire: Some(wire),
     };
-    (reply, Some(asked.request))
+    (reply, Some(request))
 }
 
-/// The answer in a runner's line, and the move's JSON when `move` returned one.
-fn read_answer(bytes: &[u8]) -> (Answer, Option<String>) {
-    match serde_json::from_slice::<Said>(bytes) {
-        Ok(Said {
-            ok: true,
-            body: Some(body),
-            ..
-        }) => (Answer::from(parse_response(body.as_bytes())), Some(body)),
-        Ok(said) => {
-            let failure = CodeFailure::from_code(
-                said.code.as_deref().unwrap_or("could_not_start"),
-                said.message.unwrap_or_default(),
-            );
-            (Answer::NoMove(NoMove::Code(failure)), None)
-        }
+/// The move in a runner's line: the shared reading of a [`RunnerReply`], or a malformed answer when
+/// the line is not one.
+fn read_move(bytes: &[u8], ms: f64) -> CodeMove {
+    match serde_json::from_slice::<RunnerReply>(bytes) {
+        Ok(said) => said.into_move(Format::Function, Some(ms)),
         Err(e) => {
             let why = format!("the runner's line is not its answer ({e}): did the code write to gridarena's own channel?");
-            (
-                Answer::NoMove(NoMove::Code(CodeFailure::Malformed { why })),
-                None,
-            )
+            CodeMove {
+                ms: Some(ms),
+                ..CodeMove::failed(Answer::NoMove(NoMove::Code(CodeFailure::Malformed { why })))
+            }
         }
     }
 }

@@ -1,29 +1,53 @@
-// GridArena's runner for a JavaScript function-format code entry on the command line (crates/cli/src/code).
-// One process per side per game, run as `node --input-type=module -e THIS` in the game's folder. It speaks
-// one JSON line in, one JSON line out on stdin and stdout; the student's console and process.stdout go to
-// stderr, which gridarena keeps as what the code printed.
-//   in:  {"seed": "123", "main": "main.js"}   then one request object per move
-//   out: {"ok": true} after the import, then {"ok": true, "body": "<move JSON>"} per move,
-//        or {"ok": false, "code": "<CodeFailure code>", "message": "..."}
-// The failures, Math.random's generator and the global `files` are the page's (web/code-runtime.mjs).
+// The command line's side of the JavaScript function runner. crates/cli/src/code/function.rs runs
+// `node --input-type=module -e` on this file, with SHARED_RUNNER (the text of web/runners/function.mjs,
+// the source the page's worker runs) defined before it: one process per side per game, in the game's
+// folder inside the sandbox. What a move is (seeding, the global `files`, printing, failures, the answer)
+// is the shared runner's; this file loads the player's modules the way node can, closes node's network and
+// speaks the lines protocol.
+//   in:  {"seed": "123", "main": "main.js", "outputChars": 8000}   then one request object per move
+//   out: one reply per line (crates/engine/src/halma/code/reply.rs: RunnerReply): after the import, then
+//        per move
+// The student's console is captured by the runner and travels in the reply; process.stdout and
+// process.stderr go to stderr, which gridarena adds to what the code printed.
 import fs from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
 import dns from 'node:dns';
 import readline from 'node:readline';
+import vm from 'node:vm';
 import { Console } from 'node:console';
 import { register } from 'node:module';
-import { pathToFileURL, fileURLToPath } from 'node:url';
+import { pathToFileURL } from 'node:url';
 
 const GAME = process.cwd();
 const GAME_URL = pathToFileURL(GAME + path.sep).href;
+const REFUSED = 'is not allowed: a code player imports only its own files';
 
-// A .js file of the player's is an ES module, as in the page, whatever package.json says.
+// A player's .js file is an ES module, as in the page, whatever package.json says; and it imports only
+// its own JavaScript files by a relative path, as the page's check allows (no packages, no node: modules).
 register(
   'data:text/javascript,' +
     encodeURIComponent(`
       let root = '';
       export function initialize(data) { root = data.root; }
+      export async function resolve(specifier, context, next) {
+        const parent = context.parentURL || '';
+        if (!parent.startsWith(root) || !/\\.m?js$/.test(parent)) return next(specifier, context);
+        const from = decodeURIComponent(parent.slice(root.length));
+        if (!specifier.startsWith('./') && !specifier.startsWith('../')) {
+          throw new Error(from + ': ' + JSON.stringify(specifier) + ' ${REFUSED}, with a relative path written out such as ./helper.js (it has no network and no packages)');
+        }
+        let found;
+        try {
+          found = await next(specifier, context);
+        } catch {
+          found = { url: '' };
+        }
+        if (!found.url.startsWith(root) || !/\\.m?js$/.test(found.url)) {
+          throw new Error(from + ': ' + JSON.stringify(specifier) + " is not one of the player's JavaScript files (read data files with files.text() or files.bytes())");
+        }
+        return found;
+      }
       export async function load(url, context, next) {
         if (url.startsWith(root) && /\\.m?js$/.test(url)) return next(url, { ...context, format: 'module' });
         return next(url, context);
@@ -54,168 +78,111 @@ net.Socket.prototype.connect = function (...args) {
 dns.lookup = () => refuse('dns.lookup');
 dns.promises.lookup = () => refuse('dns.lookup');
 
-/** A seeded replacement for Math.random: sfc32, its state drawn from the u64 seed by splitmix64. */
-function seededRandom(seed) {
-  let x;
-  try {
-    x = BigInt.asUintN(64, BigInt(String(seed ?? '0')));
-  } catch {
-    x = 0n;
-  }
-  const mask = (1n << 64n) - 1n;
-  const next = () => {
-    x = (x + 0x9e3779b97f4a7c15n) & mask;
-    let z = x;
-    z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & mask;
-    z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & mask;
-    return z ^ (z >> 31n);
-  };
-  const w1 = next();
-  const w2 = next();
-  let a = Number(w1 & 0xffffffffn) | 0;
-  let b = Number(w1 >> 32n) | 0;
-  let c = Number(w2 & 0xffffffffn) | 0;
-  let d = 1;
-  const step = () => {
-    const t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
-    return t >>> 0;
-  };
-  for (let i = 0; i < 12; i++) step();
-  return function random() {
-    return step() / 4294967296;
-  };
-}
+const { JsPlayer, noteUncaught } = await import(
+  `data:text/javascript;base64,${Buffer.from(SHARED_RUNNER).toString('base64')}`
+);
+// An error thrown outside a move's call (a timer, a promise nobody awaited) goes to the output of the move
+// in progress, as in the page's worker, rather than ending the process.
+process.on('uncaughtException', (e) => noteUncaught(e));
+process.on('unhandledRejection', (e) => noteUncaught(e));
 
-/** The player's own files, by relative path, as the page's global `files` gives them. */
-function inGame(p) {
-  const full = path.resolve(GAME, String(p));
-  if (!full.startsWith(GAME + path.sep)) throw new Error(`${p} is not one of the player's files`);
-  return full;
-}
-globalThis.files = Object.freeze({
-  text: (p) => fs.readFileSync(inGame(p), 'utf8'),
-  bytes: (p) => new Uint8Array(fs.readFileSync(inGame(p))),
-  list: () => {
-    const out = [];
-    const walk = (dir) => {
-      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-        const full = path.join(dir, e.name);
-        if (e.isDirectory()) walk(full);
-        else out.push(path.relative(GAME, full).split(path.sep).join('/'));
-      }
-    };
-    walk(GAME);
-    return out.sort();
-  },
-});
-
-/** A stack with the player's frames only, each named by its path in the game's folder. */
-function studentStack(e) {
-  const text = String(e?.stack ?? e);
-  const lines = text.split('\n');
-  const kept = [];
-  for (const line of lines) {
-    if (/^\s+at /.test(line)) {
-      if (!line.includes(GAME_URL) && !line.includes(GAME + path.sep)) continue;
+/** The player's files, by path in its folder, in order (the page is handed the same list). */
+function playerFiles() {
+  const out = [];
+  const walk = (dir) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) walk(full);
+      else if (e.isFile()) out.push({ path: path.relative(GAME, full).split(path.sep).join('/'), bytes: new Uint8Array(fs.readFileSync(full)) });
     }
-    kept.push(line.split(GAME_URL).join('').split(GAME + path.sep).join(''));
+  };
+  walk(GAME);
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** How node's import of the main module failed, where the host rather than the code is to name it: an
+ * import the page's check refuses (could_not_start), or a file that does not parse (syntax_error). */
+function hostFailure(e, files) {
+  const message = String(e?.message ?? '');
+  if (message.includes(REFUSED) || message.includes("is not one of the player's JavaScript files")) {
+    const at = /^([^:]+): /.exec(message);
+    return { ok: false, code: 'could_not_start', message, ...(at ? { file: at[1] } : {}) };
   }
-  return kept.join('\n').trimEnd();
-}
-
-function describe(value) {
-  const kind = typeof value;
-  if (kind === 'function') return 'a function';
-  if (kind === 'symbol') return 'a symbol';
-  if (kind === 'bigint') return `${value}n (a bigint)`;
-  return `${String(value).slice(0, 80)} (a ${kind})`;
-}
-
-function failure(e) {
   if (e instanceof SyntaxError) {
-    // Node names the file and line of a module that does not parse on the stack's first line.
-    const at = /^(file:\/\/\S+?):(\d+)$/m.exec(String(e.stack ?? ''));
-    let where = '';
-    if (at) {
-      let file = at[1];
-      try {
-        file = path.relative(GAME, fileURLToPath(file));
-      } catch {}
-      where = `${file} line ${at[2]}: `;
+    for (const f of files) {
+      if (!/\.m?js$/.test(f.path)) continue;
+      const source = new TextDecoder().decode(f.bytes);
+      const error = compileError(source);
+      if (!error) continue;
+      const line = errorLine(source);
+      return { ok: false, code: 'syntax_error', message: `${f.path} line ${line}: SyntaxError: ${error.message}`, file: f.path, line };
     }
-    if (where) return { ok: false, code: 'syntax_error', message: `${where}SyntaxError: ${e.message}` };
   }
-  if (e instanceof RangeError && /allocation|array length|string length|out of memory|Array buffer/i.test(e.message)) {
-    return { ok: false, code: 'out_of_memory', message: `${e.name}: ${e.message}` };
-  }
-  return { ok: false, code: 'exception', message: studentStack(e) };
+  return null;
 }
 
-const network = () => ({ ok: false, code: 'network', message: [...new Set(attempts)].join(', ') });
-
-async function start(config) {
-  Math.random = seededRandom(config.seed);
-  let mod;
+/** The SyntaxError of compiling `source` as a module, or null. */
+function compileError(source) {
   try {
-    mod = await import(pathToFileURL(path.join(GAME, config.main)).href);
+    new vm.SourceTextModule(source);
+    return null;
   } catch (e) {
-    return [null, failure(e)];
+    return e instanceof SyntaxError ? e : null;
   }
-  if (attempts.length) return [null, network()];
-  let move = mod.move;
-  if (typeof move !== 'function' && typeof mod.default === 'function') move = mod.default;
-  if (typeof move !== 'function' && typeof mod.default?.move === 'function') move = mod.default.move.bind(mod.default);
-  if (typeof move !== 'function') {
-    return [null, { ok: false, code: 'no_move_function', message: `${config.main} defines no function move(request): export it, as in  export function move(request) { … }` }];
-  }
-  return [move, { ok: true }];
 }
 
-async function play(move, line) {
-  let request;
-  try {
-    request = JSON.parse(line);
-  } catch (e) {
-    return { ok: false, code: 'could_not_start', message: `the request is not JSON: ${e.message}` };
+/** The line of `source`'s syntax error. Node names no line for a module that does not parse, so it is
+ * found as the first n for which the first n lines fail otherwise than by ending too soon (a parse stops
+ * at its first bad token whatever follows it): a binary search, a few compiles. */
+function errorLine(source) {
+  const lines = source.split('\n');
+  const failsBy = (n) => {
+    const e = compileError(lines.slice(0, n).join('\n'));
+    return e !== null && !/end of input|Unterminated|missing \) after/i.test(e.message);
+  };
+  let lo = 1;
+  let hi = lines.length;
+  if (!failsBy(hi)) return hi;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (failsBy(mid)) hi = mid;
+    else lo = mid + 1;
   }
-  let value;
-  try {
-    value = await Reflect.apply(move, undefined, [request]);
-  } catch (e) {
-    if (attempts.length) return network();
-    return failure(e);
-  }
-  if (attempts.length) return network();
-  let body;
-  try {
-    body = value === undefined ? 'null' : JSON.stringify(value);
-  } catch (e) {
-    return { ok: false, code: 'malformed_answer', message: `move returned ${describe(value)}, which cannot be sent as JSON: ${e.message}` };
-  }
-  if (body === undefined) return { ok: false, code: 'malformed_answer', message: `move returned ${describe(value)}, which cannot be sent as JSON` };
-  return { ok: true, body };
+  return lo;
 }
 
 const answer = (reply) => new Promise((done) => protoWrite(JSON.stringify(reply) + '\n', done));
 
 const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
-let move = null;
-let started = false;
+let player = null;
 for await (const line of lines) {
-  if (!started) {
-    started = true;
-    const [found, reply] = await start(JSON.parse(line));
-    await answer(reply);
-    if (!found) break;
-    move = found;
+  if (!player) {
+    const config = JSON.parse(line);
+    const files = playerFiles();
+    const urls = new Map(
+      files.filter((f) => /\.m?js$/.test(f.path)).map((f) => [pathToFileURL(path.join(GAME, f.path)).href, f.path]),
+    );
+    player = new JsPlayer({
+      seed: config.seed,
+      files,
+      urls,
+      outputChars: Number(config.outputChars ?? 8000),
+      takeAttempts: () => attempts.splice(0),
+    });
+    let refused = null;
+    const reply = await player.load(config.main, async () => {
+      try {
+        return await import(pathToFileURL(path.join(GAME, config.main)).href);
+      } catch (e) {
+        refused = hostFailure(e, files);
+        throw e;
+      }
+    });
+    const said = refused ? { ...refused, output: reply.output, outputChars: reply.outputChars } : reply;
+    await answer(said);
+    if (!said.ok) break;
     continue;
   }
-  attempts.length = 0;
-  await answer(await play(move, line));
+  await answer(await player.play(line));
 }
 process.exit(0);

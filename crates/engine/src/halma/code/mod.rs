@@ -2,13 +2,15 @@
 //! with the machine's interpreters (docs/code-players.md).
 //!
 //! Running the code is the front-ends' business; the engine holds what they share: the AI's files and
-//! their checks ([`source`]), the files with their hash worked out once ([`hashed`]), and the names of
-//! what can go wrong ([`failure`]).
+//! their checks ([`source`]), the files with their hash worked out once ([`hashed`]), the names of
+//! what can go wrong ([`failure`]), and what a move came to ([`reply`]).
 
 pub mod failure;
 pub mod hashed;
+pub mod reply;
 pub mod source;
 
 pub use failure::CodeFailure;
 pub use hashed::HashedSource;
+pub use reply::{CodeMove, RunnerReply, MAX_OUTPUT_CHARS};
 pub use source::{CodeFile, Format, Lang, Source};
