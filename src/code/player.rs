@@ -8,22 +8,22 @@
 //! - **Deadlines.** The caller owns them: a move it no longer wants is [`cancel`](CodePlayer::cancel)led,
 //!   which terminates the worker and starts a fresh one. What a restart loses: the function format's
 //!   module state (variables kept between moves). A course player's side files are carried over.
-//! - **The course clock.** A course-format player has the course's 300 s a game, charged with the
-//!   worker's time for each move (the deadline for a move that was cut off); once spent, every move is
-//!   `out_of_time` without asking.
+//! - **The course clock.** A course-format player has the course's 300 s a game, kept by the engine's
+//!   [`CourseClock`] as the CLI keeps a program's: the page cannot measure a worker's CPU time, so each
+//!   move is charged its wall time as the page measured it (the time waited for a move that was cut
+//!   off); once spent, every move is `out_of_time` without asking.
 
 use super::ai::{CodeFile, Format, Source};
 use super::worker::{move_message, reset_message, start_message, CodeWorker, Message, Reply};
 use super::Moved;
-use gridarena_engine::halma::course::{input_txt, parse_output, Occasion};
+use gridarena_engine::halma::code::{Charge, CourseClock};
+use gridarena_engine::halma::course::{input_txt, parse_output};
 use gridarena_engine::halma::program::stderr_tail;
 use gridarena_engine::halma::protocol::parse_response;
 use gridarena_engine::halma::{Answer, CodeFailure, Game, NoMove, ProgramFailure, Team};
 use std::cell::RefCell;
 use std::rc::Rc;
-
-/// The course's play time for one game, in milliseconds.
-pub const COURSE_CLOCK_MS: f64 = 300_000.0;
+use std::time::Duration;
 
 /// How long the code may take to get ready (its module's top level, after the runtime has loaded and
 /// said so), in milliseconds: past it, an endless loop there would hold a game up for ever.
@@ -61,9 +61,8 @@ struct Inner {
     /// move itself, since the worker's own clock is the student's code's to replace.
     sent_at: Option<f64>,
     next_id: u32,
-    /// Course format: milliseconds of the clock used this game, and moves asked.
-    clock_used_ms: f64,
-    moves: u32,
+    /// Course format: the course's clock for this game (the engine's defaults).
+    clock: CourseClock,
     on_status: OnStatus,
     /// Promises waiting for the player to be ready or failed ([`CodePlayer::settled`]).
     waiting: Vec<js_sys::Function>,
@@ -84,8 +83,7 @@ impl CodePlayer {
                 pending: None,
                 sent_at: None,
                 next_id: 0,
-                clock_used_ms: 0.0,
-                moves: 0,
+                clock: CourseClock::default(),
                 on_status: Rc::new(on_status),
                 waiting: Vec::new(),
                 load_deadline: None,
@@ -113,8 +111,7 @@ impl CodePlayer {
             let mut inner = self.inner.borrow_mut();
             inner.seed = seed;
             inner.side_files.clear();
-            inner.clock_used_ms = 0.0;
-            inner.moves = 0;
+            inner.clock.new_game();
             inner.pending = None;
             inner.worker.is_some() && inner.status == Status::Ready
         };
@@ -164,12 +161,8 @@ impl CodePlayer {
     /// the game cannot be written so.
     pub fn course_input(&self, game: &Game, team: Team) -> Result<String, String> {
         let inner = self.inner.borrow();
-        let left = (COURSE_CLOCK_MS - inner.clock_used_ms).max(0.0) / 1000.0;
-        let occasion = if inner.moves == 0 {
-            Occasion::FirstMove
-        } else {
-            Occasion::LaterMove
-        };
+        let left = inner.clock.time_left().as_secs_f64();
+        let occasion = inner.clock.occasion(false);
         input_txt(game, team, left, occasion).map_err(|e| e.to_string())
     }
 
@@ -180,9 +173,7 @@ impl CodePlayer {
             let inner = self.inner.borrow();
             match &inner.status {
                 Status::Failed(failure) => Some(Answer::NoMove(NoMove::Code(failure.clone()))),
-                _ if inner.source.format == Format::Course
-                    && inner.clock_used_ms >= COURSE_CLOCK_MS =>
-                {
+                _ if inner.source.format == Format::Course && inner.clock.spent() => {
                     Some(Answer::NoMove(NoMove::Program(ProgramFailure::OutOfTime)))
                 }
                 _ => None,
@@ -195,7 +186,6 @@ impl CodePlayer {
         let ready = {
             let mut inner = self.inner.borrow_mut();
             inner.next_id += 1;
-            inner.moves += 1;
             let id = inner.next_id;
             let message = move_message(id, request, input);
             inner.pending = Some((id, message, Box::new(on_moved)));
@@ -214,7 +204,7 @@ impl CodePlayer {
             let mut inner = self.inner.borrow_mut();
             let had = inner.pending.take().is_some();
             if had && inner.source.format == Format::Course {
-                inner.clock_used_ms += waited_ms;
+                inner.clock.charge(wall_charge(waited_ms));
             }
             had
         };
@@ -377,7 +367,7 @@ impl CodePlayer {
             let sent_at = inner.sent_at.take().unwrap_or_else(crate::now_ms);
             reply.ms = (crate::now_ms() - sent_at).max(0.0);
             if inner.source.format == Format::Course {
-                inner.clock_used_ms += reply.ms;
+                inner.clock.charge(wall_charge(reply.ms));
                 if let Some(files) = &reply.side_files {
                     inner.side_files.clone_from(files);
                 }
@@ -390,6 +380,22 @@ impl CodePlayer {
         if let Some(on_moved) = on_moved {
             on_moved(moved_of(format, reply));
         }
+    }
+}
+
+/// A move's charge to the course clock: `ms` of wall time measured by the page (a worker's CPU time
+/// cannot be), never killed at the clock's deadline since the page's caller owns the deadlines.
+fn wall_charge(ms: f64) -> Charge {
+    // `try_from_secs_f64` refuses a NaN and a negative (zero then) and a time too long (all of it).
+    let wall = Duration::try_from_secs_f64(ms.max(0.0) / 1000.0).unwrap_or(if ms > 0.0 {
+        Duration::MAX
+    } else {
+        Duration::ZERO
+    });
+    Charge {
+        cpu: None,
+        wall,
+        killed_at_clock_deadline: false,
     }
 }
 
@@ -469,6 +475,20 @@ mod tests {
             ms: 3.0,
             ..Reply::default()
         }
+    }
+
+    #[test]
+    fn the_page_charges_wall_ms_whatever_it_measured() {
+        assert_eq!(wall_charge(1500.0).wall, Duration::from_millis(1500));
+        assert_eq!(wall_charge(1500.0).cpu, None);
+        assert_eq!(wall_charge(-3.0).wall, Duration::ZERO);
+        assert_eq!(wall_charge(f64::NAN).wall, Duration::ZERO);
+        assert_eq!(wall_charge(f64::INFINITY).wall, Duration::MAX);
+        let mut clock = CourseClock::default();
+        clock.charge(wall_charge(299_999.0));
+        assert!(!clock.spent());
+        clock.charge(wall_charge(1.0));
+        assert!(clock.spent(), "the course's 300 s");
     }
 
     #[test]

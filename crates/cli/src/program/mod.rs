@@ -5,12 +5,12 @@
 //!   the line format, its own process, started at the first move and killed with its process group when
 //!   the game ends. Several games at once never share either.
 //! - However gridarena ends, its programs and their folders end with it ([`supervise`]).
-//! - Each player has a clock: the total play time of a game, charged after each move with the CPU time of
-//!   the program's processes where the system reports it, else the wall time ([`Measured`]). A move still
-//!   running at its time left plus the grace is killed. The wall time of a game's moves is capped too, at
-//!   [`WALL_FACTOR`] times the clock. Once the clock is spent the player answers
-//!   [`ProgramFailure::OutOfTime`]; what that costs is the caller's policy (the course's: the game is
-//!   lost; the arena's: no move).
+//! - Each player has a clock, the engine's [`CourseClock`] (the page keeps a code player's the same way):
+//!   the total play time of a game, charged after each move with the CPU time of the program's processes
+//!   where the system reports it, else the wall time ([`Measured`]). A move still running at its time
+//!   left plus the grace is killed. The wall time of a game's moves is capped too, at [`WALL_FACTOR`]
+//!   times the clock. Once the clock is spent the player answers [`ProgramFailure::OutOfTime`]; what
+//!   that costs is the caller's policy (the course's: the game is lost; the arena's: no move).
 //! - Every way a move fails is a [`ProgramFailure`], with the tail of the program's stderr where it
 //!   helps: that is where a student's bug shows.
 //! - A move can be cancelled from another thread ([`ProgramPlayer::cancel`]): a bridged page that starts
@@ -28,8 +28,7 @@ mod workdir;
 pub use workdir::{GameDir, MAX_BYTES, MAX_FILES, PREFIX};
 
 use crate::code::sandbox::Sandbox;
-use gridarena_engine::halma::code::HashedSource;
-use gridarena_engine::halma::course::Occasion;
+use gridarena_engine::halma::code::{Charge, ClockSettings, CourseClock, HashedSource};
 use gridarena_engine::halma::game_loop::game_request_body;
 use gridarena_engine::halma::{Answer, Game, NoMove, Program, ProgramFailure, ProgramFormat, Team};
 use std::fmt;
@@ -45,16 +44,9 @@ pub fn supervise() -> Result<(), String> {
     signals::end_programs_on_signals()
 }
 
-/// The default play time of one game, as in the course.
-pub const DEFAULT_CLOCK: Duration = Duration::from_secs(300);
-/// A game's moves may take this many times the clock in wall time. CPU time misses the work of a process
-/// the program detached (nobody waits for it) and a program that waits rather than computes spends
-/// none, so without a cap on wall time such a program would never run out; three times leaves a fair
-/// program room on a busy machine.
-pub const WALL_FACTOR: u32 = 3;
-
-/// The default grace after the time left before a move is killed.
-pub const DEFAULT_GRACE: Duration = Duration::from_secs(10);
+// The clock's rules are the engine's, shared with the page; kept under these names for this crate.
+pub use gridarena_engine::halma::code::clock::{DEFAULT_CLOCK, DEFAULT_GRACE, WALL_FACTOR};
+pub use gridarena_engine::halma::code::Measured;
 
 /// A program's clock settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,6 +79,17 @@ pub enum OutOfTime {
     NoMove,
 }
 
+impl Clock {
+    /// The engine clock's settings: these, with the wall time capped at [`WALL_FACTOR`] times the total.
+    pub fn settings(&self) -> ClockSettings {
+        ClockSettings {
+            total: self.total,
+            grace: self.grace,
+            wall_factor: WALL_FACTOR,
+        }
+    }
+}
+
 impl std::str::FromStr for OutOfTime {
     type Err = String;
     fn from_str(s: &str) -> Result<OutOfTime, String> {
@@ -97,25 +100,6 @@ impl std::str::FromStr for OutOfTime {
                 "{other:?} is not a policy: lose (the course's) or no-move (the arena's)"
             )),
         }
-    }
-}
-
-/// How a move's time was measured.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Measured {
-    /// CPU time (user and system) of the program's processes.
-    #[default]
-    Cpu,
-    /// Wall time, where the system did not report CPU time.
-    Wall,
-}
-
-impl fmt::Display for Measured {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Measured::Cpu => "CPU time",
-            Measured::Wall => "wall time",
-        })
     }
 }
 
@@ -148,15 +132,20 @@ pub struct ClockUse {
 }
 
 /// One game's state of a program player.
-#[derive(Default)]
 struct GameState {
     dir: Option<GameDir>,
     lines: Option<lines::Bot>,
-    used: Duration,
-    /// The wall time of the game's moves so far.
-    wall: Duration,
-    measured: Measured,
-    moves: u32,
+    clock: CourseClock,
+}
+
+impl GameState {
+    fn new(clock: &Clock) -> GameState {
+        GameState {
+            dir: None,
+            lines: None,
+            clock: CourseClock::new(clock.settings()),
+        }
+    }
 }
 
 impl Drop for GameState {
@@ -205,7 +194,7 @@ impl ProgramPlayer {
             program,
             clock,
             code: None,
-            state: Mutex::new(GameState::default()),
+            state: Mutex::new(GameState::new(&clock)),
             cancels: cancel::Cancels::default(),
         }
     }
@@ -237,9 +226,9 @@ impl ProgramPlayer {
     pub fn clock_use(&self) -> ClockUse {
         let state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         ClockUse {
-            used: state.used.min(self.clock.total),
-            total: self.clock.total,
-            measured: state.measured,
+            used: state.clock.used(),
+            total: state.clock.total(),
+            measured: state.clock.measured(),
         }
     }
 
@@ -255,7 +244,7 @@ impl ProgramPlayer {
     pub fn end_game(&self) {
         self.cancel();
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        *state = GameState::default();
+        *state = GameState::new(&self.clock);
     }
 
     /// Asks for one move, blocking until the program answers, fails, is killed or is cancelled.
@@ -263,13 +252,7 @@ impl ProgramPlayer {
         // Taken before the lock, so a cancel reaches a move that waits for the one running too.
         let ticket = self.cancels.ticket();
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        let wall_total = self
-            .clock
-            .total
-            .checked_mul(WALL_FACTOR)
-            .unwrap_or(Duration::MAX);
-        let time_left = (self.clock.total.saturating_sub(state.used))
-            .min(wall_total.saturating_sub(state.wall));
+        let time_left = state.clock.time_left();
         let time_left_ms = u64::try_from(time_left.as_millis()).unwrap_or(u64::MAX);
         let failed = |failure: ProgramFailure, request: String| Reply {
             answer: Answer::NoMove(NoMove::Program(failure)),
@@ -287,16 +270,11 @@ impl ProgramPlayer {
                 ..failed(failure, String::new())
             };
         }
-        if time_left.is_zero() {
+        if state.clock.spent() {
             return failed(ProgramFailure::OutOfTime, String::new());
         }
-        let clock_deadline = time_left + self.clock.grace;
-        let deadline = clock_deadline.min(ask.limit.unwrap_or(Duration::MAX));
-        let occasion = match (ask.single, state.moves) {
-            (true, _) => Occasion::Single,
-            (false, 0) => Occasion::FirstMove,
-            _ => Occasion::LaterMove,
-        };
+        let deadline = state.clock.deadline(ask.limit);
+        let occasion = state.clock.occasion(ask.single);
         let GameState { dir, lines, .. } = &mut *state;
         // The game's folder is made at its first move, so a player never asked costs no copy.
         let dir = match dir {
@@ -322,7 +300,7 @@ impl ProgramPlayer {
                 ask,
                 time_left,
                 occasion,
-                deadline,
+                deadline.after,
                 ticket,
             ),
             ProgramFormat::Lines => {
@@ -339,25 +317,12 @@ impl ProgramPlayer {
                     sandbox,
                     dir,
                     body,
-                    deadline,
+                    deadline.after,
                     ticket,
                 )
             }
         };
         let wall = start.elapsed();
-        let (charged, measured) = match moved.cpu {
-            Some(cpu) => (cpu, Measured::Cpu),
-            None => (wall, Measured::Wall),
-        };
-        state.moves += 1;
-        state.used += charged;
-        state.wall += wall;
-        state.measured = measured;
-        if state.wall >= wall_total {
-            // Its wall time is spent, and with it its clock.
-            state.used = state.used.max(self.clock.total);
-            state.measured = Measured::Wall;
-        }
         let mut reply = Reply {
             answer: moved.answer,
             latency: moved.answered.then_some(wall),
@@ -371,12 +336,15 @@ impl ProgramPlayer {
             reply.answer,
             Answer::NoMove(NoMove::Program(ProgramFailure::TimedOut { .. }))
         );
-        if killed && deadline == clock_deadline && !reply.cancelled {
+        state.clock.charge(Charge {
+            cpu: moved.cpu,
+            wall,
             // Killed at the clock's own deadline: it ran past all of it. A move cut sooner by the
             // request's limit (a page's tick, the doctor's 1 ms check) or by a cancel is charged what
             // it used.
-            state.used = state.used.max(self.clock.total);
-        } else if !killed && state.used >= self.clock.total {
+            killed_at_clock_deadline: killed && deadline.own && !reply.cancelled,
+        });
+        if !killed && state.clock.spent() {
             reply.answer = Answer::NoMove(NoMove::Program(ProgramFailure::OutOfTime));
         }
         reply
