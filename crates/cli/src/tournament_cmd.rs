@@ -426,7 +426,9 @@ fn roll_call_code(
                 settings.seed,
                 Duration::from_millis(settings.tick_ms),
             );
-            let latency = asked.ms.map(|ms| Duration::from_secs_f64(ms.max(0.0) / 1000.0));
+            let latency = asked
+                .ms
+                .map(|ms| Duration::from_secs_f64(ms.max(0.0) / 1000.0));
             (asked.answer, latency)
         }
     };

@@ -105,6 +105,14 @@ impl FunctionPlayer {
     pub fn ask(&self, game: &Game, team: Team, seed: u64, limit: Duration) -> (CodeMove, String) {
         let limit_ms = u64::try_from(limit.as_millis()).unwrap_or(u64::MAX);
         let request = game_request_body(game, team, limit_ms, seed);
+        let moved = self.ask_request(&request, team, seed, limit);
+        (moved, request)
+    }
+
+    /// Asks `move` with `request` as it is (the conformance suite's requests), as `team` in a game of
+    /// seed `seed`. At a game's first move what the import printed comes first in the printed text.
+    pub fn ask_request(&self, request: &str, team: Team, seed: u64, limit: Duration) -> CodeMove {
+        let limit_ms = u64::try_from(limit.as_millis()).unwrap_or(u64::MAX);
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         let mut printed = String::new();
         let failed = |failure: CodeFailure, printed: String| CodeMove {
@@ -115,7 +123,7 @@ impl FunctionPlayer {
             ms: Some(0.0),
         };
         if let Some(broken) = &state.broken {
-            return (failed(broken.clone(), printed), request);
+            return failed(broken.clone(), printed);
         }
         if state
             .runner
@@ -130,7 +138,7 @@ impl FunctionPlayer {
                 Err((failure, said)) => {
                     state.runner = None;
                     state.broken = Some(failure.clone());
-                    return (failed(failure, said), request);
+                    return failed(failure, said);
                 }
             }
         }
@@ -138,11 +146,11 @@ impl FunctionPlayer {
             let failure = CodeFailure::NotStarted {
                 why: "its runner did not start".to_string(),
             };
-            return (failed(failure, printed), request);
+            return failed(failure, printed);
         };
         let mark = runner.running.stderr_mark();
         let start = Instant::now();
-        let mut line = request.clone().into_bytes();
+        let mut line = request.as_bytes().to_vec();
         line.push(b'\n');
         let heard = match runner.stdin.send(line) {
             Ok(()) => runner.lines.recv_timeout(limit),
@@ -196,8 +204,8 @@ impl FunctionPlayer {
         if end_runner {
             state.runner = None;
         }
-        moved.printed = Some(printed).filter(|p| !p.trim().is_empty());
-        (moved, request)
+        moved.printed = Some(printed).filter(|p| !p.is_empty());
+        moved
     }
 
     /// Starts this game's runner and imports the module; returns what the import printed, or why it
