@@ -90,7 +90,7 @@ fn code_moves(root: &str, game: &Game, n: usize) {
     let mut times: Vec<Duration> = (0..=n)
         .map(|_| {
             let start = Instant::now();
-            let asked = function.ask(game, team, 1, Duration::from_secs(20));
+            let (asked, _) = function.ask(game, team, 1, Duration::from_secs(20));
             let took = start.elapsed();
             assert!(
                 matches!(asked.answer, Answer::Move(_)),
