@@ -32,7 +32,8 @@ def run_main(main, path):
         with open(path, 'rb') as f:
             code = compile(f.read(), main, 'exec', dont_inherit=True)
     except SyntaxError as e:
-        return syntax_failure(e, 'exception')
+        STDERR.write(syntax_failure(e)['message'] + '\n')
+        return crashed(1)
     except OSError as e:
         return {'ok': False, 'code': 'crashed', 'message': 'cannot read %s: %s' % (main, e)}
     module = types.ModuleType('__main__')
@@ -46,14 +47,20 @@ def run_main(main, path):
     sys.modules['__main__'] = module
     sys.argv = [main]
     status = 0
-    failed = None
     process = Process()
     try:
         exec(code, module.__dict__)
     except SystemExit as e:
         status = exit_status(e)
     except BaseException as e:
-        failed = failure(e)
+        # As the interpreter does when a script raises: the traceback on stderr, exit status 1 (the
+        # command line runs the same script as a process, and names it the same way).
+        try:
+            text, _ = traceback_text(e)
+            STDERR.write(text + '\n')
+        except Exception:
+            pass
+        status = 1
     finally:
         process.exit()
         sys.modules['__main__'] = saved_main
@@ -62,8 +69,6 @@ def run_main(main, path):
             os.chdir(GAME)
         except OSError:
             pass
-    if failed:
-        return failed
     if status:
         return crashed(status)
     out = os.path.join(GAME, 'output.txt')

@@ -374,8 +374,10 @@ test('Python course format: a move ends as a process exits: files left open are 
     assert.equal(side(a)['log.txt'], 'bye\n'.repeat(n), 'each handler runs once, at the end of the move that registered it');
   }
   const x = await move(null, 'raise');
-  assert.equal(x.code, 'exception');
-  assert.match(x.message, /ValueError: after writing the table/);
+  // As a process that raises: the traceback on stderr and exit status 1 (the command line's name too).
+  assert.equal(x.code, 'crashed');
+  assert.match(x.message, /exited with status 1/);
+  assert.match(x.output, /ValueError: after writing the table/);
   assert.match(x.output, /handler ran/);
   assert.equal(side(x)['table.txt'], 'learned', 'a file left open is flushed even when the script raised');
 });

@@ -9,20 +9,41 @@
 //! that fails is reported by the first move.
 
 use gridarena_cli::code::function::FunctionPlayer;
-use gridarena_cli::code::interpreter;
 use gridarena_cli::code::sandbox::Isolation;
+use gridarena_cli::code::{interpreter, CodePlayer};
+use gridarena_cli::program::{Ask, Clock};
 use gridarena_engine::halma::code::{CodeFile, CodeMove, Format, HashedSource, Lang, Source};
-use gridarena_engine::halma::{Answer, NoMove, Team};
+use gridarena_engine::halma::course::{input_txt, Occasion};
+use gridarena_engine::halma::{Answer, CampRules, Game, NoMove, Preset, Team};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-fn cases() -> Vec<Value> {
+fn fixture(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/fixtures/conformance/cases.json");
-    let text = std::fs::read_to_string(&path).expect("the conformance cases");
-    serde_json::from_str(&text).expect("cases.json is JSON")
+        .join("../../tests/fixtures/conformance")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn cases() -> Vec<Value> {
+    serde_json::from_str(&fixture("cases.json")).expect("cases.json is JSON")
+}
+
+/// The game a course case's move is asked in: the classic start, course rules, red asked first with
+/// the full clock; its input.txt is the fixture the page's side is given.
+fn classic() -> Game {
+    let mut rules = Preset::Classic.rules();
+    rules.camp_rules = CampRules::Course;
+    let game = Game::new(&rules, 1).expect("the classic start");
+    let input = input_txt(&game, Team::Red, 300.0, Occasion::FirstMove).expect("16x16");
+    assert_eq!(
+        input,
+        fixture("classic_input.txt"),
+        "the page's side is given this input.txt"
+    );
+    game
 }
 
 fn source(case: &Value) -> Source {
@@ -39,7 +60,10 @@ fn source(case: &Value) -> Source {
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Source {
         lang,
-        format: Format::Function,
+        format: match case["format"].as_str() {
+            Some("course") => Format::Course,
+            _ => Format::Function,
+        },
         main: case["main"].as_str().expect("main").to_string(),
         files,
     }
@@ -74,6 +98,14 @@ fn check(where_: &str, moved: &CodeMove, want: &Value, printed_before: &str) {
             "{where_}: printed text"
         );
     }
+    for part in want["printed_contains"].as_array().into_iter().flatten() {
+        let part = part.as_str().unwrap_or_default();
+        let printed = moved.printed.as_deref().unwrap_or_default();
+        assert!(
+            printed.contains(part),
+            "{where_}: {part:?} not printed in {printed:?}"
+        );
+    }
     if let Some(code) = want.get("code").and_then(Value::as_str) {
         let (named, words) = failure(moved)
             .unwrap_or_else(|| panic!("{where_}: should fail {code}, answered {moved:?}"));
@@ -94,7 +126,9 @@ fn check(where_: &str, moved: &CodeMove, want: &Value, printed_before: &str) {
         .body
         .as_deref()
         .unwrap_or_else(|| panic!("{where_}: no answer: {moved:?}"));
-    if let Some(body) = want.get("body") {
+    if let Some(Value::String(output)) = want.get("body") {
+        assert_eq!(body_text, output, "{where_}: output.txt");
+    } else if let Some(body) = want.get("body") {
         let said: Value = serde_json::from_str(body_text).expect("a JSON answer");
         assert_eq!(&said, body, "{where_}: the answer");
     }
@@ -115,6 +149,11 @@ fn every_case_plays_on_the_command_line_as_in_the_page() {
             continue;
         };
         let seed: u64 = case["seed"].as_str().unwrap_or("0").parse().unwrap_or(0);
+        if source.format == Format::Course {
+            play_course(&name, source, &case["moves"][0]);
+            played += 1;
+            continue;
+        }
         let player = FunctionPlayer::new(Arc::new(HashedSource::new(source)), interpreter);
         let start = &case["start"];
         let limit = Duration::from_secs(20);
@@ -137,4 +176,31 @@ fn every_case_plays_on_the_command_line_as_in_the_page() {
         played += 1;
     }
     assert!(played > 0, "no case could be played");
+}
+
+/// A course case: one move, the script run as a process in its game's folder, as the command line runs
+/// a course entry; its answer is output.txt's text and its printed text the process's.
+fn play_course(name: &str, source: Source, want: &Value) {
+    let player = CodePlayer::new(Arc::new(HashedSource::new(source)), Clock::default())
+        .expect("a course player");
+    let CodePlayer::Course(program) = &player else {
+        panic!("{name}: a course entry is played as a program")
+    };
+    let game = classic();
+    let reply = program.ask(&Ask {
+        game: &game,
+        team: Team::Red,
+        seed: 1,
+        single: false,
+        limit: None,
+        request: None,
+    });
+    let moved = CodeMove {
+        answer: reply.answer,
+        body: reply.output,
+        printed: reply.stderr,
+        ms: reply.latency.map(|l| l.as_secs_f64() * 1000.0),
+    };
+    check(&format!("{name}: move 1"), &moved, want, "");
+    player.end_game();
 }

@@ -121,7 +121,8 @@ const LINE_QUEUE: usize = 64;
 
 /// How the program's stdin and stdout are wired.
 pub enum Wiring {
-    /// Neither is used (the course format: files in its folder).
+    /// Neither is used (the course format: files in its folder); what it writes to stdout joins its
+    /// stderr.
     Files,
     /// A request per line on stdin, an answer per line on stdout (read by [`Running::lines`]).
     Lines,
@@ -139,9 +140,15 @@ impl Running {
         if !dir.is_dir() {
             return Err(format!("its folder {} does not exist", dir.display()));
         }
+        let script = match wiring {
+            // What a course program prints is shown beside its stderr, as the page shows a course
+            // script's prints (and as the course's own terminal did): stdout joins stderr.
+            Wiring::Files => format!("exec 1>&2\n{}", script(command)),
+            Wiring::Lines => script(command),
+        };
         let mut cmd = Command::new("sh");
         cmd.arg("-c")
-            .arg(script(command))
+            .arg(script)
             .current_dir(dir)
             .stderr(Stdio::piped());
         match sandbox {
