@@ -9,6 +9,8 @@
 //! - [`probe`]: the endpoint doctor's requests (`gridarena halma probe`), judged by the engine's battery.
 //! - [`terminal`]: outside text made safe to print.
 //! - [`durable`]: files written whole and synced, so that neither a kill nor a power cut loses them.
+//! - [`io`]: stdin, JSON and exit codes for the command, and [`io::read_capped`], the one way anything
+//!   from outside (stdin, a roster, a code entry's files, a program's `output.txt`) is read under a cap.
 //! - [`web`]: the HTTP client for web AIs: the page's request, cut at the tick's deadline, every failure a
 //!   clear reason.
 
@@ -16,6 +18,7 @@ pub mod bridge;
 pub mod code;
 pub mod compare;
 pub mod durable;
+pub mod io;
 pub mod probe;
 pub mod program;
 pub mod runner;

@@ -10,7 +10,6 @@ mod go;
 mod halma;
 mod hyperchess;
 mod hyperchess_view;
-mod io;
 mod match_cmd;
 mod match_from;
 mod probe_cmd;
@@ -19,6 +18,8 @@ mod serve;
 mod tournament_cmd;
 
 use clap::{Parser, Subcommand};
+// In the library, whose code-entry and program readers share its capped reader; commands use `crate::io`.
+use gridarena_cli::io;
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 

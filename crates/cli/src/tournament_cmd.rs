@@ -5,7 +5,7 @@
 //! roster, and writes the progress, the table and the files in `--out`.
 
 use crate::args::preset_parser;
-use crate::io::Failure;
+use crate::io::{read_capped, CapError, Failure, Source};
 use crate::progress::Progress;
 use gridarena_cli::code::CodePlayer;
 use gridarena_cli::durable;
@@ -194,7 +194,7 @@ struct Input {
 /// tournament's bundle is taken too: its roster, and the tournament to resume.
 fn read_roster(path: &Path) -> Result<Input, Failure> {
     let named = |why: String| Failure::Input(format!("{}: {why}", path.display()));
-    let text = read_capped(path, MAX_ROSTER_BYTES.max(MAX_BUNDLE_BYTES)).map_err(named)?;
+    let text = read_text(path, MAX_ROSTER_BYTES.max(MAX_BUNDLE_BYTES)).map_err(named)?;
     let (roster, bundle) = if Tournament::is_bundle(&text) {
         let t = Tournament::from_bundle(&text).map_err(|e| named(e.to_string()))?;
         (t.roster().clone(), Some(t))
@@ -217,29 +217,17 @@ fn read_roster(path: &Path) -> Result<Input, Failure> {
     Ok(Input { roster, bundle })
 }
 
-/// The text of `path`, refused unread past `cap` bytes (a roster or a bundle checks its own size
-/// after).
-fn read_capped(path: &Path, cap: usize) -> Result<String, String> {
-    use std::io::Read;
-    let too_large = || {
-        format!(
-            "it is larger than {} MiB, the most a roster or a tournament's bundle may be",
-            cap / (1024 * 1024)
-        )
-    };
-    let file = fs::File::open(path).map_err(|e| e.to_string())?;
-    let limit = u64::try_from(cap).unwrap_or(u64::MAX);
-    // A file says its size; a pipe is read up to the cap.
-    if file.metadata().is_ok_and(|m| m.len() > limit) {
-        return Err(too_large());
-    }
-    let mut bytes = Vec::new();
-    file.take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
-    if bytes.len() > cap {
-        return Err(too_large());
-    }
+/// The text of `path`, refused unread past `cap` bytes (a roster or a tournament's bundle checks its
+/// own size after). Any file will do: a roster may come through a pipe.
+fn read_text(path: &Path, cap: usize) -> Result<String, String> {
+    let bytes =
+        read_capped(Source::File(path), &path.display().to_string(), cap).map_err(|e| match e {
+            CapError::TooLarge { .. } => format!(
+                "{}, the most a roster or a tournament's bundle may be",
+                e.why()
+            ),
+            CapError::Unreadable { .. } => e.why(),
+        })?;
     String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".to_string())
 }
 

@@ -14,6 +14,7 @@
 pub mod function;
 pub mod sandbox;
 
+use crate::io::{self, read_capped, CapError};
 use crate::program::{Clock, ProgramPlayer};
 use function::FunctionPlayer;
 use gridarena_engine::halma::code::source::{file_of, source_of, MAX_BYTES, MAX_FILES};
@@ -336,7 +337,7 @@ pub fn read_path(path: &Path) -> Result<Source, String> {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let bytes = read_capped(path, MAX_BYTES).map_err(named)?;
+        let bytes = read_file(path, MAX_BYTES).map_err(named)?;
         files.push(file_of(&name, &bytes));
     } else if meta.is_dir() {
         let mut budget = MAX_BYTES;
@@ -347,21 +348,17 @@ pub fn read_path(path: &Path) -> Result<Source, String> {
     source_of(files).map_err(named)
 }
 
-/// Reads `path`, refusing one over `cap` bytes.
-fn read_capped(path: &Path, cap: usize) -> Result<Vec<u8>, String> {
-    use std::io::Read;
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let mut bytes = Vec::new();
-    file.take(u64::try_from(cap).unwrap_or(u64::MAX) + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
-    if bytes.len() > cap {
-        return Err(format!(
+/// Reads `path`, a regular file, refusing one over `cap` bytes (what is left of [`MAX_BYTES`]).
+fn read_file(path: &Path, cap: usize) -> Result<Vec<u8>, String> {
+    let name = path.display().to_string();
+    // The engine's `Source` is a code entry; this one is where bytes come from.
+    read_capped(io::Source::RegularFile(path), &name, cap).map_err(|e| match e {
+        CapError::TooLarge { .. } => format!(
             "more than {} MB: an AI may hold at most that much",
             MAX_BYTES / 1_000_000
-        ));
-    }
-    Ok(bytes)
+        ),
+        unreadable @ CapError::Unreadable { .. } => unreadable.why(),
+    })
 }
 
 fn collect(
@@ -392,7 +389,7 @@ fn collect(
                     "more than {MAX_FILES} files: an AI may hold at most that many"
                 ));
             }
-            let bytes = read_capped(&entry.path(), *budget).map_err(|e| format!("{rel}: {e}"))?;
+            let bytes = read_file(&entry.path(), *budget).map_err(|e| format!("{rel}: {e}"))?;
             *budget -= bytes.len();
             files.push(file_of(&rel, &bytes));
         }

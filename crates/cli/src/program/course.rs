@@ -2,14 +2,15 @@
 
 use super::cancel::Ticket;
 use super::process::{Running, Wiring};
-use super::workdir::{open_regular, write_new};
+use super::workdir::write_new;
 use super::{exit_failure, millis, Ask, Moved};
 use crate::code::sandbox::Sandbox;
+use crate::io::{read_capped, CapError, Source};
 use gridarena_engine::halma::course::{input_txt, parse_output, Occasion};
 use gridarena_engine::halma::program::stderr_tail;
 use gridarena_engine::halma::{Answer, ProgramFailure, MAX_RESPONSE_BYTES};
 use std::fs;
-use std::io::{ErrorKind, Read};
+use std::io::ErrorKind;
 use std::path::Path;
 use std::time::Duration;
 
@@ -64,22 +65,27 @@ pub(super) fn play(
         let failure = exit_failure(&exit, moved.stderr.clone());
         return moved.failed(failure);
     }
-    let (bytes, size) = match read_capped(&output_path) {
-        Ok(read) => read,
-        Err(e) if e.kind() == ErrorKind::NotFound => {
+    let bytes = match read_capped(
+        Source::RegularFile(&output_path),
+        "output.txt",
+        MAX_RESPONSE_BYTES,
+    ) {
+        Ok(bytes) => bytes,
+        Err(CapError::Unreadable { error, .. }) if error.kind() == ErrorKind::NotFound => {
             let stderr = moved.stderr.clone();
             return moved.failed(ProgramFailure::NoOutput { stderr });
         }
-        Err(e) => {
-            let why = format!("output.txt could not be read: {e}");
+        Err(CapError::TooLarge { size, .. }) => {
+            let bytes = usize::try_from(size).unwrap_or(usize::MAX);
+            return moved.failed(ProgramFailure::TooLarge { bytes });
+        }
+        // "output.txt could not be read: it is not a regular file (a FIFO)"
+        Err(unreadable) => {
+            let why = unreadable.to_string();
             let stderr = moved.stderr.clone();
             return moved.failed(ProgramFailure::Malformed { why, stderr });
         }
     };
-    if bytes.len() > MAX_RESPONSE_BYTES {
-        let bytes = usize::try_from(size).unwrap_or(usize::MAX);
-        return moved.failed(ProgramFailure::TooLarge { bytes });
-    }
     moved.output = Some(String::from_utf8_lossy(&bytes).into_owned());
     match parse_output(&bytes) {
         Ok(path) => moved.answer = Answer::Move(path),
@@ -92,15 +98,4 @@ pub(super) fn play(
         }
     }
     moved
-}
-
-/// Reads at most one byte more than [`MAX_RESPONSE_BYTES`] of the regular file `path` (enough to know
-/// it is too large), with its size.
-fn read_capped(path: &Path) -> std::io::Result<(Vec<u8>, u64)> {
-    let file = open_regular(path)?;
-    let size = file.metadata()?.len();
-    let mut bytes = Vec::new();
-    let limit = u64::try_from(MAX_RESPONSE_BYTES).map_or(u64::MAX, |n| n + 1);
-    file.take(limit).read_to_end(&mut bytes)?;
-    Ok((bytes, size))
 }

@@ -11,6 +11,7 @@
 //! that fails rather than reuse what is there, with mode 0700 and every file copied at most 0600 (0700
 //! when it could be run); nothing is made under a fixed shared parent another user could create first.
 
+use crate::io::open_regular;
 use gridarena_engine::halma::code::source::{bytes_of, check_path};
 use gridarena_engine::halma::code::Source;
 use std::fs::{self, DirBuilder, File, OpenOptions};
@@ -276,34 +277,6 @@ fn copy_file(from: &Path, to: &Path) -> io::Result<()> {
         .open(to)?;
     io::copy(&mut input, &mut output)?;
     Ok(())
-}
-
-/// Opens `path` for reading only if it is a regular file: never through a link, and never waiting for
-/// a FIFO's writer or a device, which a program could leave where its answer should be.
-pub(super) fn open_regular(path: &Path) -> io::Result<File> {
-    let not_regular = |what: &str| io::Error::other(format!("it is not a regular file ({what})"));
-    let file = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path)
-        .map_err(|e| match e.raw_os_error() {
-            Some(libc::ELOOP) => not_regular("a symbolic link"),
-            _ => e,
-        })?;
-    let kind = file.metadata()?.file_type();
-    if kind.is_file() {
-        return Ok(file);
-    }
-    use std::os::unix::fs::FileTypeExt;
-    Err(not_regular(if kind.is_fifo() {
-        "a FIFO"
-    } else if kind.is_dir() {
-        "a folder"
-    } else if kind.is_socket() {
-        "a socket"
-    } else {
-        "a device"
-    }))
 }
 
 /// Writes `text` to `path` as a new file only we may read, after removing whatever was there: a link
