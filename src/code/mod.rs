@@ -10,6 +10,7 @@ pub mod ai;
 pub mod ask_panel;
 mod editor;
 pub mod host;
+pub mod memory;
 mod new_ai;
 mod page;
 pub mod player;

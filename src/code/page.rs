@@ -7,10 +7,12 @@
 use super::ai::{CodeAi, CodeFile, CodeRef, Format, Lang, Source};
 use super::ask_panel::{position_in_address, AskPanel};
 use super::editor::Editor;
+use super::memory;
 use super::new_ai::NewAiForm;
 use super::store;
 use super::test_panel::TestPanel;
 use super::transfer::{self, Transfer};
+use super::worker::MAX_MEMORY_MB;
 use crate::notice::{tone_class, Line, Tone};
 use gridarena_engine::halma::code::source::source_of;
 use leptos::html::Div;
@@ -344,6 +346,7 @@ pub fn CodePage() -> impl IntoView {
                     <Versions current=Signal::derive(current) opponent=opponent />
                     <TestPanel source=Signal::derive(move || current().map(|ai| ai.draft)) />
                 </Show>
+                <p class="hint" data-testid="code-limits">{memory::note(MAX_MEMORY_MB)}</p>
             </div>
         </section>
     }

@@ -6,18 +6,21 @@
 //! [`CodeWorker`] terminates its worker when dropped.
 
 use super::ai::{CodeFile, Source};
-use super::asset_url;
+use super::{asset_url, memory};
 use crate::ai_worker::{error_event_text, js_error};
 use gridarena_engine::halma::code::source::{MAX_BYTES, MAX_FILES};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::cell::RefCell;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
 /// The most characters of a move's printed output the worker keeps (it counts the rest).
 pub const MAX_OUTPUT_CHARS: usize = 8000;
-/// The most memory one Python player may grow to, in megabytes, before it is restarted.
+/// The most memory one player may use, in megabytes: a Python player's WebAssembly heap, which its
+/// worker refuses to grow past it; a JavaScript player's worker, as the page measures it ([`memory`]).
 pub const MAX_MEMORY_MB: u32 = 1024;
 /// The longest message the page reads from a worker: an answer (64 KiB), the printed output it
 /// keeps and a course player's folder (2 MB, as base64), escaped, with room to spare. The worker
@@ -221,11 +224,33 @@ pub fn move_message(id: u32, request: &str, input: Option<&str>) -> String {
     text(&Out::Move { id, request, input })
 }
 
-/// A running worker; dropping it terminates it.
+/// A running worker; dropping it terminates it. A JavaScript player's worker is watched by the page's
+/// measure of its memory ([`memory`]) from its start message on: measured past the player's limit
+/// while a move runs, it is ended and the move answers `out_of_memory` (`restart`, so the player
+/// starts a fresh one); while its code loads, the code cannot play (`failed`, `out_of_memory`); between
+/// moves, it is ended when the next move is asked, which answers `out_of_memory`.
 pub struct CodeWorker {
     worker: Worker,
+    tracked: Rc<RefCell<Tracked>>,
+    said: Rc<dyn Fn(Message)>,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
+}
+
+/// What the page knows of its worker, from what it posted and what came back, for the memory watch.
+#[derive(Default)]
+struct Tracked {
+    /// The worker's address ends with `#` and this ([`memory::worker_tag`]).
+    tag: String,
+    /// A JavaScript player's memory limit in MB (from its start message): its worker is watched.
+    limit_mb: Option<u32>,
+    watch: Option<memory::Watch>,
+    /// The move posted and not answered yet.
+    in_flight: Option<u32>,
+    /// A start or a reset posted, and the worker not ready yet.
+    loading: bool,
+    /// Measured past the limit between moves: why, for the next move.
+    over: Option<String>,
 }
 
 impl CodeWorker {
@@ -234,21 +259,29 @@ impl CodeWorker {
     pub fn spawn(on_message: impl Fn(Message) + Clone + 'static) -> Result<CodeWorker, String> {
         let options = WorkerOptions::new();
         options.set_type(WorkerType::Module);
-        let worker =
-            Worker::new_with_options(&asset_url("code/worker.js"), &options).map_err(js_error)?;
-        let said = on_message.clone();
+        let tag = memory::worker_tag();
+        let url = format!("{}#{tag}", asset_url("code/worker.js"));
+        let worker = Worker::new_with_options(&url, &options).map_err(js_error)?;
+        let tracked = Rc::new(RefCell::new(Tracked {
+            tag,
+            ..Tracked::default()
+        }));
+        let said: Rc<dyn Fn(Message)> = Rc::new(on_message.clone());
+        let (heard, told) = (tracked.clone(), said.clone());
         let on_data = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
             let text = js_sys::JSON::stringify(&ev.data())
                 .ok()
                 .and_then(|s| s.as_string())
                 .unwrap_or_default();
-            match Message::read(&text) {
-                Ok(message) => said(message),
-                Err(e) => said(Message::Failed {
+            let message = match Message::read(&text) {
+                Ok(message) => message,
+                Err(e) => Message::Failed {
                     code: "malformed_answer".into(),
                     message: format!("the code's worker sent a message the page cannot read: {e}"),
-                }),
-            }
+                },
+            };
+            heard.borrow_mut().heard(&message);
+            told(message);
         });
         let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |ev: web_sys::Event| {
             let why = error_event_text(&ev, "the code's worker (code/worker.js) did not load");
@@ -261,6 +294,8 @@ impl CodeWorker {
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         Ok(CodeWorker {
             worker,
+            tracked,
+            said,
             _on_message: on_data,
             _on_error: on_error,
         })
@@ -268,12 +303,134 @@ impl CodeWorker {
 
     pub fn post(&self, message: &str) -> Result<(), String> {
         let value = js_sys::JSON::parse(message).map_err(js_error)?;
+        let field = |value: &JsValue, key: &str| {
+            js_sys::Reflect::get(value, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+        };
+        match field(&value, "kind").as_string().as_deref() {
+            Some("start") => {
+                let limits = field(&value, "limits");
+                let limit_mb = field(&limits, "memoryMb").as_f64().unwrap_or(0.0);
+                let mut tracked = self.tracked.borrow_mut();
+                if field(&value, "lang").as_string().as_deref() == Some("javascript")
+                    && limit_mb >= 1.0
+                {
+                    tracked.limit_mb = Some(limit_mb.min(f64::from(u32::MAX)) as u32);
+                }
+                tracked.loading = true;
+                tracked.over = None;
+            }
+            Some("reset") => {
+                // The code starts afresh: what it kept is dropped with its module.
+                let mut tracked = self.tracked.borrow_mut();
+                tracked.loading = true;
+                tracked.over = None;
+            }
+            Some("move") => {
+                let id = field(&value, "id").as_f64().unwrap_or(0.0) as u32;
+                let over = self.tracked.borrow_mut().over.take();
+                if let Some(why) = over {
+                    // Measured past the limit since the last move: this move is not asked. Answered
+                    // after this returns, since the caller may be in the middle of its own work.
+                    self.worker.terminate();
+                    let said = self.said.clone();
+                    wasm_bindgen_futures::spawn_local(async move {
+                        said(Message::Answer(out_of_memory(id, why)));
+                    });
+                    return Ok(());
+                }
+                self.tracked.borrow_mut().in_flight = Some(id);
+            }
+            _ => {}
+        }
+        self.watch_memory();
         self.worker.post_message(&value).map_err(js_error)
+    }
+
+    /// Starts the watch of a JavaScript player's worker, where the page can measure and none runs.
+    fn watch_memory(&self) {
+        let (tag, limit_mb) = {
+            let tracked = self.tracked.borrow();
+            match tracked.limit_mb {
+                Some(limit) if tracked.watch.is_none() => (tracked.tag.clone(), limit),
+                _ => return,
+            }
+        };
+        let tracked = Rc::downgrade(&self.tracked);
+        let (worker, said) = (self.worker.clone(), self.said.clone());
+        let watch = memory::watch(&tag, limit_mb, move |bytes| {
+            let Some(tracked) = tracked.upgrade() else {
+                return;
+            };
+            let over = |when: &str, then: &str| {
+                format!(
+                    "the page measured this player's worker at {} MB {when}, more than the \
+                     {limit_mb} MB a player may use{then}",
+                    (bytes / 1_048_576.0).round()
+                )
+            };
+            let said_now = {
+                let mut tracked = tracked.borrow_mut();
+                tracked.watch = None;
+                if let Some(id) = tracked.in_flight.take() {
+                    let why = over(
+                        "while the move ran",
+                        "; its worker was ended, and a fresh one plays the next move",
+                    );
+                    Some(Message::Answer(out_of_memory(id, why)))
+                } else if tracked.loading {
+                    Some(Message::Failed {
+                        code: "out_of_memory".into(),
+                        message: over(
+                            "while its code loaded",
+                            " (does the top level of the main file build a large table?)",
+                        ),
+                    })
+                } else {
+                    tracked.over = Some(over(
+                        "between moves",
+                        " (what the code keeps from move to move); its worker was ended before \
+                         this move, and a fresh one plays the next",
+                    ));
+                    None
+                }
+            };
+            if let Some(message) = said_now {
+                worker.set_onmessage(None);
+                worker.terminate();
+                said(message);
+            }
+        });
+        self.tracked.borrow_mut().watch = watch;
+    }
+}
+
+/// The answer to move `id` of a worker the page ended for its memory: `restart`, so the player starts
+/// a fresh one.
+fn out_of_memory(id: u32, why: String) -> Reply {
+    Reply {
+        id,
+        ok: false,
+        code: Some("out_of_memory".into()),
+        message: Some(why),
+        restart: true,
+        ..Reply::default()
+    }
+}
+
+impl Tracked {
+    /// Notes what the worker said: an answer ends its move, readiness or a failure its loading.
+    fn heard(&mut self, message: &Message) {
+        match message {
+            Message::Answer(reply) if self.in_flight == Some(reply.id) => self.in_flight = None,
+            Message::Ready { .. } | Message::Failed { .. } => self.loading = false,
+            _ => {}
+        }
     }
 }
 
 impl Drop for CodeWorker {
     fn drop(&mut self) {
+        self.tracked.borrow_mut().watch = None;
         self.worker.set_onmessage(None);
         self.worker.set_onerror(None);
         self.worker.terminate();
