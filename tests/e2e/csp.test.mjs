@@ -34,6 +34,10 @@ test('the Halma arena plays with built-in and web AIs under the server\'s CSP', 
   assert.match(csp, /frame-ancestors 'none'/);
   assert.match(csp, /script-src 'self' 'wasm-unsafe-eval' blob: 'sha256-/);
   assert.equal(response.headers.get('x-frame-options'), 'DENY');
+  // Cross-origin isolated (docs/code-players.md, Memory): the page can measure its code workers' memory,
+  // and a web AI at another origin is still fetched (with CORS).
+  assert.equal(response.headers.get('cross-origin-opener-policy'), 'same-origin');
+  assert.equal(response.headers.get('cross-origin-embedder-policy'), 'require-corp');
 
   const { page, errors } = await openApp(browser,
     `${server.base}?red=${encodeURIComponent(ai.url)}&blue=builtin:search`, watchViolations);
@@ -47,6 +51,7 @@ test('the Halma arena plays with built-in and web AIs under the server\'s CSP', 
   const text = await page.textContent('[data-testid=messages]');
   assert.doesNotMatch(text, /Error, /, text);
   assert.match(await page.textContent('[data-testid=latency]'), /red: \d+ ms/);
+  assert.equal(await page.evaluate(() => crossOriginIsolated), true);
   assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
   assert.deepEqual(errors, []);
   await page.close();
@@ -84,6 +89,7 @@ test('code players (Python and JavaScript, in Web Workers) play under the server
       .test((document.querySelector('[data-testid=game-info]')?.textContent ?? '')), i, { timeout: 60_000 });
   }
   assert.doesNotMatch(await page.textContent('[data-testid=messages]'), /Error/);
+  assert.equal(await page.evaluate(() => crossOriginIsolated), true);
   assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
   assert.deepEqual(errors, []);
   await page.close();

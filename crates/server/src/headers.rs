@@ -9,6 +9,11 @@
 //! by its worker, which gets this same policy; only the page's own scripts can make such a URL), requests to any http(s) address (the Halma page POSTs to AIs at
 //! addresses its user types) and to this server's own WebSocket; no plug-ins, no framing
 //! (`frame-ancestors 'none'`). Styles may be inline (the components set `style` attributes).
+//! `Cross-Origin-Opener-Policy: same-origin` and `Cross-Origin-Embedder-Policy: require-corp` make the
+//! page cross-origin isolated, the condition a browser sets for measuring the page's workers' memory
+//! (`performance.measureUserAgentSpecificMemory`, with which the page bounds a JavaScript code
+//! player's memory, docs/code-players.md): the app loads nothing from other origins but what it
+//! fetches with CORS (web AIs), which such a page still may.
 //!
 //! **Origin.** A browser says in `Origin` which page opens a WebSocket; any page may try, since the
 //! same-origin policy does not cover WebSockets. The upgrade is refused (`403`) when `Origin` is there
@@ -17,7 +22,7 @@
 //! allowed: such a client can send any `Origin` it likes anyway.
 
 use axum::extract::Request;
-use axum::http::{header, HeaderValue};
+use axum::http::{header, HeaderName, HeaderValue};
 use axum::middleware::Next;
 use axum::response::Response;
 use base64::Engine;
@@ -106,6 +111,14 @@ pub async fn security_headers(request: Request, next: Next) -> Response {
         HeaderValue::from_static("no-referrer"),
     );
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(
+        HeaderName::from_static("cross-origin-opener-policy"),
+        HeaderValue::from_static("same-origin"),
+    );
+    headers.insert(
+        HeaderName::from_static("cross-origin-embedder-policy"),
+        HeaderValue::from_static("require-corp"),
+    );
     // The app's files keep their names from build to build (index.html loads them by name), so a
     // browser must check each time that its copy is current: a page's JavaScript from one build with its
     // wasm from another would not start. Unchanged files still come back as a short 304.

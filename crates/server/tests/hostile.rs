@@ -354,6 +354,8 @@ async fn every_answer_has_the_security_headers_and_the_page_its_script_hash() {
             "worker-src 'self' blob:",
             "connect-src 'self' http: https:",
             "cache-control: no-cache",
+            "cross-origin-opener-policy: same-origin",
+            "cross-origin-embedder-policy: require-corp",
         ] {
             assert!(head.contains(header), "{path} lacks {header}: {head}");
         }
