@@ -47,7 +47,7 @@
 // - Randomness is seeded per game: Python random.seed(int(seed)); JavaScript's Math.random is replaced by a
 //   seeded sfc32 generator. (crypto.getRandomValues is not seeded.)
 
-import { JsPlayer, finishOutput, noteUncaught, seededRandom } from './runners/function.mjs';
+import { JsPlayer, attemptRecord, finishOutput, noteUncaught, seededRandom } from './runners/function.mjs';
 
 export { noteUncaught, seededRandom };
 
@@ -66,14 +66,20 @@ const now = () => performance.now();
 // marks code built from strings (eval, new Function, setTimeout('…')): for a JavaScript player that is an
 // exception of its own code, for a Python player a way out of Python into JavaScript that could import()
 // anything, so a try at the network.
-const attempts = [];
+const attempts = attemptRecord();
+// Taken before any student code runs: a Python player reaches this realm's globals through its `js`
+// module and could replace JSON.parse or String.prototype.includes before the runtime reads its reply.
+const apply = Reflect.apply;
+const jsonParse = JSON.parse;
+const strIncludes = String.prototype.includes;
+const isArray = Array.isArray;
 
 function closedError(what) {
   return new Error(`network access is closed to code players (${what})`);
 }
 
 function recordAttempt(what, strings = false) {
-  attempts.push({ what, strings });
+  attempts.record(what, strings);
 }
 
 /** The APIs on the global object that reach the network (or storage shared with other pages, or other
@@ -327,17 +333,13 @@ export class CodeRuntime {
     this.js = null; // {urls: Map url → path}, for revoking blob: URLs
     this.jsPlayer = null; // the shared runner's player (web/runners/function.mjs)
     this.gameCount = 0;
-    this.attemptsSeen = 0; // attempts up to here belong to steps already answered (or to an earlier game)
   }
 
   /** The attempts at the network since the last step was answered, and none from now on: a try made
    * between two steps (a timer, a promise, a Python task) refuses the next. Code built from strings counts for
    * Python only (see `attempts`). */
   takeAttempts() {
-    const python = this.game?.lang === 'python';
-    const tried = attempts.slice(this.attemptsSeen).filter((a) => python || !a.strings).map((a) => a.what);
-    this.attemptsSeen = attempts.length;
-    return tried;
+    return attempts.take(this.game?.lang === 'python');
   }
 
   /** Answer one message from the page; returns the reply (or null for none). */
@@ -424,7 +426,7 @@ export class CodeRuntime {
 
   async newGame() {
     this.gameCount++;
-    this.attemptsSeen = attempts.length;
+    attempts.take(true); // attempts up to here belong to an earlier game
     return this.game.lang === 'python' ? this.pyNewGame() : this.jsNewGame();
   }
 
@@ -475,6 +477,8 @@ export class CodeRuntime {
     py.setStdin({ stdin: () => null });
     py.FS.mkdirTree(GAME);
     py.globals.set('_gridarena_sources', py.toPy(this.pythonSources));
+    // Python's network attempts are recorded in this realm too, where Python code cannot take them back.
+    py.globals.set('_gridarena_record', (what) => recordAttempt(`${what}`));
     py.runPython(`
 import sys, types
 _gridarena = types.ModuleType('_gridarena')
@@ -482,8 +486,8 @@ _gridarena.__file__ = '<gridarena>'
 sys.modules['_gridarena'] = _gridarena
 for _name, _source in _gridarena_sources:
     exec(compile(_source, '<gridarena %s>' % _name, 'exec'), _gridarena.__dict__)
-_gridarena.configure('${GAME}')
-del _gridarena, _gridarena_sources, _name, _source`);
+_gridarena.configure('${GAME}', _gridarena_record)
+del _gridarena, _gridarena_sources, _gridarena_record, _name, _source`);
     const mod = py.pyimport('_gridarena');
     this.rt = {};
     for (const name of ['clear_game', 'new_game', 'move_function', 'move_course']) this.rt[name] = mod[name].copy();
@@ -500,7 +504,7 @@ del _gridarena, _gridarena_sources, _name, _source`);
     this.pyLow = '';
     let r;
     try {
-      r = JSON.parse(this.rt[name](this.game.limits.outputChars, ...args));
+      r = jsonParse(this.rt[name](this.game.limits.outputChars, ...args));
     } catch (e) {
       this.broken = `Python stopped working (${String(e?.message ?? e).split('\n').slice(-2).join(' ').trim()}); the player must be restarted`;
       this.ready = false;
@@ -517,8 +521,17 @@ del _gridarena, _gridarena_sources, _name, _source`);
     delete out.kept;
     delete out.total;
     delete out.net;
-    const tried = [...this.takeAttempts(), ...(r.net || [])];
-    if (tried.length) return this.networkFailure(tried, out);
+    // The attempts this realm recorded (Python's own are recorded here too, by its audit hook: see
+    // configure in web/runners/function.py), then the names Python kept, for their words.
+    const tried = this.takeAttempts();
+    let names = tried.names;
+    const net = isArray(r.net) ? r.net : [];
+    for (let i = 0; i < net.length; i++) {
+      const what = `${net[i]}`;
+      if (names === '') names = what;
+      else if (!apply(strIncludes, names, [what])) names = `${names}, ${what}`;
+    }
+    if (tried.count > 0 || net.length > 0) return this.networkFailure(names, out);
     const memory = this.py._module.HEAP8.buffer.byteLength;
     if (memory > this.game.limits.memoryMb * 1048576) {
       this.broken = `the player used ${Math.round(memory / 1048576)} MB of memory, more than the ${this.game.limits.memoryMb} MB allowed; the player must be restarted`;
@@ -527,8 +540,7 @@ del _gridarena, _gridarena_sources, _name, _source`);
     return out;
   }
 
-  networkFailure(tried, out) {
-    const names = [...new Set(tried)].join(', ');
+  networkFailure(names, out) {
     const keep = {};
     if (out.side) keep.side = out.side;
     if (out.sideOver) keep.sideOver = out.sideOver;

@@ -62,11 +62,30 @@ scope.addEventListener('message', (event) => {
 
 // Errors the student's code throws outside the call of move (timers, promises nobody awaits) stay in this
 // worker: they go to the output of the move in progress, and the page hears only of the moves.
-scope.addEventListener('error', (event) => {
-  event.preventDefault();
-  noteUncaught(event.error ?? event.message);
-});
-scope.addEventListener('unhandledrejection', (event) => {
-  event.preventDefault();
-  noteUncaught(event.reason);
-});
+// preventDefault and stopImmediatePropagation are taken now: code that replaces Event.prototype's (a no-op
+// preventDefault, then reportError) would otherwise let its own error event reach the page, which reads an
+// error event as the worker failing, with the code's words. Capturing listeners run before any the code
+// adds.
+const apply = Reflect.apply;
+const preventDefault = Event.prototype.preventDefault;
+const stopImmediate = Event.prototype.stopImmediatePropagation;
+const swallow = (event) => {
+  apply(preventDefault, event, []);
+  apply(stopImmediate, event, []);
+};
+scope.addEventListener(
+  'error',
+  (event) => {
+    swallow(event);
+    noteUncaught(event.error ?? event.message);
+  },
+  true,
+);
+scope.addEventListener(
+  'unhandledrejection',
+  (event) => {
+    swallow(event);
+    noteUncaught(event.reason);
+  },
+  true,
+);

@@ -7,6 +7,46 @@
 // what a move asks, prints, answers and fails with is decided here. The conformance suite
 // (tests/fixtures/conformance/) checks the two hosts agree.
 
+// Intrinsics taken when this module loads, before any student code runs: what the host records and
+// decides with them cannot be changed by code that replaces Array.prototype.push, String.prototype.slice,
+// a setter on Array.prototype's indices or Reflect.apply later.
+const apply = Reflect.apply;
+const mapSet = Map.prototype.set;
+const mapGet = Map.prototype.get;
+const mapHas = Map.prototype.has;
+
+/**
+ * The record of a realm's network attempts, append-only: `record(what, strings)` notes one (`strings`:
+ * code built from strings, an attempt for a Python player only), `take(withStrings)` gives those since it
+ * was last called as {count, names} (names joined with ", ", each once). Only primitives and the
+ * intrinsics above are used, so the student's code, sharing the realm, cannot take an attempt off it.
+ */
+export function attemptRecord() {
+  const log = new Map();
+  let count = 0;
+  let seen = 0;
+  return {
+    record(what, strings = false) {
+      apply(mapSet, log, [count, { what: `${what}`, strings: strings === true }]);
+      count += 1;
+    },
+    take(withStrings) {
+      const names = new Map();
+      let text = '';
+      let taken = 0;
+      for (; seen < count; seen++) {
+        const a = apply(mapGet, log, [seen]);
+        if (a.strings && !withStrings) continue;
+        taken += 1;
+        if (apply(mapHas, names, [a.what])) continue;
+        apply(mapSet, names, [a.what, true]);
+        text = text === '' ? a.what : `${text}, ${a.what}`;
+      }
+      return { count: taken, names: text };
+    },
+  };
+}
+
 /** A seeded replacement for Math.random: sfc32, its state drawn from the u64 seed by splitmix64. */
 export function seededRandom(seed) {
   let x;
@@ -212,8 +252,8 @@ function failureOf(e, urls) {
  * One JavaScript player's game in this realm.
  * - `files`: [{path, bytes}] the player handed in (the global `files` reads them);
  * - `urls`: Map of each module's URL to its path (for stacks);
- * - `takeAttempts()`: the network attempts the host saw since it was last asked (names): any fails the
- *   move `network`, even when the code caught the error.
+ * - `takeAttempts()`: the network attempts the host saw since it was last asked, {count, names} (an
+ *   attemptRecord's take): any fails the move `network`, even when the code caught the error.
  * Every reply is {ok, body | code, message, file?, line?} with the printed text as output (finished,
  * with the count of what was not kept) and outputChars.
  */
@@ -244,7 +284,7 @@ export class JsPlayer {
     }
     const output = { output: finishOutput(capture.kept, capture.total), outputChars: capture.total };
     const tried = this.takeAttempts();
-    if (tried.length) failed = { ok: false, code: 'network', message: [...new Set(tried)].join(', ') };
+    if (tried.count > 0) failed = { ok: false, code: 'network', message: tried.names };
     return [value, failed, output];
   }
 

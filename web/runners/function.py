@@ -12,7 +12,7 @@
 # player printed, up to the cap the host gives; total how many characters it printed in all; net the
 # network attempts seen (the host fails the move `network` when there are any).
 import sys, os, io, json, types, builtins, importlib, importlib.util, importlib.machinery
-import traceback, linecache, random, shutil, reprlib
+import traceback, linecache, random, shutil, reprlib, functools
 
 GAME = '/game'
 TAIL = 2000
@@ -20,10 +20,15 @@ NET = []
 STDLIB_PATH = [p for p in sys.path if p not in ('', '.', '/home/pyodide')]
 
 
-def configure(game):
-    """The game's folder: the page's /game, the command line's private folder for this game."""
+def configure(game, record=None):
+    """The game's folder (the page's /game, the command line's private folder for this game), and where
+    each network attempt is recorded besides NET: the page gives a function of its own realm, which
+    only appends, so code that empties NET cannot take an attempt back. Once per interpreter."""
     global GAME
     GAME = os.path.abspath(game)
+    # A hook cannot be removed once added; a partial's function and arguments cannot be replaced, and
+    # the hook refuses a new __code__ for any function, so the student cannot quiet it.
+    sys.addaudithook(functools.partial(_audit, record, _NET_EVENTS, NET.append))
 
 
 class Capture:
@@ -116,25 +121,31 @@ STDERR = Stream('<stderr>')
 # sandbox); this names the attempt the same way in both, and refuses the move even where the code
 # caught the error.
 
+def _refuse(what, audit, *args, **kwargs):
+    audit('gridarena.network', what)
+    raise OSError('network access is closed to code players (' + what + ')')
+
+
 def _closed(what):
-    def closed(*args, **kwargs):
-        NET.append(what)
-        raise OSError('network access is closed to code players (' + what + ')')
-    closed.__name__ = what.rsplit('.', 1)[-1]
-    return closed
+    return functools.partial(_refuse, what, sys.audit)
 
 
-_NET_EVENTS = {'socket.connect', 'socket.sendto', 'socket.sendmsg', 'socket.bind',
-               'socket.getaddrinfo', 'socket.gethostbyname', 'socket.gethostbyaddr',
-               'urllib.Request', 'http.client.connect', 'ftplib.connect', 'smtplib.connect'}
+_NET_EVENTS = frozenset({'gridarena.network', 'socket.connect', 'socket.sendto', 'socket.sendmsg',
+                         'socket.bind', 'socket.getaddrinfo', 'socket.gethostbyname',
+                         'socket.gethostbyaddr', 'urllib.Request', 'http.client.connect',
+                         'ftplib.connect', 'smtplib.connect'})
 
 
-def _audit(event, args):
-    if event in _NET_EVENTS:
-        what = event
-        if event == 'urllib.Request' and args:
-            what = 'urllib.request (%s)' % str(args[0])[:100]
-        NET.append(what)
+def _audit(record, events, note, event, args):
+    # Only its arguments and C-level operations: no global, no builtin the student could replace.
+    if event in events:
+        what = args[0] if event == 'gridarena.network' else \
+            'urllib.request' if event == 'urllib.Request' else event
+        if record is not None:
+            record(what)
+        note(what)
+    elif event == 'object.__setattr__' and args[1:2] == ('__code__',):
+        raise RuntimeError("code players may not replace a function's code")
 
 
 def close_network():
@@ -161,7 +172,6 @@ def close_network():
                 setattr(http, name, _closed('pyodide.http.' + name))
     except ImportError:
         pass
-    sys.addaudithook(_audit)
 
 
 close_network()

@@ -59,9 +59,13 @@ const protoWrite = process.stdout.write.bind(process.stdout);
 process.stdout.write = (...args) => process.stderr.write(...args);
 globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
 
-const attempts = [];
+// The shared runner first: its record of attempts takes its intrinsics before any student code runs.
+const { JsPlayer, attemptRecord, noteUncaught } = await import(
+  `data:text/javascript;base64,${Buffer.from(SHARED_RUNNER).toString('base64')}`
+);
+const attempts = attemptRecord();
 const refuse = (what) => {
-  attempts.push(what);
+  attempts.record(what);
   throw new Error(`network access is closed to code players (${what})`);
 };
 globalThis.fetch = () => refuse('fetch');
@@ -78,9 +82,6 @@ net.Socket.prototype.connect = function (...args) {
 dns.lookup = () => refuse('dns.lookup');
 dns.promises.lookup = () => refuse('dns.lookup');
 
-const { JsPlayer, noteUncaught } = await import(
-  `data:text/javascript;base64,${Buffer.from(SHARED_RUNNER).toString('base64')}`
-);
 // An error thrown outside a move's call (a timer, a promise nobody awaited) goes to the output of the move
 // in progress, as in the page's worker, rather than ending the process.
 process.on('uncaughtException', (e) => noteUncaught(e));
@@ -167,7 +168,7 @@ for await (const line of lines) {
       files,
       urls,
       outputChars: Number(config.outputChars ?? 8000),
-      takeAttempts: () => attempts.splice(0),
+      takeAttempts: () => attempts.take(true),
     });
     let refused = null;
     const reply = await player.load(config.main, async () => {
