@@ -37,7 +37,7 @@ test('the Halma arena plays with built-in and web AIs under the server\'s CSP', 
   // Cross-origin isolated (docs/code-players.md, Memory): the page can measure its code workers' memory,
   // and a web AI at another origin is still fetched (with CORS).
   assert.equal(response.headers.get('cross-origin-opener-policy'), 'same-origin');
-  assert.equal(response.headers.get('cross-origin-embedder-policy'), 'require-corp');
+  assert.equal(response.headers.get('cross-origin-embedder-policy'), 'credentialless');
 
   const { page, errors } = await openApp(browser,
     `${server.base}?red=${encodeURIComponent(ai.url)}&blue=builtin:search`, watchViolations);

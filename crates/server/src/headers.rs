@@ -9,11 +9,13 @@
 //! by its worker, which gets this same policy; only the page's own scripts can make such a URL), requests to any http(s) address (the Halma page POSTs to AIs at
 //! addresses its user types) and to this server's own WebSocket; no plug-ins, no framing
 //! (`frame-ancestors 'none'`). Styles may be inline (the components set `style` attributes).
-//! `Cross-Origin-Opener-Policy: same-origin` and `Cross-Origin-Embedder-Policy: require-corp` make the
-//! page cross-origin isolated, the condition a browser sets for measuring the page's workers' memory
-//! (`performance.measureUserAgentSpecificMemory`, with which the page bounds a JavaScript code
-//! player's memory, docs/code-players.md): the app loads nothing from other origins but what it
-//! fetches with CORS (web AIs), which such a page still may.
+//! `Cross-Origin-Opener-Policy: same-origin` and `Cross-Origin-Embedder-Policy: credentialless` make
+//! the page cross-origin isolated, the condition a browser sets for measuring the page's workers'
+//! memory (`performance.measureUserAgentSpecificMemory`, with which the page bounds a JavaScript code
+//! player's memory, docs/code-players.md). `credentialless` rather than `require-corp`: the endpoint
+//! doctor's `no-cors` request to a student's AI (how it tells a missing CORS header from silence) is
+//! then sent without cookies and still answered, where `require-corp` would refuse its answer, which
+//! carries no `Cross-Origin-Resource-Policy`. Web AIs are fetched with CORS, which either allows.
 //!
 //! **Origin.** A browser says in `Origin` which page opens a WebSocket; any page may try, since the
 //! same-origin policy does not cover WebSockets. The upgrade is refused (`403`) when `Origin` is there
@@ -117,7 +119,7 @@ pub async fn security_headers(request: Request, next: Next) -> Response {
     );
     headers.insert(
         HeaderName::from_static("cross-origin-embedder-policy"),
-        HeaderValue::from_static("require-corp"),
+        HeaderValue::from_static("credentialless"),
     );
     // The app's files keep their names from build to build (index.html loads them by name), so a
     // browser must check each time that its copy is current: a page's JavaScript from one build with its

@@ -355,7 +355,7 @@ async fn every_answer_has_the_security_headers_and_the_page_its_script_hash() {
             "connect-src 'self' http: https:",
             "cache-control: no-cache",
             "cross-origin-opener-policy: same-origin",
-            "cross-origin-embedder-policy: require-corp",
+            "cross-origin-embedder-policy: credentialless",
         ] {
             assert!(head.contains(header), "{path} lacks {header}: {head}");
         }
