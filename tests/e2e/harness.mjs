@@ -18,10 +18,12 @@ const types = {
 
 /**
  * Serves dist/ on a free loopback port under `prefix` (a sub-path, as a static host might use). With
- * `isolated`, the page is cross-origin isolated (COOP and COEP headers), which gives it 5 µs timers rather
- * than 100 µs ones: the benchmark times sub-millisecond work with them.
+ * `isolated`, the page is cross-origin isolated (COOP and COEP headers, as `gridarena serve` sends them),
+ * which gives it 5 µs timers rather than 100 µs ones (the benchmark times sub-millisecond work with them)
+ * and the measure of its workers' memory (src/code/memory.rs). GRIDARENA_E2E_ISOLATED=1 makes that the
+ * default, to run every test on an isolated page.
  */
-export async function serveDist(prefix = '/', { isolated = false } = {}) {
+export async function serveDist(prefix = '/', { isolated = process.env.GRIDARENA_E2E_ISOLATED === '1' } = {}) {
   if (!fs.existsSync(path.join(dist, 'index.html'))) {
     throw new Error('dist/ is missing: run `trunk build --release` first (scripts/test.sh does)');
   }
@@ -33,7 +35,7 @@ export async function serveDist(prefix = '/', { isolated = false } = {}) {
       file = path.join(dist, 'index.html');
     }
     const isolation = isolated
-      ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' } : {};
+      ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'credentialless' } : {};
     res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream', ...isolation });
     fs.createReadStream(file).pipe(res);
   });
