@@ -8,8 +8,9 @@
 //! as measured in Chromium 156 (headless, a 2-core machine):
 //!
 //! - It exists only where the page is cross-origin isolated (served with `Cross-Origin-Opener-Policy:
-//!   same-origin` and `Cross-Origin-Embedder-Policy: require-corp`, as `gridarena serve` and `trunk
-//!   serve` do); elsewhere the page measures nothing ([`measurable`]) and says so ([`note`]).
+//!   same-origin` and `Cross-Origin-Embedder-Policy: credentialless`, as `gridarena serve` and `trunk
+//!   serve` do, or `require-corp`); elsewhere the page measures nothing ([`measurable`]) and says so
+//!   ([`note`]).
 //! - Each answer comes 10 to 20 s after the call (the browser measures at its next garbage collection,
 //!   or when that has not come, later), one entry per worker, named by the worker's address: each code
 //!   worker's address ends with a fragment of its own ([`worker_tag`]) that its code cannot change.
