@@ -143,7 +143,7 @@ async fn ask(
                 Some(ms) => format!("answered in {} ms of the code's own time", ms.round()),
                 None => "no answer".to_string(),
             };
-            Ok(asked(&moved.answer, moved.body, how, moved.output))
+            Ok(asked(&moved.answer, moved.body, how, moved.printed))
         }
         Player::BuiltIn(ai) => {
             let started = crate::now_ms();

@@ -11,7 +11,7 @@
 use super::ai::{CodeRef, Format, Source};
 use super::player::{CodePlayer, Status};
 use super::store;
-use super::Moved;
+use super::CodeMove;
 use gridarena_engine::halma::{Answer, CodeFailure, Game, GameState, NoMove, Team};
 use wasm_bindgen::JsValue;
 
@@ -113,7 +113,7 @@ impl HostedPlayer {
         team: &str,
         on_answer: js_sys::Function,
     ) -> String {
-        let reply = move |moved: Moved| {
+        let reply = move |moved: CodeMove| {
             let _ = on_answer.call1(&JsValue::UNDEFINED, &answer_object(moved));
         };
         let player = match &self.player {
@@ -166,14 +166,14 @@ fn course_input(player: &CodePlayer, state: &str, team: &str) -> Result<String, 
     player.course_input(&game, team)
 }
 
-fn failed(no_move: NoMove) -> Moved {
-    Moved::failed(Answer::NoMove(no_move))
+fn failed(no_move: NoMove) -> CodeMove {
+    CodeMove::failed(Answer::NoMove(no_move))
 }
 
 /// One move's result as the asking page reads it: `{move}` (the web protocol's answer JSON) or `{code,
 /// message}` (why there is none), with `body` (what the code returned), `output` (what it printed) and
 /// `ms` (the worker's time) where there are some.
-pub fn answer_object(moved: Moved) -> JsValue {
+pub fn answer_object(moved: CodeMove) -> JsValue {
     let object = js_sys::Object::new();
     let set = |key: &str, value: JsValue| {
         let _ = js_sys::Reflect::set(&object, &key.into(), &value);
@@ -191,7 +191,7 @@ pub fn answer_object(moved: Moved) -> JsValue {
     if let Some(body) = moved.body {
         set("body", body.into());
     }
-    if let Some(output) = moved.output {
+    if let Some(output) = moved.printed {
         set("output", output.into());
     }
     if let Some(ms) = moved.ms {

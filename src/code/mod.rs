@@ -24,32 +24,11 @@ pub mod worker;
 
 pub use page::CodePage;
 
-use gridarena_engine::halma::Answer;
 use wasm_bindgen::prelude::*;
 
-/// One move's result: the answer for the referee, and what the inspector shows.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Moved {
-    pub answer: Answer,
-    /// The answer's text as the code gave it, when it gave one.
-    pub body: Option<String>,
-    /// What it printed during the move.
-    pub output: Option<String>,
-    /// The worker's time for the move.
-    pub ms: Option<f64>,
-}
-
-impl Moved {
-    /// A move that never reached the code.
-    pub fn failed(answer: Answer) -> Moved {
-        Moved {
-            answer,
-            body: None,
-            output: None,
-            ms: None,
-        }
-    }
-}
+/// One move's result, the same type on the command line: the answer for the referee, and what the
+/// inspector shows (the engine reads a worker's reply into it, crates/engine/src/halma/code/reply.rs).
+pub use gridarena_engine::halma::code::CodeMove;
 
 #[wasm_bindgen(inline_js = "export function import_module(url) { return import(url); }")]
 extern "C" {

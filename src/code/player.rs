@@ -15,11 +15,9 @@
 
 use super::ai::{CodeFile, Format, Source};
 use super::worker::{move_message, reset_message, start_message, CodeWorker, Message, Reply};
-use super::Moved;
+use super::CodeMove;
 use gridarena_engine::halma::code::{Charge, CourseClock};
-use gridarena_engine::halma::course::{input_txt, parse_output};
-use gridarena_engine::halma::program::stderr_tail;
-use gridarena_engine::halma::protocol::parse_response;
+use gridarena_engine::halma::course::input_txt;
 use gridarena_engine::halma::{Answer, CodeFailure, Game, NoMove, ProgramFailure, Team};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -40,7 +38,7 @@ pub enum Status {
 }
 
 type OnStatus = Rc<dyn Fn(&Status)>;
-type OnMoved = Box<dyn FnOnce(Moved)>;
+type OnMoved = Box<dyn FnOnce(CodeMove)>;
 
 /// A handle on a code player; clones share it.
 #[derive(Clone)]
@@ -168,7 +166,12 @@ impl CodePlayer {
 
     /// Asks for a move: `request` is the web protocol's request JSON, `input` the course format's
     /// `input.txt`. `on_moved` gets the result, at once where the player cannot play.
-    pub fn ask(&self, request: &str, input: Option<&str>, on_moved: impl FnOnce(Moved) + 'static) {
+    pub fn ask(
+        &self,
+        request: &str,
+        input: Option<&str>,
+        on_moved: impl FnOnce(CodeMove) + 'static,
+    ) {
         let refusal = {
             let inner = self.inner.borrow();
             match &inner.status {
@@ -180,7 +183,7 @@ impl CodePlayer {
             }
         };
         if let Some(answer) = refusal {
-            on_moved(Moved::failed(answer));
+            on_moved(CodeMove::failed(answer));
             return;
         }
         let ready = {
@@ -253,7 +256,7 @@ impl CodePlayer {
         self.set_status(Status::Failed(failure.clone()));
         let pending = self.inner.borrow_mut().pending.take();
         if let Some((_, _, on_moved)) = pending {
-            on_moved(Moved::failed(Answer::NoMove(NoMove::Code(failure))));
+            on_moved(CodeMove::failed(Answer::NoMove(NoMove::Code(failure))));
         }
     }
 
@@ -291,9 +294,14 @@ impl CodePlayer {
 
     /// Asks for a move and waits for it, at most `deadline_ms` once the code is ready: a move still
     /// running then is cancelled (the worker restarts) and is `timed_out`.
-    pub async fn ask_within(&self, request: &str, input: Option<&str>, deadline_ms: u64) -> Moved {
+    pub async fn ask_within(
+        &self,
+        request: &str,
+        input: Option<&str>,
+        deadline_ms: u64,
+    ) -> CodeMove {
         self.settled().await;
-        let result: Rc<RefCell<Option<Moved>>> = Rc::default();
+        let result: Rc<RefCell<Option<CodeMove>>> = Rc::default();
         let promise = js_sys::Promise::new(&mut |resolve, _| {
             let (got, done) = (result.clone(), resolve.clone());
             self.ask(request, input, move |moved| {
@@ -305,9 +313,10 @@ impl CodePlayer {
                 deadline_ms.min(u64::from(u32::MAX)) as u32,
                 move || {
                     if got.borrow().is_none() && player.cancel(deadline_ms as f64) {
-                        *got.borrow_mut() = Some(Moved::failed(Answer::NoMove(NoMove::TimedOut {
-                            after_ms: deadline_ms,
-                        })));
+                        *got.borrow_mut() =
+                            Some(CodeMove::failed(Answer::NoMove(NoMove::TimedOut {
+                                after_ms: deadline_ms,
+                            })));
                         let _ = resolve.call0(&wasm_bindgen::JsValue::UNDEFINED);
                     }
                 },
@@ -316,7 +325,7 @@ impl CodePlayer {
         });
         let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
         let moved = result.borrow_mut().take();
-        moved.unwrap_or_else(|| Moved::failed(Answer::NoMove(NoMove::Missing)))
+        moved.unwrap_or_else(|| CodeMove::failed(Answer::NoMove(NoMove::Missing)))
     }
 
     fn send_pending(&self) {
@@ -399,79 +408,28 @@ fn wall_charge(ms: f64) -> Charge {
     }
 }
 
-/// The referee's answer and the inspector's view of what a worker replied for a move.
-pub fn moved_of(format: Format, reply: Reply) -> Moved {
-    let output = printed(&reply);
-    let answer = answer_of(format, &reply, output.as_deref().unwrap_or(""));
-    Moved {
-        answer,
-        body: reply.body,
-        output,
-        ms: Some(reply.ms),
-    }
-}
-
-/// What the code printed, with a note of how much more it printed than was kept.
-fn printed(reply: &Reply) -> Option<String> {
-    if reply.output.is_empty() && reply.output_chars == 0 {
-        return None;
-    }
-    let kept = reply.output.chars().count() as u64;
-    let mut text = reply.output.clone();
-    if reply.output_chars > kept && !text.contains(" more characters not kept") {
-        text.push_str(&format!(
-            "\n… {} more characters not kept",
-            reply.output_chars - kept
-        ));
-    }
-    Some(text)
-}
-
-fn answer_of(format: Format, reply: &Reply, output: &str) -> Answer {
-    let message = reply.message.clone().unwrap_or_default();
-    let tail = || stderr_tail(output.as_bytes());
-    if !reply.ok {
-        let code = reply.code.as_deref().unwrap_or("could_not_start");
-        let failure = match code {
-            "crashed" => ProgramFailure::Crashed {
-                status: message,
-                stderr: tail(),
-            },
-            "no_output" => ProgramFailure::NoOutput { stderr: tail() },
-            "output_too_large" => ProgramFailure::TooLarge {
-                bytes: gridarena_engine::halma::MAX_RESPONSE_BYTES + 1,
-            },
-            _ => return Answer::NoMove(NoMove::Code(CodeFailure::from_code(code, message))),
-        };
-        return Answer::NoMove(NoMove::Program(failure));
-    }
-    let body = reply.body.as_deref().unwrap_or("");
-    match format {
-        Format::Function if body.trim() == "null" => Answer::NoMove(NoMove::Missing),
-        Format::Function => Answer::from(parse_response(body.as_bytes())),
-        Format::Course => match parse_output(body.as_bytes()) {
-            Ok(path) => Answer::Move(path),
-            Err(e) => Answer::NoMove(NoMove::Program(ProgramFailure::Malformed {
-                why: e.to_string(),
-                stderr: tail(),
-            })),
-        },
-    }
+/// The referee's answer and the inspector's view of what a worker replied for a move: the engine's
+/// reading, the same as the command line's, timed by the page.
+pub fn moved_of(format: Format, reply: Reply) -> CodeMove {
+    reply.runner.into_move(format, Some(reply.ms))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gridarena_engine::halma::code::RunnerReply;
 
     fn reply(ok: bool, body: Option<&str>, code: Option<&str>) -> Reply {
         Reply {
             id: 1,
-            ok,
-            body: body.map(str::to_string),
-            code: code.map(str::to_string),
-            message: Some("why".into()),
-            output: "printed\n".into(),
-            output_chars: 8,
+            runner: RunnerReply {
+                ok,
+                body: body.map(str::to_string),
+                code: code.map(str::to_string),
+                message: Some("why".into()),
+                output: "printed\n".into(),
+                output_chars: 8,
+            },
             ms: 3.0,
             ..Reply::default()
         }
@@ -492,67 +450,25 @@ mod tests {
     }
 
     #[test]
-    fn a_function_answer_is_read_as_a_web_answer() {
+    fn a_reply_is_read_by_the_engine_and_timed_by_the_page() {
+        // The reading itself is the engine's (halma::code::reply), tested there for both hosts.
         let good = r#"{"from":{"x":2,"y":14},"to":[{"x":2,"y":13}]}"#;
         let moved = moved_of(Format::Function, reply(true, Some(good), None));
         assert!(matches!(moved.answer, Answer::Move(_)), "{moved:?}");
-        assert_eq!(moved.output.as_deref(), Some("printed\n"));
-        let none = moved_of(Format::Function, reply(true, Some("null"), None));
-        assert_eq!(none.answer, Answer::NoMove(NoMove::Missing));
-        let shape = moved_of(Format::Function, reply(true, Some("[1,2]"), None));
-        assert_eq!(shape.answer.clone(), Answer::from(parse_response(b"[1,2]")));
-    }
-
-    #[test]
-    fn a_course_answer_is_read_as_output_txt() {
-        let moved = moved_of(Format::Course, reply(true, Some("E 0,2 0,3\n"), None));
-        assert!(matches!(moved.answer, Answer::Move(_)), "{moved:?}");
-        let bad = moved_of(Format::Course, reply(true, Some("move it"), None));
-        let Answer::NoMove(NoMove::Program(failure)) = bad.answer else {
-            panic!("{bad:?}")
+        assert_eq!(moved.printed.as_deref(), Some("printed\n"));
+        assert_eq!(moved.ms, Some(3.0));
+        let failed = moved_of(Format::Course, reply(false, None, Some("no_output")));
+        let Answer::NoMove(no_move) = failed.answer else {
+            panic!("{failed:?}")
         };
-        assert_eq!(failure.code(), "malformed_output");
-    }
-
-    #[test]
-    fn failures_keep_their_names() {
-        for (code, named) in [
-            ("exception", "exception"),
-            ("network", "network"),
-            ("out_of_memory", "out_of_memory"),
-            ("malformed_answer", "malformed_answer"),
-            ("crashed", "crashed"),
-            ("no_output", "no_output"),
-            ("output_too_large", "output_too_large"),
-        ] {
-            let moved = moved_of(Format::Course, reply(false, None, Some(code)));
-            let Answer::NoMove(no_move) = moved.answer else {
-                panic!("{code}")
-            };
-            assert_eq!(no_move.code(), named);
-        }
-        let crashed = moved_of(Format::Course, reply(false, None, Some("crashed")));
-        assert!(crashed.answer != Answer::NoMove(NoMove::Missing));
-        let Answer::NoMove(NoMove::Program(ProgramFailure::Crashed { stderr, .. })) =
-            crashed.answer
-        else {
-            panic!()
-        };
-        assert_eq!(stderr, "printed");
-    }
-
-    #[test]
-    fn output_over_the_cap_says_how_much_was_dropped() {
-        let mut r = reply(true, Some("null"), None);
-        r.output_chars = 10_000_008;
-        let moved = moved_of(Format::Function, r);
-        assert!(moved
-            .output
-            .unwrap()
-            .ends_with("… 10000000 more characters not kept"),);
-        let mut quiet = reply(true, Some("null"), None);
-        quiet.output = String::new();
-        quiet.output_chars = 0;
-        assert_eq!(moved_of(Format::Function, quiet).output, None);
+        assert_eq!(no_move.code(), "no_output");
+        let json = r#"{"kind":"answer","id":4,"ok":true,"body":"null","output":"hi\n","outputChars":3,"ms":9}"#;
+        let parsed: Reply = serde_json::from_str(json).expect("a worker's answer");
+        assert_eq!(parsed.id, 4);
+        assert_eq!(parsed.runner.output_chars, 3);
+        assert_eq!(
+            moved_of(Format::Function, parsed).answer,
+            Answer::NoMove(NoMove::Missing)
+        );
     }
 }

@@ -5,7 +5,7 @@
 //! come with that module, on demand, beside Pyodide.
 
 use super::ai::Source;
-use super::Moved;
+use super::CodeMove;
 use gridarena_engine::halma::protocol::parse_response;
 use gridarena_engine::halma::{Answer, CodeFailure, NoMove, Team};
 use std::cell::RefCell;
@@ -278,12 +278,12 @@ impl Seat {
         request: &str,
         state: &str,
         team: Team,
-        on_answer: impl FnOnce(Moved) + 'static,
+        on_answer: impl FnOnce(CodeMove) + 'static,
     ) -> String {
         let on_answer = Rc::new(RefCell::new(Some(on_answer)));
         let answer = {
             let on_answer = on_answer.clone();
-            move |moved: Moved| {
+            move |moved: CodeMove| {
                 let taken = on_answer.borrow_mut().take();
                 if let Some(f) = taken {
                     wasm_bindgen_futures::spawn_local(async move { f(moved) });
@@ -309,7 +309,7 @@ impl Seat {
             Ok(shown) => shown,
             Err(why) => {
                 let failure = CodeFailure::NotStarted { why };
-                answer(Moved::failed(Answer::NoMove(NoMove::Code(failure))));
+                answer(CodeMove::failed(Answer::NoMove(NoMove::Code(failure))));
                 request.to_string()
             }
         }
@@ -337,7 +337,7 @@ impl Seat {
 }
 
 /// Reads the module's answer object (see `super::host::answer_object`).
-fn read_answer(object: &JsValue) -> Moved {
+fn read_answer(object: &JsValue) -> CodeMove {
     let text = |key: &str| {
         js_sys::Reflect::get(object, &key.into())
             .ok()
@@ -351,10 +351,10 @@ fn read_answer(object: &JsValue) -> Moved {
                 .unwrap_or_else(|| "the code player gave no answer".to_string()),
         }),
     };
-    Moved {
+    CodeMove {
         answer,
         body: text("body"),
-        output: text("output"),
+        printed: text("output"),
         ms: js_sys::Reflect::get(object, &"ms".into())
             .ok()
             .and_then(|v| v.as_f64()),

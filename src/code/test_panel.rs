@@ -57,7 +57,7 @@ pub fn TestPanel(source: Signal<Option<Source>>) -> impl IntoView {
                         title: trial.title.to_string(),
                         passed,
                         verdict,
-                        output: moved.output,
+                        output: moved.printed,
                         ms: moved.ms,
                     })
                 });

@@ -6,7 +6,7 @@
 
 use super::ai::Format;
 use super::player::CodePlayer;
-use super::Moved;
+use super::CodeMove;
 use gridarena_engine::halma::ai::BuiltIn;
 use gridarena_engine::halma::course::{input_txt, Occasion};
 use gridarena_engine::halma::doctor::{scenarios, ASKED};
@@ -39,7 +39,7 @@ impl Trial {
 
     /// Asks `player` for its move here (the request, or `input.txt` for the course format) within
     /// [`TRIAL_DEADLINE_MS`]: what it answered, whether the referee enacts it, and the verdict's words.
-    pub async fn ask(&self, player: &CodePlayer) -> (Moved, bool, String) {
+    pub async fn ask(&self, player: &CodePlayer) -> (CodeMove, bool, String) {
         let input = match player.source().format {
             Format::Course => self.input(),
             Format::Function => None,

@@ -9,6 +9,7 @@ use super::ai::{CodeFile, Source};
 use super::{asset_url, memory};
 use crate::ai_worker::{error_event_text, js_error};
 use gridarena_engine::halma::code::source::{MAX_BYTES, MAX_FILES};
+use gridarena_engine::halma::code::RunnerReply;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::cell::RefCell;
@@ -17,8 +18,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
-/// The most characters of a move's printed output the worker keeps (it counts the rest).
-pub const MAX_OUTPUT_CHARS: usize = 8000;
+/// How much of a move's printing the page keeps: the engine's cap, the command line's too.
+pub use gridarena_engine::halma::code::MAX_OUTPUT_CHARS;
 /// The most memory one player may use, in megabytes: a Python player's WebAssembly heap, which its
 /// worker refuses to grow past it; a JavaScript player's worker, as the page measures it ([`memory`]).
 pub const MAX_MEMORY_MB: u32 = 1024;
@@ -79,27 +80,15 @@ impl Message {
     }
 }
 
-/// What one move came to, as the worker reports it.
+/// What one move came to, as the worker reports it: the runner's reply, read the same way on the command
+/// line ([`RunnerReply`]), and what only the page's worker says.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Reply {
     pub id: u32,
-    pub ok: bool,
-    /// The answer's text: `move`'s JSON, or `output.txt` (course).
-    #[serde(default)]
-    pub body: Option<String>,
-    /// Why the move failed, when it did.
-    #[serde(default)]
-    pub code: Option<String>,
-    #[serde(default)]
-    pub message: Option<String>,
-    /// What the code printed during the move (capped).
-    #[serde(default)]
-    pub output: String,
-    /// How many characters it printed in all.
-    #[serde(default)]
-    pub output_chars: u64,
-    /// The worker's time for the move.
+    #[serde(flatten)]
+    pub runner: RunnerReply,
+    /// The worker's time for the move; the page replaces it with its own ([`super::player`]).
     #[serde(default)]
     pub ms: f64,
     /// Course format: the files the program keeps in its folder, to carry over a restart.
@@ -115,11 +104,12 @@ impl Reply {
     /// [`MAX_OUTPUT_CHARS`] (its count at least what was sent), and a course player's folder within
     /// an AI's own limits, else why not. Its time is the page's to measure ([`super::player`]).
     fn capped(mut self) -> Result<Reply, String> {
-        let sent = self.output.chars().count();
+        let runner = &mut self.runner;
+        let sent = runner.output.chars().count();
         if sent > MAX_OUTPUT_CHARS {
-            self.output = self.output.chars().take(MAX_OUTPUT_CHARS).collect();
+            runner.output = runner.output.chars().take(MAX_OUTPUT_CHARS).collect();
         }
-        self.output_chars = self.output_chars.max(sent as u64);
+        runner.output_chars = runner.output_chars.max(sent as u64);
         if let Some(files) = &self.side_files {
             let bytes: usize = files
                 .iter()
@@ -409,9 +399,12 @@ impl CodeWorker {
 fn out_of_memory(id: u32, why: String) -> Reply {
     Reply {
         id,
-        ok: false,
-        code: Some("out_of_memory".into()),
-        message: Some(why),
+        runner: RunnerReply {
+            ok: false,
+            code: Some("out_of_memory".into()),
+            message: Some(why),
+            ..RunnerReply::default()
+        },
         restart: true,
         ..Reply::default()
     }
@@ -462,7 +455,10 @@ mod tests {
         let Message::Answer(reply) = answer else {
             panic!("{answer:?}")
         };
-        assert_eq!((reply.id, reply.ok, reply.output_chars), (3, false, 3));
+        assert_eq!(
+            (reply.id, reply.runner.ok, reply.runner.output_chars),
+            (3, false, 3)
+        );
         assert_eq!(reply.side_files.unwrap()[0].base64.as_deref(), Some("AA=="));
         assert!(Message::read(r#"{"kind":"gossip"}"#).is_err());
         assert_eq!(
@@ -483,8 +479,8 @@ mod tests {
         let Ok(Message::Answer(reply)) = Message::read(&text) else {
             panic!("an answer")
         };
-        assert_eq!(reply.output.chars().count(), MAX_OUTPUT_CHARS);
-        assert_eq!(reply.output_chars, 30_000);
+        assert_eq!(reply.runner.output.chars().count(), MAX_OUTPUT_CHARS);
+        assert_eq!(reply.runner.output_chars, 30_000);
         // A message past the page's cap is not read at all.
         let huge = format!(
             r#"{{"kind":"answer","id":1,"ok":true,"output":"{}"}}"#,

@@ -162,7 +162,7 @@ impl Asker {
                     let wire = Wire {
                         ms: moved.ms.map(|ms| ms.round() as u32),
                         body: moved.body,
-                        stderr: moved.output,
+                        stderr: moved.printed,
                         ..wire
                     };
                     answered(moved.answer, wire);
