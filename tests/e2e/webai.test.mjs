@@ -17,10 +17,17 @@ const messages = (page) => page.textContent('[data-testid=messages]');
 const turnIs = (page, n) => page.waitForFunction((k) => document.querySelector('[data-testid=game-info]')
   .textContent.endsWith(`turn ${k}`), n, { timeout: 15_000 });
 
-/** A page with red as the web AI at `url` and blue greedy, on the arena preset with 300 ms ticks. */
-async function webGame(url) {
+// A tick long enough for any answer to arrive, or fail, on a busy machine (load 4 on 2 cores): Step ends
+// as soon as both answers are in, so a long tick costs nothing unless an AI is slow. A test whose outcome
+// is a missed deadline uses a short one instead (the hostile server answers far later, or never).
+const ROOMY = 3000;
+const SHORT = 300;
+
+/** A page with red as the web AI at `url` and blue greedy, on the arena preset with `ms` ticks. */
+async function webGame(url, ms = ROOMY) {
   const { page, errors } = await openApp(browser, server.url);
-  await page.locator('[data-testid=speed]').fill('300');
+  await page.locator('[data-testid=speed]').fill(String(ms));
+  assert.equal(await page.textContent('[data-testid=tick-ms]'), String(ms));
   await page.selectOption('[data-testid=player-red]', 'web');
   await page.fill('[data-testid=url-red]', url);
   await page.press('[data-testid=url-red]', 'Enter');
@@ -31,7 +38,8 @@ async function webGame(url) {
 }
 
 const cases = [
-  ['an answer after the deadline', '/slow', /red: no move: no answer: timed out after 300 ms/],
+  // The only cases whose outcome is the deadline: a 300 ms tick, and an answer 1500 ms late or none.
+  ['an answer after the deadline', '/slow', /red: no move: no answer: timed out after 300 ms/, SHORT],
   ['HTTP 500', '/status-500', /red: no move: request failed: HTTP 500/],
   ['an HTML body', '/html', /red: no move: unreadable answer: the answer is not valid JSON/],
   ['an empty body', '/empty', /red: no move: unreadable answer: the answer is empty/],
@@ -45,12 +53,12 @@ const cases = [
   ['a 10 MB body', '/ten-mb', /red: no move: unreadable answer: the answer is \d+ bytes; at most 65536/],
   ['a missing CORS header', '/no-cors', /red: no move: request failed: connection refused or blocked by CORS/],
   ['a redirect loop', '/redirect-loop', /red: no move: request failed: .*redirect/],
-  ['a server that never answers', '/never-answers', /red: no move: no answer: timed out after 300 ms/],
+  ['a server that never answers', '/never-answers', /red: no move: no answer: timed out after 300 ms/, SHORT],
 ];
 
-for (const [what, path, expected] of cases) {
+for (const [what, path, expected, ms] of cases) {
   test(`a web AI giving ${what}: a named error, no move, and the game goes on`, async () => {
-    const { page, errors } = await webGame(hostile.url(path));
+    const { page, errors } = await webGame(hostile.url(path), ms);
     await page.click('[data-testid=step]');
     await turnIs(page, 1);
     const text = await messages(page);
@@ -130,8 +138,8 @@ test('debug marks: the chosen team\'s are drawn on their squares, live and in a 
   await turnIs(page, 1);
   // None shown until a team is chosen.
   assert.deepEqual(await marked(page), []);
-  // The time chart: red's answer against the 300 ms deadline, its thinking (thinkMs 0) apart from the network.
-  assert.match(await page.textContent('[data-testid=time-slowest]'), /tick 1: red \d+ of 300 ms \(thought 0, network \d+\)/);
+  // The time chart: red's answer against the tick's deadline, its thinking (thinkMs 0) apart from the network.
+  assert.match(await page.textContent('[data-testid=time-slowest]'), /tick 1: red \d+ of 3000 ms \(thought 0, network \d+\)/);
   await page.selectOption('[data-testid=debug-team]', 'red');
   assert.deepEqual(await marked(page), ['2,13: green +1', '2,14: orange arrow to (4,12) 2']);
   assert.equal(await page.textContent('[data-testid=debug-line]'), 'red thinks: best of 5: <b>+1</b>');
