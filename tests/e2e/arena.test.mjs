@@ -15,7 +15,18 @@ before(async () => {
 });
 after(async () => { await browser?.close(); server?.close(); });
 
+// A tick long enough for a built-in AI to answer on a busy machine (load 4 on 2 cores), its worker's start
+// and the AI module's load included: a test whose moves must be enacted, or must not time out, must not
+// hang on a tick finishing in time. Step ends as soon as both answers are in, so it costs nothing unless
+// an AI is slow. Every new game here starts with it; a test that wants a short tick sets it after.
+const ROOMY = '3000';
+const roomyTick = async (page) => {
+  await page.locator('[data-testid=speed]').fill(ROOMY);
+  assert.equal(await page.textContent('[data-testid=tick-ms]'), ROOMY);
+};
+
 async function newGame(page, { preset, red, blue, seed }) {
+  await roomyTick(page);
   if (red) await page.selectOption('[data-testid=player-red]', red);
   if (blue) await page.selectOption('[data-testid=player-blue]', blue);
   if (preset) await page.selectOption('[data-testid=preset]', preset);
@@ -190,9 +201,15 @@ test('the message field shows the latest 10 ticks until the older ones are asked
   await page.waitForFunction(() => Number(/turn (\d+)/.exec(
     (document.querySelector('[data-testid=game-info]')?.textContent ?? ''))[1]) >= 15, null, { timeout: 30_000 });
   await page.click('[data-testid=stop]');
-  // Stopped: Run is offered again, and the tick in progress ends once its answers are in.
+  // Stopped: Run is offered again, and the tick in progress ends once its answers are in (or at its 50 ms
+  // deadline): wait until the turn has stood still for a whole second, not a fixed time a busy machine
+  // may overrun.
   await page.waitForFunction(() => !document.querySelector('[data-testid=run]').disabled);
-  await page.waitForTimeout(300);
+  await page.waitForFunction(() => {
+    const turn = document.querySelector('[data-testid=game-info]').textContent;
+    if (window.lastTurn !== turn) { window.lastTurn = turn; window.turnSince = performance.now(); }
+    return performance.now() - window.turnSince >= 1000;
+  }, null, { polling: 50, timeout: 15_000 });
   const turn = Number(/turn (\d+)/.exec(await page.textContent('[data-testid=game-info]'))[1]);
   const blocks = () => page.locator('[data-testid=messages] .tick-lines').count();
   assert.equal(await blocks(), 10);
@@ -429,12 +446,15 @@ test('Run clicked while the clock loads plays whole ticks once it is in, not the
   await page.goto(server.url);
   await page.waitForSelector('[data-testid=new-game]');
   await newGame(page, { preset: 'mini', red: 'builtin:greedy', blue: 'builtin:greedy', seed: 2 });
-  await page.locator('[data-testid=speed]').fill('200');
+  // Ticks with room for the first one's worker start and module load on a busy machine (no move may time
+  // out here), and still five beats missed while the clock is held.
+  await page.locator('[data-testid=speed]').fill('1000');
   await page.click('[data-testid=run]');
   // Five beats pass while the clock is held: none of them may end a tick that has not had its time.
-  await page.waitForTimeout(1000);
+  await page.waitForTimeout(5 * 1000);
   gate.open();
-  await page.waitForFunction(() => /Turn 3/.test(document.querySelector('[data-testid=messages]').textContent));
+  await page.waitForFunction(() => /Turn 3/.test(document.querySelector('[data-testid=messages]').textContent),
+    null, { timeout: 15_000 });
   await page.click('[data-testid=stop]');
   const text = await page.textContent('[data-testid=messages]');
   assert.doesNotMatch(text, /timed out|no move enacted/, text.slice(0, 600));
@@ -588,6 +608,7 @@ test('the position editor: pieces placed and removed by clicking, an impossible 
   assert.match(await page.getAttribute(cell(5, 5), 'class'), /piece blue/);
   assert.match(await page.textContent('[data-testid=notice]'), /A new game from the edited position/);
   // The edited position plays: blue, to move, makes the first move.
+  await roomyTick(page);
   await page.click('[data-testid=step]');
   await page.waitForFunction(() => (document.querySelector('[data-testid=game-info]')?.textContent ?? '').endsWith('turn 1'));
   assert.match(await page.textContent('[data-testid=messages]'), /blue: \(5,5\) ->/);
