@@ -88,13 +88,17 @@ impl Run {
     /// Starts a tick of game `number` and returns the AIs to ask (built-ins as jobs for the AI module's
     /// worker). `None` when the game is not in progress.
     pub fn begin(&mut self, number: usize) -> Option<Vec<Request>> {
-        let players: Vec<Option<AiPlayer>> = {
+        let (players, content_types): (Vec<Option<AiPlayer>>, Vec<ContentType>) = {
             let live = self.game(number)?;
             let f = *live.game.fixture();
             Team::ALL
                 .iter()
-                .map(|&t| self.tournament.player(f.entry(t)).cloned())
-                .collect()
+                .map(|&t| {
+                    let entry = f.entry(t);
+                    let player = self.tournament.player(entry).cloned();
+                    (player, self.tournament.content_type(entry))
+                })
+                .unzip()
         };
         let tick_ms = self.tournament.settings().tick_ms;
         let live = self.live_mut(number)?;
@@ -111,7 +115,8 @@ impl Run {
                 },
                 Some(AiPlayer::Web(url)) => Question::Web {
                     url: url.clone(),
-                    content_type: ContentType::TextPlain,
+                    // As the roster says, as on the command line.
+                    content_type: content_types[ask.team as usize],
                     body: live.game.request_body(ask.team, tick_ms),
                 },
                 Some(AiPlayer::Code(_)) => Question::Code {

@@ -94,6 +94,10 @@ fn players_of(
     options: PlayerOptions,
 ) -> Result<Teams<Player>, String> {
     let player = |entry| {
+        let options = PlayerOptions {
+            content_type: tournament.content_type(entry),
+            ..options
+        };
         tournament
             .player(entry)
             .ok_or_else(|| format!("entry {entry} is not in the roster"))

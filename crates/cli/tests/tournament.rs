@@ -405,3 +405,53 @@ fn a_tournament_exported_by_the_page_resumes_when_given_as_the_roster() {
         refused.stderr
     );
 }
+
+/// An endpoint that notes each request's Content-Type header and answers HTTP 500.
+fn noting_content_types() -> (u16, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    use std::io::{Read, Write};
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let noted = std::sync::Arc::clone(&seen);
+    thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            let mut buf = [0u8; 8192];
+            let n = stream.read(&mut buf).unwrap_or(0);
+            let head = String::from_utf8_lossy(&buf[..n]).to_ascii_lowercase();
+            if let Some(line) = head.lines().find(|l| l.starts_with("content-type:")) {
+                noted
+                    .lock()
+                    .unwrap()
+                    .push(line["content-type:".len()..].trim().to_string());
+            }
+            let _ = stream.write_all(
+                b"HTTP/1.1 500 Internal Server Error\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: 2\r\nConnection: close\r\n\r\nno",
+            );
+        }
+    });
+    (port, seen)
+}
+
+#[test]
+fn a_web_entry_is_sent_the_content_type_its_roster_entry_names() {
+    let dir = temp_dir("content-type");
+    let (port, seen) = noting_content_types();
+    let entries = vec![
+        serde_json::json!({"name": "Json", "player": format!("http://127.0.0.1:{port}/"), "contentType": "json"}),
+        serde_json::json!({"name": "Greedy", "player": "builtin:greedy"}),
+    ];
+    let roster = files::roster_file(&dir, &entries);
+    let out = dir.join("out");
+    let args = tournament_args(&roster, "--tick-ms 300 --max-turns 6 --seed 3", &out);
+    let done = gridarena(&args);
+    assert_eq!(done.code, 0, "{done:?}");
+    let seen = seen.lock().unwrap().clone();
+    assert!(!seen.is_empty(), "the web entry was asked");
+    assert!(
+        seen.iter().all(|t| t == "application/json"),
+        "every request labelled as the roster says: {seen:?}"
+    );
+    // The roster is written back with its label, so a resumed or exported tournament keeps it.
+    let bundle = std::fs::read_to_string(out.join("bundle.json")).unwrap();
+    assert!(bundle.contains(r#""contentType":"json""#), "{bundle}");
+}

@@ -45,6 +45,11 @@ impl ContentType {
             ContentType::Json => "json",
         }
     }
+
+    /// The content type a short name (`text` or `json`) names, if any.
+    pub fn from_key(key: &str) -> Option<ContentType> {
+        ContentType::ALL.into_iter().find(|c| c.key() == key.trim())
+    }
 }
 
 impl fmt::Display for ContentType {

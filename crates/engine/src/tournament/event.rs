@@ -24,7 +24,7 @@ use super::settings::Settings;
 use super::standings::{Standings, StandingsError};
 use super::{EntryId, Finished, Pairing, Score};
 use crate::halma::record::ENGINE_VERSION;
-use crate::halma::{AiPlayer, Team};
+use crate::halma::{AiPlayer, ContentType, Team};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -386,6 +386,16 @@ impl Tournament {
             self.milestone_players
                 .get(entry.saturating_sub(self.entries()))
         })
+    }
+
+    /// How `entry`'s requests are labelled: what its roster entry says (a web AI's), else the default.
+    /// Both hosts ask what this says, so the same roster sends the same requests in the page and on
+    /// the command line.
+    pub fn content_type(&self, entry: EntryId) -> ContentType {
+        self.roster
+            .entries
+            .get(entry)
+            .map_or_else(ContentType::default, |e| e.content_type)
     }
 
     /// The names, in roster order, then each milestone's ("greedy (milestone)"), so any fixture's

@@ -9,14 +9,16 @@
 //! `{"name": "Ada", "program": {"command": "python3 homework.py", "dir": "agents/ada", "format": "course"}}`;
 //! it is read into the same label, and exported as one. An entry may also be a student's code, carried
 //! whole: `{"name": "Ada", "code": {"language": "python", "main": "main.py", "files": {...}}}` (see
-//! [`super::code_entry`]). A roster is read from files, links and pasted text, so every field is checked before anything
+//! [`super::code_entry`]). A web AI's entry may say how its requests are labelled, as the arena's setup
+//! does: `{"name": "Bo", "player": "https://bo.example/ai", "contentType": "json"}` (`text`, the default,
+//! or `json`); both hosts send what the entry says. A roster is read from files, links and pasted text, so every field is checked before anything
 //! uses it: names are what the standings, the crosstable and the CSV show, so they must be present, short,
 //! printable and distinct (ignoring case, so "Ada" and "ada" never share a table).
 
 use super::code_entry::{CodeJson, CodeOut};
 use super::MAX_ENTRIES;
 use crate::halma::code::{HashedSource, Source};
-use crate::halma::{AiPlayer, PlayerError, Program, ProgramFormat};
+use crate::halma::{AiPlayer, ContentType, PlayerError, Program, ProgramFormat};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 use std::fmt;
@@ -43,6 +45,8 @@ pub struct Entry {
     /// A code entry's files, with their hash; shared, since a class's code is tens of megabytes and
     /// entries are cloned.
     pub code: Option<Arc<HashedSource>>,
+    /// How a web AI's requests are labelled (the default for every other entry).
+    pub content_type: ContentType,
 }
 
 impl Entry {
@@ -52,6 +56,7 @@ impl Entry {
             name: name.to_string(),
             player: player.to_string(),
             code: None,
+            content_type: ContentType::default(),
         }
     }
 
@@ -66,17 +71,22 @@ impl Entry {
             name: name.to_string(),
             player: AiPlayer::Code(Arc::clone(&source)).to_string(),
             code: Some(source),
+            content_type: ContentType::default(),
         }
     }
 }
 
 impl Serialize for Entry {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(Some(2))?;
+        let labelled = self.content_type != ContentType::default();
+        let mut map = s.serialize_map(Some(2 + usize::from(labelled)))?;
         map.serialize_entry("name", &self.name)?;
         match &self.code {
             Some(source) => map.serialize_entry("code", &CodeOut(source))?,
             None => map.serialize_entry("player", &self.player)?,
+        }
+        if labelled {
+            map.serialize_entry("contentType", self.content_type.key())?;
         }
         map.end()
     }
@@ -92,6 +102,9 @@ struct EntryJson {
     program: Option<ProgramJson>,
     #[serde(default)]
     code: Option<CodeJson>,
+    /// `text` or `json`: a web AI's only.
+    #[serde(default, rename = "contentType")]
+    content_type: Option<String>,
 }
 
 /// `{"command": "python3 homework.py", "dir": "agents/ada", "format": "course"}`; `dir` defaults to `.`.
@@ -108,7 +121,25 @@ impl TryFrom<EntryJson> for Entry {
     type Error = String;
     fn try_from(json: EntryJson) -> Result<Entry, String> {
         let named = |why: String| format!("entry {:?}: {why}", json.name);
-        match (json.player, json.program, json.code) {
+        let content_type = match json.content_type.as_deref() {
+            None => None,
+            Some(key) => Some(ContentType::from_key(key).ok_or_else(|| {
+                named(format!(
+                    "contentType {key:?} is not one: \"text\" (text/plain) or \"json\" (application/json)"
+                ))
+            })?),
+        };
+        let web = json
+            .player
+            .as_deref()
+            .is_some_and(|p| matches!(p.parse::<AiPlayer>(), Ok(AiPlayer::Web(_))));
+        if content_type.is_some() && !web {
+            return Err(named(
+                "contentType is for a web AI's entry (a player that is an http: or https: address)"
+                    .to_string(),
+            ));
+        }
+        let entry = match (json.player, json.program, json.code) {
             (Some(player), None, None) => Ok(Entry::new(&json.name, &player)),
             (None, Some(p), None) => {
                 let program = Program::new(p.format, p.dir.as_deref().unwrap_or("."), &p.command)
@@ -125,7 +156,11 @@ impl TryFrom<EntryJson> for Entry {
             _ => Err(named(
                 "give one of \"player\", \"program\" and \"code\", not several".to_string(),
             )),
-        }
+        }?;
+        Ok(Entry {
+            content_type: content_type.unwrap_or_default(),
+            ..entry
+        })
     }
 }
 
@@ -262,6 +297,7 @@ impl Entry {
                 name,
                 player: player.to_string(),
                 code: Some(Arc::clone(source)),
+                content_type: ContentType::default(),
             };
             return Ok((entry, player));
         }
@@ -274,7 +310,15 @@ impl Entry {
                     name: name.clone(),
                     error,
                 })?;
-        Ok((Entry::new(&name, &player.to_string()), player))
+        let content_type = match player {
+            AiPlayer::Web(_) => self.content_type,
+            _ => ContentType::default(),
+        };
+        let entry = Entry {
+            content_type,
+            ..Entry::new(&name, &player.to_string())
+        };
+        Ok((entry, player))
     }
 }
 
@@ -647,5 +691,42 @@ Bo, lines:bots:./run x
             ],
         };
         assert_eq!(Roster::parse(&roster.to_json()).unwrap(), roster);
+    }
+
+    #[test]
+    fn a_web_entry_says_how_its_requests_are_labelled() {
+        let text = r#"{"entries": [
+            {"name": "Bo", "player": "https://bo.example/ai", "contentType": "json"},
+            {"name": "Cy", "player": "http://127.0.0.1:8001/"},
+            {"name": "House", "player": "builtin:greedy"}]}"#;
+        let roster = Roster::parse(text).unwrap();
+        let types: Vec<ContentType> = roster.entries.iter().map(|e| e.content_type).collect();
+        assert_eq!(
+            types,
+            [
+                ContentType::Json,
+                ContentType::TextPlain,
+                ContentType::TextPlain
+            ]
+        );
+        // Written back only where it is not the default, and read back the same.
+        let json = roster.to_json();
+        assert_eq!(json.matches("contentType").count(), 1, "{json}");
+        assert_eq!(Roster::parse(&json).unwrap(), roster);
+        for (bad, why) in [
+            (
+                r#"{"name": "H", "player": "builtin:greedy", "contentType": "json"}"#,
+                "is for a web AI",
+            ),
+            (
+                r#"{"name": "B", "player": "https://b.example/", "contentType": "xml"}"#,
+                "\"text\" (text/plain) or \"json\"",
+            ),
+        ] {
+            let text =
+                format!(r#"{{"entries": [{bad}, {{"name": "Z", "player": "builtin:greedy"}}]}}"#);
+            let e = Roster::parse(&text).unwrap_err().to_string();
+            assert!(e.contains(why), "{e}");
+        }
     }
 }
