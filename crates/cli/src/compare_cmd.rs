@@ -5,19 +5,18 @@
 //! ([`gridarena_engine::compare`]); the games are match games played by the library
 //! ([`gridarena_cli::compare`]); this module reads the command line and writes the results.
 
+use crate::game_args::GameArgs;
 use crate::io::Failure;
 use crate::progress::Progress;
 use clap::Args;
 use gridarena_cli::compare::{self as run_compare, Game, Plan, Sides};
 use gridarena_cli::durable;
-use gridarena_cli::program::OutOfTime;
 use gridarena_cli::runner::{describe, parse_player, PlayerOptions, RunError};
 use gridarena_cli::terminal::printable;
 use gridarena_engine::compare::{
     self, Interval, StopRule, Tally, Verdict, DEFAULT_GAMES, DEFAULT_MIN_GAMES,
 };
-use gridarena_engine::halma::{AiPlayer, ContentType, Preset, Team, Teams};
-use gridarena_engine::tournament::settings::{Policy, Settings};
+use gridarena_engine::halma::{AiPlayer, ContentType, Team, Teams};
 use serde::Serialize;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -63,14 +62,15 @@ Examples:
   gridarena halma compare http://127.0.0.1:8001/ builtin:search-lite --tick-ms 500 --out runs/v2
   gridarena halma compare builtin:search builtin:greedy --seed 1 --preset mini";
 
-/// The longest tick accepted: ten minutes, as for a match.
-const MAX_TICK_MS: u64 = 600_000;
 /// The most games in a run.
 const MAX_GAMES: u32 = 100_000;
 /// The most games at once by default, however many cores the machine has.
 const DEFAULT_CONCURRENCY_CAP: u32 = 8;
 
 #[derive(Debug, Args)]
+#[command(mut_arg("tick_ms", |a| a.help(
+    "The deadline of each answer in milliseconds (a tick ends as soon as the answers are in)"
+)))]
 pub struct CompareArgs {
     /// The player under test: builtin:NAME, a web AI's URL, course:DIR:COMMAND, lines:DIR:COMMAND or
     /// code:PATH
@@ -94,27 +94,8 @@ pub struct CompareArgs {
     /// which a single-threaded AI server could not answer twice in a tick]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
     concurrency: Option<u32>,
-    /// The board and how turns go
-    #[arg(long, value_parser = crate::args::preset_parser(), default_value = "arena")]
-    preset: Preset,
     #[command(flatten)]
-    rules: crate::args::RuleArgs,
-    /// The deadline of each answer in milliseconds (a tick ends as soon as the answers are in)
-    #[arg(long, value_name = "N", default_value_t = 1000,
-        value_parser = clap::value_parser!(u64).range(1..=MAX_TICK_MS))]
-    tick_ms: u64,
-    /// Ticks after which a game is a draw [default: the preset's, 1000]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    max_turns: Option<u32>,
-    #[command(flatten)]
-    clock: crate::args::ClockArgs,
-    /// What a program's spent clock costs: lose (the game, as in the course) or no-move (every later move)
-    #[arg(long, value_name = "POLICY", default_value = "lose", value_parser = clap::value_parser!(OutOfTime))]
-    out_of_time: OutOfTime,
-    /// What errors cost: lenient (the tick), consecutive:N (N in a row forfeit the game) or strict:N (the
-    /// N-th in a game forfeits it); under every policy the side with more error ticks loses at the turn limit
-    #[arg(long, value_name = "POLICY", default_value = "lenient", value_parser = str::parse::<Policy>)]
-    policy: Policy,
+    game: GameArgs,
     /// How A's requests are labelled, if A is a web AI: text (text/plain) or json (application/json)
     #[arg(long, value_name = "TYPE", default_value = "text", value_parser = str::parse::<ContentType>)]
     a_content_type: ContentType,
@@ -214,16 +195,9 @@ pub fn run(args: &CompareArgs, out: &mut impl Write) -> Result<ExitCode, Failure
     let code = gridarena_cli::code::code_players(&[("A", &args.a), ("B", &args.b)]);
     gridarena_cli::code::announce(&code, args.unconfined_code).map_err(Failure::Input)?;
     // A comparison's games are match games: these settings make the rules and the error policy.
-    let settings = Settings::single_game(
-        args.preset,
-        args.tick_ms,
-        args.max_turns,
-        args.policy,
-        args.rules.camp_rules,
-        args.rules.first.0,
-    );
+    let settings = args.game.settings();
     settings.rules().check_options().map_err(Failure::Input)?;
-    let clock = args.clock.clock(args.out_of_time);
+    let clock = args.game.clock();
     let options = |content_type| PlayerOptions {
         content_type,
         clock,
@@ -241,7 +215,7 @@ pub fn run(args: &CompareArgs, out: &mut impl Write) -> Result<ExitCode, Failure
         stop: StopRule {
             min_games: args.min_games,
         },
-        out_of_time_loss: args.out_of_time == OutOfTime::Lose,
+        out_of_time_loss: args.game.out_of_time_loss(),
     };
     run_compare::check(&plan, &sides).map_err(Failure::Input)?;
     if args.seed.is_none() {
@@ -324,8 +298,8 @@ pub fn run(args: &CompareArgs, out: &mut impl Write) -> Result<ExitCode, Failure
         out,
         "{} ({}, tick {} ms, seed {seed}) in {seconds:.2} s ({:.2} games/s); {stopped}",
         plural(played, "game"),
-        args.preset,
-        args.tick_ms,
+        args.game.preset,
+        args.game.tick_ms,
         played as f64 / seconds.max(1e-9),
     )?;
     writeln!(
@@ -385,8 +359,8 @@ pub fn run(args: &CompareArgs, out: &mut impl Write) -> Result<ExitCode, Failure
         let summary = Summary {
             a: args.a.to_string(),
             b: args.b.to_string(),
-            preset: args.preset.to_string(),
-            tick_ms: args.tick_ms,
+            preset: args.game.preset.to_string(),
+            tick_ms: args.game.tick_ms,
             seed,
             games_planned: args.games,
             min_games: args.min_games,

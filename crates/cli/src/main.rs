@@ -6,6 +6,7 @@
 mod args;
 mod bridge_cmd;
 mod compare_cmd;
+mod game_args;
 mod go;
 mod halma;
 mod hyperchess;

@@ -3,10 +3,10 @@
 //! The game loop is the library's ([`gridarena_cli::runner`]); this module reads the command line,
 //! writes the result lines, the summary, `--verbose` errors, the progress bar and `--record` files.
 
+use crate::game_args::GameArgs;
 use crate::io::Failure;
 use crate::progress::Progress;
 use clap::Args;
-use gridarena_cli::program::OutOfTime;
 use gridarena_cli::runner::{
     check_players, describe, match_game, match_game_from, parse_player, play_game, Played, Player,
     PlayerOptions, RunError, Watcher,
@@ -16,7 +16,6 @@ use gridarena_engine::halma::record::Recorder;
 use gridarena_engine::halma::{
     AiPlayer, ContentType, Exchange, Game, Preset, Tally, Team, Teams, TickOutcome,
 };
-use gridarena_engine::tournament::settings::{Policy, Settings};
 use gridarena_engine::tournament::Score;
 use serde::Serialize;
 use std::fs::File;
@@ -111,10 +110,10 @@ Examples:
   gridarena halma match --from game.jsonl --turn 40 --red builtin:search --blue builtin:greedy --games 10
   gridarena halma match --from state.json --red http://127.0.0.1:8001/ --blue builtin:search";
 
-/// The longest tick accepted: ten minutes.
-const MAX_TICK_MS: u64 = 600_000;
-
 #[derive(Debug, Args)]
+#[command(mut_arg("max_turns", |a| a.help(
+    "Ticks after which a game is a draw [default: the preset's, 1000; with --from, the position's]"
+)))]
 pub struct MatchArgs {
     /// Red's player: builtin:greedy, builtin:search, the http:// or https:// URL of a web AI, or a program
     /// as course:DIR:COMMAND or lines:DIR:COMMAND
@@ -123,24 +122,14 @@ pub struct MatchArgs {
     /// Blue's player, in the same forms as red's
     #[arg(long, value_name = "PLAYER", value_parser = parse_player)]
     blue: AiPlayer,
-    #[command(flatten)]
-    clock: crate::args::ClockArgs,
-    /// What a program's spent clock costs: lose (the game, as in the course) or no-move (every later move)
-    #[arg(long, value_name = "POLICY", default_value = "lose", value_parser = clap::value_parser!(OutOfTime))]
-    out_of_time: OutOfTime,
-    /// What errors cost: lenient (the tick), consecutive:N (N in a row forfeit the game) or strict:N (the
-    /// N-th in a game forfeits it); under every policy the side with more error ticks loses at the turn limit
-    #[arg(long, value_name = "POLICY", default_value = "lenient", value_parser = str::parse::<Policy>)]
-    policy: Policy,
     /// How red's requests are labelled, if red is a web AI: text (text/plain) or json (application/json)
     #[arg(long, value_name = "TYPE", default_value = "text", value_parser = parse_content_type)]
     red_content_type: ContentType,
     /// How blue's requests are labelled, if blue is a web AI: text (text/plain) or json (application/json)
     #[arg(long, value_name = "TYPE", default_value = "text", value_parser = parse_content_type)]
     blue_content_type: ContentType,
-    /// The board and how turns go
-    #[arg(long, value_parser = crate::args::preset_parser(), default_value = "arena")]
-    preset: Preset,
+    #[command(flatten)]
+    game: GameArgs,
     /// Play on from a position: a record (JSON Lines, with --turn), a game state or a web AI's request
     /// (JSON); the position's rules, turn and turn limit stand
     #[arg(long, value_name = "FILE", conflicts_with_all = ["preset", "camp_rules", "first"])]
@@ -148,15 +137,6 @@ pub struct MatchArgs {
     /// With a record in --from: the position after its tick N (0 is its start) [default: its last tick]
     #[arg(long, value_name = "N", requires = "from")]
     turn: Option<u32>,
-    #[command(flatten)]
-    rules: crate::args::RuleArgs,
-    /// The tick length in milliseconds: how long each answer is waited for
-    #[arg(long, value_name = "N", default_value_t = 1000,
-        value_parser = clap::value_parser!(u64).range(1..=MAX_TICK_MS))]
-    tick_ms: u64,
-    /// Ticks after which a game is a draw [default: the preset's, 1000; with --from, the position's]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    max_turns: Option<u32>,
     /// The first game's seed; game k plays S + k - 1 [default: random, printed on stderr]
     #[arg(long, value_name = "S")]
     seed: Option<u64>,
@@ -185,7 +165,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
     gridarena_cli::program::supervise().map_err(Failure::Internal)?;
     let code = gridarena_cli::code::code_players(&[("red", &args.red), ("blue", &args.blue)]);
     gridarena_cli::code::announce(&code, args.unconfined_code).map_err(Failure::Input)?;
-    let clock = args.clock.clock(args.out_of_time);
+    let clock = args.game.clock();
     let options = |content_type| PlayerOptions {
         content_type,
         clock,
@@ -202,18 +182,12 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
     };
     // A match is a tournament game with no tournament around it: its settings make the rules and the
     // error policy.
-    let settings = Settings::single_game(
-        args.preset,
-        args.tick_ms,
-        args.max_turns,
-        args.policy,
-        args.rules.camp_rules,
-        args.rules.first.0,
-    );
+    let settings = args.game.settings();
     let start = match &args.from {
-        Some(path) => {
-            Some(crate::match_from::load(path, args.turn, args.max_turns).map_err(Failure::Input)?)
-        }
+        Some(path) => Some(
+            crate::match_from::load(path, args.turn, args.game.max_turns)
+                .map_err(Failure::Input)?,
+        ),
         None => {
             settings.rules().check_options().map_err(Failure::Input)?;
             None
@@ -239,10 +213,13 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
         let game = match &start {
             Some(start) => match_game_from(&settings, seed, start.game.clone()),
             None => match_game(&settings, seed).map_err(|e| {
-                Failure::Input(format!("cannot set up the {} preset: {e}", args.preset))
+                Failure::Input(format!(
+                    "cannot set up the {} preset: {e}",
+                    args.game.preset
+                ))
             })?,
         }
-        .with_out_of_time_loss(args.out_of_time == OutOfTime::Lose);
+        .with_out_of_time_loss(args.game.out_of_time_loss());
         check_players(game.game(), &players).map_err(Failure::Input)?;
         let mut watcher = CliWatcher {
             game: k,
@@ -260,7 +237,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
             }),
         };
         let played =
-            play_game(game, &players, args.tick_ms, &mut watcher).map_err(|e| match e {
+            play_game(game, &players, args.game.tick_ms, &mut watcher).map_err(|e| match e {
                 RunError::Output(e) => Failure::Output(e),
                 RunError::Internal(why) => Failure::Internal(why),
             })?;
@@ -293,7 +270,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
             start.source,
             start.game.turn()
         ),
-        None => args.preset.to_string(),
+        None => args.game.preset.to_string(),
     };
     write_summary(out, args, &setup, &labels, &totals, started.elapsed())?;
     Ok(ExitCode::SUCCESS)
@@ -410,7 +387,7 @@ fn write_summary(
         "{} ({}, tick {} ms) in {seconds:.2} s, {} ticks: red {} vs blue {}",
         plural(totals.games, "game"),
         setup,
-        args.tick_ms,
+        args.game.tick_ms,
         totals.ticks,
         labels.red,
         labels.blue
