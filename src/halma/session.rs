@@ -11,8 +11,8 @@ use super::player::Player;
 use gridarena_engine::halma;
 use gridarena_engine::halma::record::Recorder;
 use gridarena_engine::halma::{
-    Answer, ContentType, Exchange, Game, GameLoop, LoopError, Path, Position, Preset, Rules,
-    Square, Tally, Team, Teams, TickOutcome, Verdict, Wire,
+    Answer, AnswerTally, ContentType, Exchange, Game, GameLoop, LoopError, Path, Position, Preset,
+    Rules, Square, Team, Teams, TickOutcome, Verdict, Wire,
 };
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -58,7 +58,7 @@ pub struct Session {
     /// Started at the first tick, so the header names the players who actually began the game.
     recorder: Option<Recorder>,
     /// Each AI player's answers: the engine's tally, as `gridarena halma match` and tournaments count.
-    tally: Teams<Tally>,
+    tally: Teams<AnswerTally>,
     /// How each team's web requests are labelled.
     content_types: Teams<ContentType>,
     /// What went over the wire for each web AI in the tick in progress (its verdict comes at the end).
@@ -430,7 +430,7 @@ impl Session {
     }
 
     /// How `team`'s AI player answered so far: its answer times (the last tick's and the mean), errors.
-    pub fn tally(&self, team: Team) -> &Tally {
+    pub fn tally(&self, team: Team) -> &AnswerTally {
         &self.tally[team]
     }
 

@@ -6,7 +6,8 @@
 
 use crate::code::ai::{CodeRef, Source};
 use gridarena_engine::compare::{
-    self, Counter, Divergence, Outcome, StopRule, Tally, Verdict, DEFAULT_GAMES, DEFAULT_MIN_GAMES,
+    self, Counter, Divergence, Outcome, ScoreTally, StopRule, Verdict, DEFAULT_GAMES,
+    DEFAULT_MIN_GAMES,
 };
 use gridarena_engine::halma::{AiPlayer, Preset, Team};
 use gridarena_engine::tournament::event::Tournament;
@@ -199,7 +200,7 @@ pub struct GameRow {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Standing {
     pub planned: u32,
-    pub tally: Tally,
+    pub tally: ScoreTally,
     pub rows: Vec<GameRow>,
     /// The stop rule ended it before its last game.
     pub stopped_early: bool,

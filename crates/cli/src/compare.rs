@@ -9,7 +9,7 @@
 //! the run are finished (a game cannot be cut short) and left out.
 
 use crate::runner::{check_players, play_game, Played, Player, PlayerOptions, RunError};
-use gridarena_engine::compare::{self, Counter, Outcome, StopRule, Tally};
+use gridarena_engine::compare::{self, Counter, Outcome, ScoreTally, StopRule};
 use gridarena_engine::halma::{AiPlayer, Team, Teams};
 use gridarena_engine::tournament::game::TournamentGame;
 use gridarena_engine::tournament::settings::Settings;
@@ -64,7 +64,7 @@ pub struct Game {
 /// How the run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ended {
-    pub tally: Tally,
+    pub tally: ScoreTally,
     /// Whether the stop rule ended it before its last game.
     pub early: bool,
 }
@@ -90,7 +90,7 @@ pub fn check(plan: &Plan<'_>, sides: &Sides<'_>) -> Result<(), String> {
 pub fn play(
     plan: &Plan<'_>,
     sides: &Sides<'_>,
-    mut on_game: impl FnMut(&Game, &Tally) -> std::io::Result<()>,
+    mut on_game: impl FnMut(&Game, &ScoreTally) -> std::io::Result<()>,
 ) -> Result<Ended, RunError> {
     let next = AtomicU32::new(0);
     let halt = AtomicBool::new(false);

@@ -14,7 +14,7 @@ use gridarena_cli::durable;
 use gridarena_cli::runner::{describe, parse_player, PlayerOptions, RunError};
 use gridarena_cli::terminal::printable;
 use gridarena_engine::compare::{
-    self, Interval, StopRule, Tally, Verdict, DEFAULT_GAMES, DEFAULT_MIN_GAMES,
+    self, Interval, ScoreTally, StopRule, Verdict, DEFAULT_GAMES, DEFAULT_MIN_GAMES,
 };
 use gridarena_engine::halma::{AiPlayer, ContentType, Team, Teams};
 use serde::Serialize;
@@ -177,7 +177,7 @@ fn percent(x: f64) -> String {
 }
 
 /// "A 7.5/10 = 75.0%, 95% 47.2% to 91.1%": the progress line's tail.
-fn score_line(tally: &Tally) -> String {
+fn score_line(tally: &ScoreTally) -> String {
     let i = tally.interval();
     format!(
         "A {}/{} = {}, 95% {} to {}",
@@ -235,7 +235,7 @@ pub fn run(args: &CompareArgs, out: &mut impl Write) -> Result<ExitCode, Failure
     // Each counted game's report, by number: where the pairs parted is read from them at the end.
     let mut reports = Vec::new();
     let started = Instant::now();
-    let ended = run_compare::play(&plan, &sides, |game: &Game, tally: &Tally| {
+    let ended = run_compare::play(&plan, &sides, |game: &Game, tally: &ScoreTally| {
         let report = &game.played.report;
         let number = game.k + 1;
         let ending = describe(&report.ending);

@@ -14,7 +14,7 @@ use gridarena_cli::runner::{
 use gridarena_cli::terminal::printable;
 use gridarena_engine::halma::record::Recorder;
 use gridarena_engine::halma::{
-    AiPlayer, ContentType, Exchange, Game, Preset, Tally, Team, Teams, TickOutcome,
+    AiPlayer, AnswerTally, ContentType, Exchange, Game, Preset, Team, Teams, TickOutcome,
 };
 use gridarena_engine::tournament::Score;
 use serde::Serialize;
@@ -349,7 +349,7 @@ struct Totals {
     wins: Teams<u32>,
     draws: u32,
     ticks: u64,
-    teams: Teams<Tally>,
+    teams: Teams<AnswerTally>,
 }
 
 impl Totals {

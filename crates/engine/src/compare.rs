@@ -13,7 +13,7 @@
 //!
 //! # The score and its interval
 //!
-//! A's score is its share of the points, a win 1 and a draw ½, over the games played ([`Tally::share`]).
+//! A's score is its share of the points, a win 1 and a draw ½, over the games played ([`ScoreTally::share`]).
 //! The interval around it is the Wilson score interval ([`Interval::wilson`]), taking the share of points
 //! as a binomial proportion. Why Wilson, and not the textbook normal (Wald) interval `p ± z·√(p(1−p)/n)`:
 //!
@@ -203,13 +203,13 @@ impl fmt::Display for Verdict {
 
 /// A's wins, draws and losses so far.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
-pub struct Tally {
+pub struct ScoreTally {
     pub wins: u32,
     pub draws: u32,
     pub losses: u32,
 }
 
-impl Tally {
+impl ScoreTally {
     /// Counts one more game.
     pub fn add(&mut self, outcome: Outcome) {
         let count = match outcome {
@@ -277,8 +277,8 @@ impl Default for StopRule {
 impl StopRule {
     /// Whether a run standing at `tally` stops now: a pair has just ended (an even number of games, so
     /// each player has had each seat as often), at least [`StopRule::min_games`] are played, and the
-    /// games show a difference ([`Tally::verdict`]).
-    pub fn stops(&self, tally: &Tally) -> bool {
+    /// games show a difference ([`ScoreTally::verdict`]).
+    pub fn stops(&self, tally: &ScoreTally) -> bool {
         let n = tally.games();
         n > 0
             && n % 2 == 0
@@ -294,7 +294,7 @@ impl StopRule {
 pub struct Counter {
     planned: u32,
     rule: StopRule,
-    tally: Tally,
+    tally: ScoreTally,
     counted: u32,
     stopped_early: bool,
 }
@@ -305,7 +305,7 @@ impl Counter {
         Counter {
             planned,
             rule,
-            tally: Tally::default(),
+            tally: ScoreTally::default(),
             counted: 0,
             stopped_early: false,
         }
@@ -333,7 +333,7 @@ impl Counter {
     }
 
     /// The games counted so far.
-    pub fn tally(&self) -> &Tally {
+    pub fn tally(&self) -> &ScoreTally {
         &self.tally
     }
 
@@ -496,8 +496,8 @@ mod tests {
     }
     use super::*;
 
-    fn tally(wins: u32, draws: u32, losses: u32) -> Tally {
-        Tally {
+    fn tally(wins: u32, draws: u32, losses: u32) -> ScoreTally {
+        ScoreTally {
             wins,
             draws,
             losses,
@@ -652,7 +652,7 @@ mod tests {
         assert_eq!(Outcome::of(Score::BlueWins, Team::Blue), Outcome::Win);
         assert_eq!(Outcome::of(Score::BlueWins, Team::Red), Outcome::Loss);
         assert_eq!(Outcome::of(Score::Draw, Team::Red), Outcome::Draw);
-        let mut t = Tally::default();
+        let mut t = ScoreTally::default();
         for o in [Outcome::Win, Outcome::Draw, Outcome::Loss, Outcome::Win] {
             t.add(o);
         }
@@ -693,7 +693,7 @@ mod tests {
         let runs = 4000;
         let mut called = 0;
         for _ in 0..runs {
-            let mut t = Tally::default();
+            let mut t = ScoreTally::default();
             for k in 1..=DEFAULT_GAMES {
                 t.add(if rng.below(2) == 0 {
                     Outcome::Win

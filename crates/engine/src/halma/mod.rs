@@ -72,7 +72,7 @@ pub use protocol::{AiRequest, PieceJson, Point, ResponseError, MAX_RESPONSE_BYTE
 pub use rules::{CampRules, Mode, Preset, Rules, COLLISION_DAMAGE, DEFAULT_TURN_LIMIT};
 pub use square::{Square, MAX_BOARD_SIZE, MIN_BOARD_SIZE};
 pub use state::{GameState, TeamState, STATE_VERSION};
-pub use tally::Tally;
+pub use tally::AnswerTally;
 pub use team::{Team, Teams};
 pub use validate::{MoveError, Path};
 

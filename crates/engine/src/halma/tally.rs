@@ -23,12 +23,13 @@ pub struct Cause {
 /// The longest message a [`Cause`] or a tournament's log keeps, in characters.
 const MAX_EXAMPLE: usize = 300;
 
-/// How one side fared.
+/// How one side answered: the ticks it was asked in, those it answered in time, its errors by kind and
+/// its answer times.
 ///
 /// The answer times are kept for the median and the mean but never serialized: a tournament bundle's log
-/// already has every answer's milliseconds ([`Tally::set_times_ms`] puts them back).
+/// already has every answer's milliseconds ([`AnswerTally::set_times_ms`] puts them back).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Tally {
+pub struct AnswerTally {
     /// Ticks it was asked in.
     pub asked: u32,
     /// Ticks a reply came in time.
@@ -43,7 +44,7 @@ pub struct Tally {
     times_us: Vec<u32>,
 }
 
-impl Tally {
+impl AnswerTally {
     /// The side was asked for a move.
     pub fn ask(&mut self) {
         self.asked = self.asked.saturating_add(1);
@@ -96,7 +97,7 @@ impl Tally {
     }
 
     /// Adds another game's figures: a match's or a tournament entry's totals.
-    pub fn add(&mut self, other: &Tally) {
+    pub fn add(&mut self, other: &AnswerTally) {
         self.asked = self.asked.saturating_add(other.asked);
         self.answered = self.answered.saturating_add(other.answered);
         self.errors = self.errors.saturating_add(other.errors);
@@ -147,7 +148,7 @@ mod tests {
 
     #[test]
     fn answer_times_give_the_latest_the_mean_and_the_median() {
-        let mut t = Tally::default();
+        let mut t = AnswerTally::default();
         assert_eq!(
             (t.last_ms(), t.mean_ms(), t.median_ms()),
             (None, None, None)
@@ -168,11 +169,11 @@ mod tests {
 
     #[test]
     fn errors_are_counted_by_kind_with_the_latest_message_and_added_up() {
-        let mut a = Tally::default();
+        let mut a = AnswerTally::default();
         a.error(&error("timed_out", "timed out after 5 ms"));
         a.error(&error("request_failed", "connection refused"));
         a.error(&error("timed_out", "timed out after 7 ms"));
-        let mut b = Tally::default();
+        let mut b = AnswerTally::default();
         b.error(&error("request_failed", "HTTP 500"));
         b.ask();
         b.answer(Duration::from_millis(3));
@@ -211,7 +212,8 @@ mod tests {
 
     #[test]
     fn a_bundles_side_reads_as_a_tally() {
-        let t: Tally = serde_json::from_str(r#"{"asked":3,"answered":2,"errors":1}"#).unwrap();
+        let t: AnswerTally =
+            serde_json::from_str(r#"{"asked":3,"answered":2,"errors":1}"#).unwrap();
         assert_eq!((t.asked, t.answered, t.errors), (3, 2, 1));
         assert!(t.causes.is_empty());
         assert_eq!(

@@ -2,7 +2,7 @@
 //! policy on top and a log of what each side answered.
 //!
 //! - The front-end asks, delivers and finishes ticks exactly as for a single match; [`TournamentGame`]
-//!   counts each side's answers ([`Tally`]) and applies the error policy: a forfeit on the N-th error
+//!   counts each side's answers ([`AnswerTally`]) and applies the error policy: a forfeit on the N-th error
 //!   ([`Policy::Strict`]) or the N-th in a row ([`Policy::Consecutive`], the default), and under every
 //!   policy a game that reaches the turn limit goes against the side with more error ticks
 //!   ([`Ending::Stalled`]). `gridarena halma match` plays its games through this type too, so a match
@@ -19,8 +19,8 @@ use super::{Pairing, Score};
 use crate::halma::record::Recorder;
 use crate::halma::tally::clip as clip_message;
 use crate::halma::{
-    Answer, Ask, Game, GameLoop, GameResult, LoopError, NoMove, Path, Point, ProgramFailure,
-    SetupError, Tally, Team, Teams, TickOutcome,
+    Answer, AnswerTally, Ask, Game, GameLoop, GameResult, LoopError, NoMove, Path, Point,
+    ProgramFailure, SetupError, Team, Teams, TickOutcome,
 };
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -285,7 +285,7 @@ pub struct GameReport {
     pub ticks: u32,
     /// What each side did. The answer times are not in the bundle (the log has them):
     /// [`GameReport::restore_answer_times`] puts them back after reading one.
-    pub sides: Teams<Tally>,
+    pub sides: Teams<AnswerTally>,
     /// The last error of each side, for the standings' "why".
     #[serde(default)]
     pub last_error: Teams<Option<String>>,
@@ -314,7 +314,7 @@ pub struct TournamentGame {
     policy: Policy,
     /// Whether a program whose clock ran out forfeits at once; the policy's choice unless overridden.
     out_of_time_loses: bool,
-    sides: Teams<Tally>,
+    sides: Teams<AnswerTally>,
     last_error: Teams<Option<String>>,
     /// Each side's error ticks in a row, up to the latest tick it was asked in.
     streak: Teams<u32>,
@@ -382,7 +382,7 @@ impl TournamentGame {
     }
 
     /// What `team` did so far.
-    pub fn tally(&self, team: Team) -> &Tally {
+    pub fn tally(&self, team: Team) -> &AnswerTally {
         &self.sides[team]
     }
 

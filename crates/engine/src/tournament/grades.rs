@@ -6,7 +6,7 @@ use super::event::{Tournament, TournamentError};
 use super::milestone::MilestoneResult;
 use super::standings::csv_field;
 use super::table::points_text;
-use crate::halma::{AiPlayer, Tally, Team};
+use crate::halma::{AiPlayer, AnswerTally, Team};
 use std::fmt::Write;
 
 /// One entry's line.
@@ -23,7 +23,7 @@ pub struct Grade {
     pub losses: u32,
     pub half_points: u32,
     /// Every game it played, milestones included.
-    pub tally: Tally,
+    pub tally: AnswerTally,
     pub withdrawn: Option<String>,
 }
 
@@ -39,7 +39,7 @@ pub fn grades(t: &Tournament) -> Result<Vec<Grade>, TournamentError> {
     let standings = t.standings()?;
     let rows = standings.ranked();
     let milestones = t.milestone_results();
-    let mut tallies = vec![Tally::default(); t.entries()];
+    let mut tallies = vec![AnswerTally::default(); t.entries()];
     for r in t.finished() {
         for team in Team::ALL {
             if let Some(tally) = tallies.get_mut(r.fixture.entry(team)) {
@@ -81,7 +81,7 @@ fn milestone_cell(m: &MilestoneResult) -> String {
 }
 
 /// The errors by kind, the most frequent first: `timed_out 3; exception 2`.
-fn error_kinds(tally: &Tally) -> String {
+fn error_kinds(tally: &AnswerTally) -> String {
     tally
         .causes_by_count()
         .iter()

@@ -114,16 +114,16 @@ pub struct Row {
     pub sonneborn_berger_quarters: u64,
 }
 
-/// A per-entry tally, before ranking.
+/// An entry's results before ranking: its wins, draws, losses and byes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Tally {
+struct ResultTally {
     wins: u32,
     draws: u32,
     losses: u32,
     byes: u32,
 }
 
-impl Tally {
+impl ResultTally {
     fn half_points(&self) -> u32 {
         self.wins.saturating_mul(2).saturating_add(self.draws)
     }
@@ -142,7 +142,7 @@ impl Tally {
 /// date game by game with [`Standings::record`] while a tournament runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Standings {
-    tallies: Vec<Tally>,
+    tallies: Vec<ResultTally>,
     games: Vec<Finished>,
     byes_recorded: usize,
 }
@@ -193,7 +193,7 @@ impl Standings {
             return Err(StandingsError::TooManyEntries { entries });
         }
         Ok(Standings {
-            tallies: vec![Tally::default(); entries],
+            tallies: vec![ResultTally::default(); entries],
             games: Vec::new(),
             byes_recorded: 0,
         })
@@ -273,7 +273,7 @@ impl Standings {
 
     /// Every entry's row, best first.
     pub fn ranked(&self) -> Vec<Row> {
-        let points: Vec<u32> = self.tallies.iter().map(Tally::half_points).collect();
+        let points: Vec<u32> = self.tallies.iter().map(ResultTally::half_points).collect();
         let point_of = |entry: EntryId| points.get(entry).copied().unwrap_or(0);
 
         let mut sonneborn_berger = vec![0u64; self.tallies.len()];

@@ -7,7 +7,7 @@ use super::game::GameReport;
 use super::rating::{ratings, tie_groups, Rating};
 use super::standings::{csv_field, Row};
 use super::{EntryId, Finished};
-use crate::halma::{Tally, Team};
+use crate::halma::{AnswerTally, Team};
 use std::fmt::Write as _;
 
 /// One entry's line.
@@ -57,7 +57,7 @@ impl Table {
             })
             .collect();
         let rating = ratings(t.entries(), &rated);
-        let mut tallies = vec![Tally::default(); t.entries()];
+        let mut tallies = vec![AnswerTally::default(); t.entries()];
         for r in &played {
             for team in Team::ALL {
                 if let Some(tally) = tallies.get_mut(r.fixture.entry(team)) {
@@ -202,7 +202,7 @@ mod tests {
         assert_eq!(quarters_text(13), "3.25");
         assert_eq!(quarters_text(16), "4");
         let median = |ms: &[u32]| {
-            let mut t = Tally::default();
+            let mut t = AnswerTally::default();
             t.set_times_ms(ms.iter().copied());
             t.median_ms()
         };
