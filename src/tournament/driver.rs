@@ -10,13 +10,15 @@
 //! Code entries are asked like house bots (a tick ends once both have answered), each in a seat of the
 //! code players' module opened from the entry's own code. The seats come from a [`Pool`] kept across
 //! games and roll calls: a game waits until its code entries' seats are free and ready (loading an
-//! interpreter is not a move's time), and gives them back when it ends.
+//! interpreter is not a move's time), and gives them back when it ends. So does each tick, for a seat
+//! whose worker was restarted when its last move was cut off.
 
 use super::jobs::{self, Asked, Job};
 use super::pool::{self, Machine, Pool, Strain};
 use super::roll_call::{self, Check};
 use super::runner::{Run, TickEnd};
 use super::store;
+use crate::code::player::LOAD_LIMIT_MS;
 use crate::code::seat::{Seat, SeatStatus};
 use crate::halma::asker::{Asker, Question};
 use crate::halma::web_ai;
@@ -124,14 +126,14 @@ impl Control {
     /// `seed`, each from the pool: its seat reused with a fresh game, or a new one opened. Waits while
     /// the pool has no room (polling, as seats come back only when games end), then until every seat is
     /// ready or has failed (loading an interpreter is not the code's time). Returns the pool's numbers
-    /// for the seats, to give back; `None` once the tournament is replaced meanwhile.
+    /// for the seats, to give back, and the seats; `None` once the tournament is replaced meanwhile.
     async fn seat_code(
         self,
         code: &[(Team, String, Arc<HashedSource>)],
         seed: u64,
         askers: &Teams<Asker>,
         still: impl Fn() -> bool,
-    ) -> Option<Vec<u64>> {
+    ) -> Option<(Vec<u64>, Vec<Seat>)> {
         // The pool's key for a code: its SHA-256, worked out when the code was read.
         let keys: Vec<&str> = code.iter().map(|(_, _, s)| s.sha256()).collect();
         let mut waiting = false;
@@ -180,7 +182,7 @@ impl Control {
         for seat in &seats {
             seat.settled().await;
         }
-        Some(ids)
+        Some((ids, seats))
     }
 
     /// Gives the seats `ids` back to the pool, taking them out of `askers` (a move still running is
@@ -286,23 +288,24 @@ impl Control {
         }) else {
             return;
         };
-        let ids = if code.is_empty() {
-            Vec::new()
+        let (ids, seats) = if code.is_empty() {
+            (Vec::new(), Vec::new())
         } else {
             match self
                 .seat_code(&code, seed, &askers, move || self.current(epoch))
                 .await
             {
-                Some(ids) => ids,
+                Some(seated) => seated,
                 None => return,
             }
         };
-        self.ticks(number, epoch, &askers).await;
+        self.ticks(number, epoch, &askers, &seats).await;
         self.unseat(&ids, &askers);
     }
 
-    /// Plays game `number`'s ticks to its end (or until the tournament is replaced).
-    async fn ticks(self, number: usize, epoch: u64, askers: &Teams<Asker>) {
+    /// Plays game `number`'s ticks to its end (or until the tournament is replaced); `seats` are its code
+    /// entries' seats.
+    async fn ticks(self, number: usize, epoch: u64, askers: &Teams<Asker>, seats: &[Seat]) {
         let Some((tick_ms, round)) = self.run.with_untracked(|r| {
             let r = r.as_ref()?;
             Some((
@@ -317,6 +320,12 @@ impl Control {
             while self.paused.get_untracked() && self.current(epoch) {
                 sleep(50).await;
             }
+            if !self.current(epoch) {
+                return;
+            }
+            // A seat whose move was cut off at the last tick's end is loading a fresh worker: the
+            // next move waits for it, as the arena's does, rather than cost the code a second move.
+            ready(seats).await;
             if !self.current(epoch) {
                 return;
             }
@@ -450,6 +459,35 @@ impl Control {
     }
 }
 
+/// Waits until none of `seats` is loading (a worker restarting after a move was cut off, or a new
+/// game's reset), each by its [`Seat::settled`], for at most [`LOAD_LIMIT_MS`]: a seat still loading
+/// then is asked anyway, and its move is cut off at the tick's end as any other. Returns at once when
+/// none is loading.
+async fn ready(seats: &[Seat]) {
+    let loading: Vec<&Seat> = seats
+        .iter()
+        .filter(|s| matches!(s.status(), SeatStatus::Loading(_)))
+        .collect();
+    if loading.is_empty() {
+        return;
+    }
+    let settled: js_sys::Array = loading
+        .into_iter()
+        .map(|seat| {
+            let seat = seat.clone();
+            wasm_bindgen_futures::future_to_promise(async move {
+                seat.settled().await;
+                Ok(wasm_bindgen::JsValue::UNDEFINED)
+            })
+        })
+        .collect();
+    let first = js_sys::Promise::race(&js_sys::Array::of2(
+        &js_sys::Promise::all(&settled),
+        &timer(LOAD_LIMIT_MS),
+    ));
+    let _ = wasm_bindgen_futures::JsFuture::from(first).await;
+}
+
 /// Waits `ms` milliseconds on the browser's timer, letting the page draw meanwhile.
 async fn sleep(ms: u32) {
     let _ = wasm_bindgen_futures::JsFuture::from(timer(ms)).await;
@@ -503,7 +541,7 @@ async fn check_code(
 ) -> Check {
     let askers: Teams<Asker> = Teams::default();
     let code = [(Team::Red, name, source)];
-    let Some(ids) = ctl.seat_code(&code, settings.seed, &askers, still).await else {
+    let Some((ids, _)) = ctl.seat_code(&code, settings.seed, &askers, still).await else {
         return Check::Waiting;
     };
     let status = askers

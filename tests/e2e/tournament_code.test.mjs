@@ -177,6 +177,65 @@ test('a class of code entries: roll call, a tournament with a reload, standings 
   await page.close();
 });
 
+// Hangs on its second move only (the mini board alternates, so a player is asked at turn 1 or turn 2,
+// not both): a function entry's module state is lost when its worker is killed, so the turn in the
+// request is what makes it hang once.
+const HANG_ONCE = `${read('ai/page/halma_function.py')}
+
+_play = move
+
+
+def move(request):
+    if request["turn"] in (1, 2):
+        while True:
+            pass
+    return _play(request)
+`;
+
+test('a code entry whose move hangs once plays its next move: the tick waits for its fresh worker', async () => {
+  const { page, errors } = await openApp(browser, `${server.url}#/tournament`, undefined, '[data-testid=entry-name]');
+  const roster = { entries: [
+    { name: 'HangOnce', code: code('python', 'function', 'main.py', { 'main.py': HANG_ONCE }) },
+    { name: 'Greedy', player: 'builtin:greedy' },
+  ] };
+  await page.setInputFiles('[data-testid=import-roster]', {
+    name: 'hang.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(roster)),
+  });
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=roster] li').length === 2);
+  // Ticks of 1 s: reloading Python after the hang takes longer (3 to 7 s), so a tick that did not wait
+  // for it would cut the next move off too, and restart it again, and so on to the game's end.
+  await page.selectOption('[data-testid=format]', 'round-robin');
+  await page.selectOption('[data-testid=preset]', 'mini');
+  await page.fill('[data-testid=tick]', '1000');
+  await page.fill('[data-testid=turns]', '8');
+  await page.selectOption('[data-testid=policy]', 'lenient');
+  await page.click('[data-testid=start]');
+  await page.waitForSelector('[data-testid=t-status]');
+  await page.waitForFunction(() => /is over/.test(document.querySelector('[data-testid=t-status]').textContent),
+    null, { timeout: 120_000 });
+
+  await page.locator('[data-testid=replay]').first().click();
+  await page.waitForSelector('[data-testid=replay-view] [data-testid=board] .cell');
+  const lines = (await saved(page, 'download-record')).trim().split('\n').map((l) => JSON.parse(l));
+  const ticks = lines.filter((l) => l.type === 'tick').map((l) => l.outcome);
+  assert.equal(ticks.length, 8);
+  const said = JSON.stringify(ticks.map((t) => [t.turn, t.movers, t.moves.map((m) => m.team), t.errors]));
+  // The second or third tick (a tick's turn counts it) is the only one cut off.
+  const hung = ticks.filter((t) => t.errors.some((e) => e.code === 'timed_out'));
+  assert.equal(hung.length, 1, said);
+  assert.ok([2, 3].includes(hung[0].turn), said);
+  const team = hung[0].errors.find((e) => e.code === 'timed_out').team;
+  // Its moves after it are all played, the first once its fresh worker had loaded.
+  const after = ticks.filter((t) => t.turn > hung[0].turn && t.movers.includes(team));
+  assert.ok(after.length >= 2, said);
+  for (const t of after) {
+    assert.deepEqual(t.errors, [], said);
+    assert.ok(t.moves.some((m) => m.team === team), said);
+  }
+  assert.deepEqual(errors.filter((e) => !/Failed to load resource|ERR_|net::/.test(e)), []);
+  await page.close();
+});
+
 /** `bundle` (text) with only its first `k` games, cut as text: its seeds are 64-bit integers, which
  * JSON.parse and JSON.stringify in JavaScript would round (the page and the CLI read them exactly). */
 function firstGames(bundle, k) {
