@@ -91,7 +91,7 @@ mod tests {
             opponent: Opponent::Person,
             ..Setup::default()
         };
-        GoSession::new(setup, 1, 0.0)
+        GoSession::new(setup, 1)
     }
 
     #[test]

@@ -57,11 +57,7 @@ pub struct GoParts {
 #[component]
 pub fn GoPage(parts: GoParts) -> impl IntoView {
     let setup = RwSignal::new(Setup::default());
-    let session = RwSignal::new(GoSession::new(
-        setup.get_untracked(),
-        crate::random_seed(),
-        super::now(),
-    ));
+    let session = RwSignal::new(GoSession::new(setup.get_untracked(), crate::random_seed()));
     let notice = RwSignal::new(None::<Line>);
     let now = RwSignal::new(super::now());
     let show_area = RwSignal::new(false);
@@ -89,7 +85,7 @@ pub fn GoPage(parts: GoParts) -> impl IntoView {
     let new_game = Callback::new(move |chosen: Setup| {
         setup.set(chosen);
         confirm_resign.set(false);
-        session.update(|s| *s = s.restart(chosen, crate::random_seed(), super::now()));
+        session.update(|s| *s = s.restart(chosen, crate::random_seed()));
         let greeting = session.with_untracked(GoSession::greeting);
         notice.set(Some(Line::new(Tone::Info, greeting)));
     });

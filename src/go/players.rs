@@ -22,12 +22,19 @@ pub fn Players(
     let panel = move |c: Color| {
         let to_move =
             Memo::new(move |_| session.with(|s| !s.game().is_over() && s.game().to_move() == c));
+        let running = Memo::new(move |_| to_move.get() && session.with(GoSession::clock_running));
         let clock = move || {
-            if !to_move.get() {
+            if !running.get() {
                 return (clock_text(MOVE_LIMIT_MS), false);
             }
             let left = session.with(|s| s.clock_left(now.get())).unwrap_or(0.0);
             (clock_text(left), left < URGENT_MS)
+        };
+        // A clock that is not counting says so: before the first move both wait.
+        let clock_class = move || match (running.get(), clock().1) {
+            (false, _) => "clock waiting",
+            (true, true) => "clock urgent",
+            (true, false) => "clock",
         };
         let class = move || {
             let mut class = String::from("go-player");
@@ -58,7 +65,7 @@ pub fn Players(
                 <span class="thinking">{thinks}</span>
                 <span class="captures">"captured " <b data-testid="captures">{captures}</b></span>
                 <span
-                    class=move || if clock().1 { "clock urgent" } else { "clock" }
+                    class=clock_class
                     role="timer"
                     aria-label=format!("{} move clock", title(c))
                     data-testid="clock"

@@ -116,30 +116,32 @@ pub struct GoSession {
     version: u64,
     /// Varies the AI's search from game to game; within a game the moves are reproducible.
     seed: u64,
-    /// When the clock of the move now awaited started (page milliseconds).
-    move_started: f64,
+    /// When the clock of the move now awaited started (page milliseconds); `None` while no move is on the
+    /// board. The clock waits for the first move: a page left open, or a player reading the rules, loses
+    /// no time before the game has begun.
+    move_started: Option<f64>,
     /// Names written into SGF (`PB`, `PW`) when the game was loaded from a file with names.
     names: [Option<String>; 2],
 }
 
 impl GoSession {
-    /// A new game as `setup` says, its clock started at `now`.
-    pub fn new(setup: Setup, seed: u64, now: f64) -> GoSession {
+    /// A new game as `setup` says; its clock starts at the first move.
+    pub fn new(setup: Setup, seed: u64) -> GoSession {
         GoSession {
             setup,
             game: Game::new(setup.size),
             version: 0,
             seed,
-            move_started: now,
+            move_started: None,
             names: [None, None],
         }
     }
 
     /// The next game with `setup`; nothing meant for this game reaches it.
-    pub fn restart(&self, setup: Setup, seed: u64, now: f64) -> GoSession {
+    pub fn restart(&self, setup: Setup, seed: u64) -> GoSession {
         GoSession {
             version: self.version + 1,
-            ..GoSession::new(setup, seed, now)
+            ..GoSession::new(setup, seed)
         }
     }
 
@@ -186,11 +188,22 @@ impl GoSession {
         self.game.score()
     }
 
-    /// Milliseconds left on the clock of the player to move at `now`; `None` once the game is over.
+    /// Milliseconds left on the clock of the player to move at `now`; `None` once the game is over. Before
+    /// the first move the whole limit is left, whatever `now` is.
     pub fn clock_left(&self, now: f64) -> Option<f64> {
+        if self.game.is_over() {
+            return None;
+        }
+        let Some(started) = self.move_started else {
+            return Some(MOVE_LIMIT_MS);
+        };
         // Clamped both ways: a display clock read just before the move started must not show more.
-        (!self.game.is_over())
-            .then(|| (MOVE_LIMIT_MS - (now - self.move_started)).clamp(0.0, MOVE_LIMIT_MS))
+        Some((MOVE_LIMIT_MS - (now - started)).clamp(0.0, MOVE_LIMIT_MS))
+    }
+
+    /// Whether the move clock is counting down: a move is on the board and the game is not over.
+    pub fn clock_running(&self) -> bool {
+        self.move_started.is_some() && !self.game.is_over()
     }
 
     /// Ends the game on time if the player to move has run out at `now`; true if it just ended.
@@ -261,10 +274,16 @@ impl GoSession {
         Ok(self.after_move(color, mv))
     }
 
-    /// The game changed at `now`: the next move's clock starts.
+    /// The game changed at `now`: the next move's clock starts, unless the board is back to no moves (an
+    /// undo of the first), where it waits for the first move again.
     fn moved(&mut self, now: f64) {
-        self.move_started = now;
+        self.move_started = self.clock_start(now);
         self.version += 1;
+    }
+
+    /// When the awaited move's clock starts if the position was reached at `now`.
+    fn clock_start(&self, now: f64) -> Option<f64> {
+        (!self.game.moves().is_empty()).then_some(now)
     }
 
     /// What the message line says after `color` played `mv`.
@@ -419,7 +438,8 @@ impl GoSession {
     }
 
     /// Replaces the game by the one in an SGF file; play continues from its last position with this
-    /// page's players, the clock started at `now`. Nothing changes if the file is refused.
+    /// page's players, the clock started at `now` (if the file has a move). Nothing changes if the file is
+    /// refused.
     pub fn load_sgf(&mut self, bytes: &[u8], now: f64) -> Result<String, String> {
         let (game, info) = sgf::from_sgf_bytes(bytes).map_err(|e| e.to_string())?;
         let moves = game.moves().len();
@@ -429,9 +449,10 @@ impl GoSession {
             game,
             version: self.version + 1,
             seed: self.seed,
-            move_started: now,
+            move_started: None,
             names: [info.black, info.white],
         };
+        self.move_started = self.clock_start(now);
         let state = match self.result_text() {
             Some(result) => result,
             None => format!("{} to play", title(self.game.to_move())),
@@ -453,7 +474,7 @@ mod tests {
             opponent: Opponent::Person,
             ..Setup::default()
         };
-        GoSession::new(setup, 7, 0.0)
+        GoSession::new(setup, 7)
     }
 
     fn vs_ai(human: Color) -> GoSession {
@@ -464,7 +485,6 @@ mod tests {
                 ..Setup::default()
             },
             7,
-            0.0,
         )
     }
 
@@ -486,9 +506,14 @@ mod tests {
     #[test]
     fn the_clock_runs_per_move_and_running_out_loses() {
         let mut s = two_people();
-        assert_eq!(s.clock_left(1000.0), Some(MOVE_LIMIT_MS - 1000.0));
-        assert_eq!(s.clock_left(-50.0), Some(MOVE_LIMIT_MS));
+        // Before the first move the clock waits, however long the page has been open.
+        assert!(!s.clock_running());
+        assert_eq!(s.clock_left(1000.0), Some(MOVE_LIMIT_MS));
+        assert_eq!(s.clock_left(MOVE_LIMIT_MS * 3.0), Some(MOVE_LIMIT_MS));
+        assert!(!s.check_clock(MOVE_LIMIT_MS * 3.0));
         s.click(p("C3", BoardSize::NINE), 60_000.0).unwrap();
+        assert!(s.clock_running());
+        assert_eq!(s.clock_left(59_000.0), Some(MOVE_LIMIT_MS));
         // White's clock started at Black's move.
         assert_eq!(s.clock_left(60_000.0 + 500.0), Some(MOVE_LIMIT_MS - 500.0));
         assert!(!s.check_clock(60_000.0 + MOVE_LIMIT_MS - 1.0));
@@ -499,6 +524,26 @@ mod tests {
         // A loss on time is the clock's verdict: it cannot be taken back.
         assert!(!s.can_undo());
         assert!(s.undo(1e12).is_err());
+    }
+
+    #[test]
+    fn undoing_the_first_move_stops_the_clock_until_a_move_is_played_again() {
+        let mut s = two_people();
+        s.click(p("C3", BoardSize::NINE), 10.0).unwrap();
+        s.undo(20.0).unwrap();
+        assert!(!s.clock_running());
+        assert_eq!(
+            s.clock_left(20.0 + MOVE_LIMIT_MS * 2.0),
+            Some(MOVE_LIMIT_MS)
+        );
+        s.click(p("D4", BoardSize::NINE), 30.0).unwrap();
+        assert_eq!(s.clock_left(1030.0), Some(MOVE_LIMIT_MS - 1000.0));
+        // An empty game loaded from a file waits too; one with moves starts at the load.
+        let mut t = two_people();
+        t.load_sgf(b"(;GM[1]SZ[9])", 5.0).unwrap();
+        assert!(!t.clock_running());
+        t.load_sgf(b"(;GM[1]SZ[9];B[ee])", 5.0).unwrap();
+        assert_eq!(t.clock_left(1005.0), Some(MOVE_LIMIT_MS - 1000.0));
     }
 
     #[test]
@@ -557,7 +602,7 @@ mod tests {
     fn an_answer_for_another_game_or_a_refused_answer() {
         let mut s = vs_ai(Color::White);
         let job = s.ai_job().unwrap();
-        let mut next = s.restart(s.setup(), 8, 1.0);
+        let mut next = s.restart(s.setup(), 8);
         assert_eq!(next.ai_answer(job.ticket, "E5", 2.0), Ok(None));
         assert!(next.game().moves().is_empty());
         // The rules refuse a bad answer; the AI passes and the page says why.

@@ -44,7 +44,8 @@ test('the Go page is reached from the start page and draws a 9x9 goban', async (
   assert.equal(coords.length, 36);
   assert.ok(coords.includes('J') && !coords.includes('I') && coords.includes('9'));
   assert.equal(await stones(page), 0);
-  assert.match(await page.textContent('[data-testid=player-black] [data-testid=clock]'), /^(5:00|4:5\d)$/);
+  // The clock waits for the first move: a page left open loses no one any time.
+  assert.equal(await page.textContent('[data-testid=player-black] [data-testid=clock]'), '5:00');
   // Back to the arena with the browser's back button.
   await page.goBack();
   await page.waitForSelector('[data-testid=board] .cell');
@@ -143,6 +144,31 @@ test('the move clock: a player who runs out of the 5 minutes loses', async () =>
   await page.waitForFunction(() => /B\+T/.test(document.querySelector('[data-testid=go-status]').textContent));
   assert.match(await status(page), /Black wins on time \(B\+T\)/);
   assert.ok(await page.isDisabled('[data-testid=undo]'));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the move clock does not run before the first move, and runs from it', async () => {
+  // The page's clock is performance.now(); the test moves it forward instead of waiting minutes.
+  const init = () => {
+    const real = performance.now.bind(performance);
+    window.__skew = 0;
+    performance.now = () => real() + window.__skew;
+  };
+  const { page, errors } = await openGo({ init });
+  const clock = (c) => page.textContent(`[data-testid=player-${c}] [data-testid=clock]`);
+  // Four minutes pass with nobody moving: both clocks still show the whole 5:00, Black's says it waits.
+  await page.evaluate(() => { window.__skew = 4 * 60 * 1000; });
+  await page.waitForTimeout(600);
+  assert.equal(await clock('black'), '5:00');
+  assert.equal(await clock('white'), '5:00');
+  assert.match(await page.getAttribute('[data-testid=player-black] [data-testid=clock]', 'class'), /waiting/);
+  // Black's first move starts White's clock.
+  await page.click(point('E5'));
+  await page.evaluate(() => { window.__skew += 65_000; });
+  await page.waitForFunction(() => /^3:5\d$/.test(
+    document.querySelector('[data-testid=player-white] [data-testid=clock]').textContent));
+  assert.doesNotMatch(await page.getAttribute('[data-testid=player-white] [data-testid=clock]', 'class'), /waiting/);
   assert.deepEqual(errors, []);
   await page.close();
 });
