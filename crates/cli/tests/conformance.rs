@@ -204,3 +204,42 @@ fn play_course(name: &str, source: Source, want: &Value) {
     check(&format!("{name}: move 1"), &moved, want, "");
     player.end_game();
 }
+
+/// A request written over several lines is still one request: the runner reads one line a move, so a
+/// pretty-printed request must not reach it as several (the page hands its runtime any JSON text).
+#[test]
+fn a_request_over_several_lines_is_one_move() {
+    if let Err(why) = Isolation::get().check(false) {
+        eprintln!("skipped: code cannot be confined on this machine: {why}");
+        return;
+    }
+    let case = cases()
+        .into_iter()
+        .find(|c| c["lang"] == "python" && c["format"] == "function" && c["moves"][1].is_object())
+        .expect("a Python function case of two moves");
+    let source = source(&case);
+    let Ok(interpreter) = interpreter(source.lang) else {
+        eprintln!("skipped: no python here");
+        return;
+    };
+    let name = case["name"].as_str().unwrap_or_default();
+    let seed: u64 = case["seed"].as_str().unwrap_or("0").parse().unwrap_or(0);
+    let player = FunctionPlayer::new(Arc::new(HashedSource::new(source)), interpreter);
+    let mut before = case["start"]["printed"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    for (i, want) in case["moves"].as_array().into_iter().flatten().enumerate() {
+        let request = serde_json::to_string_pretty(&want["request"]).expect("JSON");
+        assert!(request.contains('\n'), "{request}");
+        let moved = player.ask_request(&request, Team::Red, seed, Duration::from_secs(20));
+        check(
+            &format!("{name}: move {} over lines", i + 1),
+            &moved,
+            want,
+            &before,
+        );
+        before.clear();
+    }
+    player.end_game();
+}

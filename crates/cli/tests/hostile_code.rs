@@ -238,3 +238,68 @@ fn no_escape_gets_through_in_either_format() {
         assert!(record.contains("left a process behind"), "{name}: {record}");
     }
 }
+
+/// A JavaScript player reaches none of node's own modules or native code without an import: the
+/// runner closes `process.getBuiltinModule`, `binding`, `_linkedBinding` and `dlopen` before the
+/// player loads, as the resolve hook refuses `node:` imports (the page's worker has neither).
+#[test]
+fn a_javascript_player_reaches_no_node_module() {
+    use gridarena_cli::code::function::FunctionPlayer;
+    use gridarena_cli::code::interpreter;
+    use gridarena_cli::code::sandbox::Isolation;
+    use gridarena_engine::halma::code::{CodeFile, Format, HashedSource, Lang, Source};
+    use gridarena_engine::halma::Team;
+    use std::sync::Arc;
+
+    if let Err(why) = Isolation::get().check(false) {
+        eprintln!("skipped: code cannot be confined on this machine: {why}");
+        return;
+    }
+    let Ok(node) = interpreter(Lang::JavaScript) else {
+        eprintln!("skipped: no node here");
+        return;
+    };
+    let main = r#"
+const tries = {
+  getBuiltinModule: () => process.getBuiltinModule('node:fs').readdirSync('/'),
+  binding: () => process.binding('fs'),
+  _linkedBinding: () => process._linkedBinding('fs'),
+  dlopen: () => process.dlopen({ exports: {} }, '/nonexistent.node'),
+  overwrite: () => { process.getBuiltinModule = () => 'mine'; return process.getBuiltinModule('fs'); },
+};
+export function move() {
+  const reached = {};
+  for (const [name, f] of Object.entries(tries)) {
+    try { reached[name] = String(f()).slice(0, 40); } catch (e) { reached[name] = 'refused: ' + e.message; }
+  }
+  return reached;
+}
+"#;
+    let source = Source {
+        lang: Lang::JavaScript,
+        format: Format::Function,
+        main: "main.js".to_string(),
+        files: vec![CodeFile::text("main.js", main)],
+    };
+    let player = FunctionPlayer::new(Arc::new(HashedSource::new(source)), node);
+    let moved = player.ask_request("{}", Team::Red, 1, Duration::from_secs(20));
+    player.end_game();
+    let body = moved
+        .body
+        .unwrap_or_else(|| panic!("no answer: {:?}", moved.answer));
+    let reached: serde_json::Value = serde_json::from_str(&body).expect("a JSON answer");
+    for name in [
+        "getBuiltinModule",
+        "binding",
+        "_linkedBinding",
+        "dlopen",
+        "overwrite",
+    ] {
+        let said = reached[name].as_str().unwrap_or_default();
+        // Overwriting a closed one throws too (module code is strict).
+        assert!(
+            said.starts_with("refused: "),
+            "{name} was not refused by the runner: {said}"
+        );
+    }
+}

@@ -150,7 +150,10 @@ impl FunctionPlayer {
         };
         let mark = runner.running.stderr_mark();
         let start = Instant::now();
-        let mut line = request.as_bytes().to_vec();
+        // One request is one line. A line break in JSON can only be whitespace (one inside a string is
+        // escaped), so a request written over several lines means the same as a space, and cannot split
+        // into two requests; text that is not JSON stays not JSON, and the runner says so.
+        let mut line = request.replace(['\n', '\r'], " ").into_bytes();
         line.push(b'\n');
         let heard = match runner.stdin.send(line) {
             Ok(()) => runner.lines.recv_timeout(limit),

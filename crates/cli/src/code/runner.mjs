@@ -82,6 +82,15 @@ net.Socket.prototype.connect = function (...args) {
 dns.lookup = () => refuse('dns.lookup');
 dns.promises.lookup = () => refuse('dns.lookup');
 
+// What reaches node's own modules or native code past the import check above, with no import: closed
+// before any player code runs, as the page's worker has none of them.
+for (const name of ['getBuiltinModule', 'binding', '_linkedBinding', 'dlopen']) {
+  const closed = () => {
+    throw new Error(`process.${name} ${REFUSED}`);
+  };
+  Object.defineProperty(process, name, { value: closed, writable: false, configurable: false });
+}
+
 // An error thrown outside a move's call (a timer, a promise nobody awaited) goes to the output of the move
 // in progress, as in the page's worker, rather than ending the process.
 process.on('uncaughtException', (e) => noteUncaught(e));
@@ -163,11 +172,13 @@ for await (const line of lines) {
     const urls = new Map(
       files.filter((f) => /\.m?js$/.test(f.path)).map((f) => [pathToFileURL(path.join(GAME, f.path)).href, f.path]),
     );
+    // The host sends its cap (the engine's MAX_OUTPUT_CHARS): a runner with a cap of its own would drift.
+    if (!Number.isSafeInteger(config.outputChars)) throw new Error('the host sent no outputChars');
     player = new JsPlayer({
       seed: config.seed,
       files,
       urls,
-      outputChars: Number(config.outputChars ?? 8000),
+      outputChars: config.outputChars,
       takeAttempts: () => attempts.take(true),
     });
     let refused = null;

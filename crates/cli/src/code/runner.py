@@ -35,7 +35,8 @@ def serve():
     if not first:
         return
     config = json.loads(first)
-    cap = int(config.get('outputChars', 8000))
+    # The host sends its cap (the engine's MAX_OUTPUT_CHARS): a runner with a cap of its own would drift.
+    cap = int(config['outputChars'])
     game = {'main': config['main'], 'format': 'function', 'seed': config.get('seed', '0')}
     if not answer(new_game(cap, json.dumps(game))):
         return
