@@ -11,6 +11,7 @@ pub mod game;
 pub mod grades;
 pub mod milestone;
 pub mod pairing;
+pub mod plan;
 pub mod rating;
 pub mod roster;
 pub mod settings;
