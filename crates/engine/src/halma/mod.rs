@@ -8,6 +8,7 @@
 //!   team and returns a [`TickOutcome`] the UI renders without recomputing any rule.
 //! - [`GameLoop`]: a game driven from outside, tick by tick: whom to ask, which answers count. The page,
 //!   the command-line runner and tournaments all play through it.
+//! - [`tick_clock`]: how long a host waits for a tick's answers, and when it ends the tick.
 //! - [`protocol`]: the seeds' JSON request and the hostile-input parser for an AI's answer.
 //!
 //! Every move is judged against the board as it stood at the start of the turn: the opponent's
@@ -55,6 +56,7 @@ mod square;
 mod state;
 pub mod tally;
 mod team;
+pub mod tick_clock;
 mod validate;
 
 pub use code::CodeFailure;
