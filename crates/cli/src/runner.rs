@@ -26,6 +26,7 @@ use gridarena_engine::halma::{
     TickOutcome, Verdict, Wire,
 };
 use gridarena_engine::tournament::game::{Ending, Fixture, GameReport, TournamentGame};
+use gridarena_engine::tournament::plan::EntryKind;
 use gridarena_engine::tournament::settings::Settings;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -97,6 +98,23 @@ impl Player {
     /// Whether it answers on the calling thread at once (a built-in AI) rather than over a wire.
     fn is_builtin(&self) -> bool {
         matches!(self, Player::BuiltIn(_))
+    }
+
+    /// Its kind, as the engine's tournament plan reads it ([`gridarena_engine::tournament::plan`]).
+    pub fn kind(&self) -> EntryKind {
+        match self {
+            Player::BuiltIn(_) => EntryKind::BuiltIn,
+            Player::Web(_) => EntryKind::Web,
+            Player::Program(_) => EntryKind::Program,
+            Player::Code(CodePlayer::Course(_)) => EntryKind::CourseCode,
+            Player::Code(CodePlayer::Function(_)) => EntryKind::FunctionCode,
+        }
+    }
+
+    /// How long its game move may take under a tick of `tick_ms`, as the plan says for its kind (the
+    /// page's tournament obeys the same): `None` where its course clock alone decides.
+    fn move_limit(&self, tick_ms: u64) -> Option<Duration> {
+        self.kind().moves(tick_ms).limit()
     }
 
     /// What records and traces call it: the URL or the program's label.
@@ -273,8 +291,9 @@ impl Drop for EndsGames<'_> {
     }
 }
 
-/// Asks every mover of a tick of `game` (set up from `seed`) and waits for the replies: a web AI's at
-/// most `tick_ms`, a program's until its clock's deadline. Returns the replies and what was sent to
+/// Asks every mover of a tick of `game` (set up from `seed`) and waits for the replies, each as long as
+/// the engine's plan says for its kind ([`Player::move_limit`]): a web AI's, a built-in's and function
+/// code's at most `tick_ms`, a program's and course code's until its clock's deadline. Returns the replies and what was sent to
 /// each web AI or program.
 fn ask(
     game: &Game,
@@ -309,9 +328,10 @@ fn ask(
                 (ai.ask(body, deadline, tick_ms), bodies[team].clone())
             }
             Player::Program(p) | Player::Code(CodePlayer::Course(p)) => {
-                program_reply(p, game, team, seed)
+                program_reply(p, game, team, seed, players[team].move_limit(tick_ms))
             }
             Player::Code(CodePlayer::Function(f)) => {
+                let limit = players[team].move_limit(tick_ms).unwrap_or(limit);
                 let asked = f.ask(game, team, seed, limit);
                 code::function::reply(asked, tick_ms)
             }
@@ -375,19 +395,21 @@ fn ask(
     })
 }
 
-/// A program's move as a reply: its output is the wire's body, its stderr kept beside it.
+/// A program's move as a reply, cut at `limit` if there is one (else at its clock's deadline): its
+/// output is the wire's body, its stderr kept beside it.
 fn program_reply(
     player: &ProgramPlayer,
     game: &Game,
     team: Team,
     seed: u64,
+    limit: Option<Duration>,
 ) -> (Reply, Option<String>) {
     let reply = player.ask(&program::Ask {
         game,
         team,
         seed,
         single: false,
-        limit: None,
+        limit,
         request: None,
     });
     let wire = Wire {

@@ -94,14 +94,15 @@ fn players_of(
     options: PlayerOptions,
 ) -> Result<Teams<Player>, String> {
     let player = |entry| {
+        let (Some(spec), Some(plan)) = (tournament.player(entry), tournament.plan(entry)) else {
+            return Err(format!("entry {entry} is not in the roster"));
+        };
+        // The engine's plan labels a web entry's requests, as the page's tournament does.
         let options = PlayerOptions {
-            content_type: tournament.content_type(entry),
+            content_type: plan.content_type,
             ..options
         };
-        tournament
-            .player(entry)
-            .ok_or_else(|| format!("entry {entry} is not in the roster"))
-            .and_then(|spec| Player::with_options(spec, options))
+        Player::with_options(spec, options)
     };
     Ok(Teams {
         red: player(fixture.red)?,

@@ -13,11 +13,14 @@ use gridarena_cli::program::{self, OutOfTime, ProgramPlayer};
 use gridarena_cli::runner::{parse_player, PlayerOptions};
 use gridarena_cli::terminal::printable;
 use gridarena_cli::tournament::{play, Finished};
+use gridarena_cli::web::WebAi;
+use gridarena_engine::halma::game_loop::game_request_body;
 use gridarena_engine::halma::{AiPlayer, Answer, Game, Preset, Team, Teams};
 use gridarena_engine::tournament::event::{Tournament, MAX_BUNDLE_BYTES};
 use gridarena_engine::tournament::grades;
 use gridarena_engine::tournament::milestone::Milestone;
 use gridarena_engine::tournament::pairing::Format;
+use gridarena_engine::tournament::plan::{self, Deadline, EntryPlan, Occasion};
 use gridarena_engine::tournament::roster::{Roster, MAX_ROSTER_BYTES};
 use gridarena_engine::tournament::settings::{Policy, Settings, DEFAULT_WITHDRAW_AFTER};
 use gridarena_engine::tournament::table::Table;
@@ -26,7 +29,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
+use std::thread;
+use std::time::{Duration, Instant};
 
 pub const ABOUT: &str = "\
 Play a tournament between the AIs of a roster, headless, with the tournament page's pairing, referee,
@@ -54,9 +58,13 @@ Programs (docs/programs.md): an entry may be a program on this machine, {\"name\
 {\"command\": \"python3 homework.py\", \"dir\": \"agents/ada\", \"format\": \"course\"}} (or the label
 \"course:agents/ada:python3 homework.py\"). Each game gets its own copy of the folder and its own process. A
 program has a clock of --clock seconds a game; under consecutive:N and strict:N a spent clock loses the
-game at once (the course's rule), under lenient it makes every later move no move. Before the first
-game each program is run once on the start position (a roll call), and its answer or failure is
-printed. A program entry is a command this machine runs as you, so a roster with one is refused, its
+game at once (the course's rule), under lenient it makes every later move no move; a course-format
+entry is never cut at the tick, only at its clock's deadline.
+
+Roll call: before the first game every entry but the built-in AIs is asked once on the start position,
+as the tournament page asks it, and its answer or failure is printed: a web AI and function-format code
+get the first game's request within 3 ticks (at least 3 s), a program and course-format code one SINGLE
+move on a whole clock. A program entry is a command this machine runs as you, so a roster with one is refused, its
 commands listed, unless you give --allow-programs (read them first: a roster may come from anyone).
 
 Files in --out DIR: bundle.json (roster, settings, every result and every game's log; rewritten after
@@ -326,113 +334,170 @@ fn open(args: &TournamentArgs, input: Input) -> Result<Tournament, Failure> {
     Ok(t)
 }
 
-/// Runs each program entry once on the start position and says how it answered, so a student sees
-/// before the first game that their program starts, reads its input and writes a move. Refuses a
-/// course-format program in a game its format cannot describe.
+/// The roll call before the first game, as the tournament page calls it: each entry is asked what the
+/// engine's plan says ([`EntryPlan`]) on the one position every roll call asks
+/// ([`plan::roll_call_position`]), and its answer or failure is printed, in roster order. So a student
+/// sees before the first game that their AI starts, reads the position and answers in time. Web
+/// entries are asked at once, each on a thread of its own; programs and code one after the other.
+/// Refuses a course-format entry in a game its format cannot describe.
 fn roll_call(tournament: &Tournament, options: PlayerOptions) -> Result<(), Failure> {
     let settings = tournament.settings();
-    let game = Game::new(&settings.rules(), settings.seed).map_err(|e| {
+    let (game, team) = plan::roll_call_position(settings).map_err(|e| {
         Failure::Input(format!("cannot set up the {} preset: {e}", settings.preset))
     })?;
-    for (name, entry) in tournament
-        .names()
-        .iter()
-        .zip(tournament.roster().players().unwrap_or_default())
-    {
-        let team = game.movers().first().copied().unwrap_or(Team::Red);
-        let program = match entry {
-            AiPlayer::Program(program) => program,
-            AiPlayer::Code(source) => {
-                roll_call_code(&game, team, settings, name, &source, options)?;
-                continue;
-            }
-            _ => continue,
-        };
-        program
-            .can_play(&game)
-            .map_err(|e| Failure::Input(format!("{name} ({program}): {e}")))?;
-        let player = ProgramPlayer::new(program.clone(), options.clock);
-        let reply = player.ask(&program::Ask {
-            game: &game,
-            team,
-            seed: settings.seed,
-            single: true,
-            limit: None,
-            request: None,
-        });
-        player.end_game();
-        let took = reply
-            .latency
-            .map_or(String::new(), |l| format!(" in {} ms", l.as_millis()));
-        let said = match reply.answer {
-            Answer::Move(path) => match game.position().check(team, &path) {
-                Ok(_) => format!("roll call: {name} ({program}) answered {path}{took}: ready"),
-                Err(e) => format!(
-                    "roll call: {name} ({program}) answered {path}{took}, an illegal move: {e}"
-                ),
-            },
-            Answer::NoMove(why) => format!("roll call: {name} ({program}): {why} ({})", why.code()),
-        };
-        eprintln!("{}", printable(&said));
-    }
-    Ok(())
+    let entries = plan::roster_plans(tournament.roster(), settings)
+        .map_err(|e| Failure::Input(e.to_string()))?;
+    let asked = Asked {
+        game: &game,
+        team,
+        settings,
+        options,
+    };
+    thread::scope(|scope| {
+        let web: Vec<_> = entries
+            .iter()
+            .map(|(name, player, plan)| match player {
+                AiPlayer::Web(url) => Some(scope.spawn(move || asked.web(name, url, plan))),
+                _ => None,
+            })
+            .collect();
+        for ((name, player, plan), web) in entries.iter().zip(web) {
+            let said = match web {
+                Some(handle) => handle.join().unwrap_or_else(|_| {
+                    format!("roll call: {name} ({player}): internal error: its request's thread stopped")
+                }),
+                None => asked.local(name, player, plan)?,
+            };
+            eprintln!("{}", printable(&said));
+        }
+        Ok(())
+    })
 }
 
-/// Runs a code entry once on the start position, as the page's roll call does: a syntax error, an
-/// exception or an illegal move shows here, with its line and reason, before the first game. Refuses a
-/// course-format entry in a game its format cannot describe.
-fn roll_call_code(
-    game: &Game,
+/// What every entry's roll call shares: the position, the team asked, the settings and the clock.
+#[derive(Clone, Copy)]
+struct Asked<'a> {
+    game: &'a Game,
     team: Team,
-    settings: &Settings,
-    name: &str,
-    source: &Arc<gridarena_engine::halma::code::HashedSource>,
+    settings: &'a Settings,
     options: PlayerOptions,
-) -> Result<(), Failure> {
-    let label = AiPlayer::Code(Arc::clone(source)).to_string();
-    let player = CodePlayer::new(Arc::clone(source), options.clock)
-        .map_err(|e| Failure::Input(printable(&format!("{name} ({label}): {e}")).into_owned()))?;
-    let (answer, latency) = match &player {
-        CodePlayer::Course(p) => {
-            p.program().can_play(game).map_err(|e| {
-                Failure::Input(printable(&format!("{name} ({label}): {e}")).into_owned())
-            })?;
-            let reply = p.ask(&program::Ask {
-                game,
-                team,
-                seed: settings.seed,
-                single: true,
-                limit: None,
-                request: None,
-            });
-            (reply.answer, reply.latency)
-        }
-        CodePlayer::Function(f) => {
-            let (asked, _) = f.ask(
-                game,
-                team,
-                settings.seed,
-                Duration::from_millis(settings.tick_ms),
-            );
-            let latency = asked
-                .ms
-                .map(|ms| Duration::from_secs_f64(ms.max(0.0) / 1000.0));
-            (asked.answer, latency)
-        }
-    };
-    player.end_game();
-    let took = latency.map_or(String::new(), |l| format!(" in {} ms", l.as_millis()));
-    let said = match answer {
-        Answer::Move(path) => match game.position().check(team, &path) {
-            Ok(_) => format!("roll call: {name} ({label}) answered {path}{took}: ready"),
-            Err(e) => {
-                format!("roll call: {name} ({label}) answered {path}{took}, an illegal move: {e}")
+}
+
+impl Asked<'_> {
+    /// How long the roll call waits for an entry under `deadline`: its milliseconds, or this run's
+    /// whole course clock and its grace.
+    fn wait(&self, deadline: Deadline) -> Duration {
+        deadline.limit().unwrap_or_else(|| {
+            self.options
+                .clock
+                .total
+                .saturating_add(self.options.clock.grace)
+        })
+    }
+
+    /// A web entry's roll call: the first game's request, labelled as its plan says.
+    fn web(&self, name: &str, url: &str, plan: &EntryPlan) -> String {
+        let label = format!("{name} ({url})");
+        let Some(call) = plan.roll_call else {
+            return format!("roll call: {label}: ready");
+        };
+        let ai = match WebAi::new(url) {
+            Ok(ai) => ai.with_content_type(plan.content_type),
+            Err(why) => return format!("roll call: {label}: {why}"),
+        };
+        let wait = self.wait(call.deadline);
+        let wait_ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX);
+        let body = game_request_body(
+            self.game,
+            self.team,
+            self.settings.tick_ms,
+            self.settings.seed,
+        );
+        let reply = ai.ask(&body, Instant::now() + wait, wait_ms);
+        self.verdict(&label, plan, reply.answer, reply.latency)
+    }
+
+    /// The roll call of an entry this machine runs (a program, code) or needs not ask (a built-in).
+    fn local(&self, name: &str, player: &AiPlayer, plan: &EntryPlan) -> Result<String, Failure> {
+        let label = format!("{name} ({player})");
+        let Some(call) = plan.roll_call else {
+            return Ok(format!("roll call: {label}: a built-in AI, always ready"));
+        };
+        let refused = |e: String| Failure::Input(printable(&format!("{label}: {e}")).into_owned());
+        let ask = program::Ask {
+            game: self.game,
+            team: self.team,
+            seed: self.settings.seed,
+            single: call.occasion == Occasion::Single,
+            limit: call.deadline.limit(),
+            request: None,
+        };
+        let (answer, latency) = match player {
+            AiPlayer::Program(program) => {
+                program
+                    .can_play(self.game)
+                    .map_err(|e| refused(e.to_string()))?;
+                let player = ProgramPlayer::new(program.clone(), self.options.clock);
+                let reply = player.ask(&ask);
+                player.end_game();
+                (reply.answer, reply.latency)
             }
-        },
-        Answer::NoMove(why) => format!("roll call: {name} ({label}): {why} ({})", why.code()),
-    };
-    eprintln!("{}", printable(&said));
-    Ok(())
+            AiPlayer::Code(source) => {
+                let player =
+                    CodePlayer::new(Arc::clone(source), self.options.clock).map_err(refused)?;
+                let asked = match &player {
+                    CodePlayer::Course(p) => {
+                        p.program()
+                            .can_play(self.game)
+                            .map_err(|e| refused(e.to_string()))?;
+                        let reply = p.ask(&ask);
+                        (reply.answer, reply.latency)
+                    }
+                    CodePlayer::Function(f) => {
+                        let wait = self.wait(call.deadline);
+                        let (moved, _) = f.ask(self.game, self.team, self.settings.seed, wait);
+                        let latency = moved
+                            .ms
+                            .map(|ms| Duration::from_secs_f64(ms.max(0.0) / 1000.0));
+                        (moved.answer, latency)
+                    }
+                };
+                player.end_game();
+                asked
+            }
+            // Asked on a thread of its own (`web`), or not at all (a built-in AI has no roll call).
+            AiPlayer::Web(_) | AiPlayer::BuiltIn(_) => {
+                return Ok(format!("roll call: {label}: ready"))
+            }
+        };
+        Ok(self.verdict(&label, plan, answer, latency))
+    }
+
+    /// What an entry's answer says: ready; an illegal move (judged by the referee on the roll call's
+    /// position); a move slower than a game would wait for ([`EntryPlan::in_time`]); or why no move.
+    fn verdict(
+        &self,
+        label: &str,
+        plan: &EntryPlan,
+        answer: Answer,
+        latency: Option<Duration>,
+    ) -> String {
+        let ms = latency.map(|l| u64::try_from(l.as_millis()).unwrap_or(u64::MAX));
+        let took = ms.map_or(String::new(), |ms| format!(" in {ms} ms"));
+        match answer {
+            Answer::Move(path) => match self.game.position().check(self.team, &path) {
+                Err(e) => {
+                    format!("roll call: {label} answered {path}{took}, an illegal move: {e}")
+                }
+                Ok(_) if ms.is_some_and(|ms| !plan.in_time(ms)) => format!(
+                    "roll call: {label} answered {path}{took}, slower than the tick ({} ms): in a game it would time out",
+                    self.settings.tick_ms
+                ),
+                Ok(_) => format!("roll call: {label} answered {path}{took}: ready"),
+            },
+            Answer::NoMove(why) => format!("roll call: {label}: {why} ({})", why.code()),
+        }
+    }
 }
 
 /// Writes `text` to `path` through a temporary file, so an interruption never leaves half a file, and

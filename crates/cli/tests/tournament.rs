@@ -447,6 +447,20 @@ fn a_web_entry_is_sent_the_content_type_its_roster_entry_names() {
     assert_eq!(done.code, 0, "{done:?}");
     let seen = seen.lock().unwrap().clone();
     assert!(!seen.is_empty(), "the web entry was asked");
+    // The roll call asks it too, as the page's does, with the same label (the engine's plan decides).
+    assert!(
+        done.stderr
+            .contains(&format!("roll call: Json (http://127.0.0.1:{port}/): "))
+            && done.stderr.contains("HTTP 500"),
+        "{}",
+        done.stderr
+    );
+    assert!(
+        done.stderr
+            .contains("roll call: Greedy (builtin:greedy): a built-in AI, always ready"),
+        "{}",
+        done.stderr
+    );
     assert!(
         seen.iter().all(|t| t == "application/json"),
         "every request labelled as the roster says: {seen:?}"
@@ -454,4 +468,66 @@ fn a_web_entry_is_sent_the_content_type_its_roster_entry_names() {
     // The roster is written back with its label, so a resumed or exported tournament keeps it.
     let bundle = std::fs::read_to_string(out.join("bundle.json")).unwrap();
     assert!(bundle.contains(r#""contentType":"json""#), "{bundle}");
+}
+
+/// A course-format code entry: `prelude`, then the course's starter agent (which reads `input.txt` and
+/// writes `output.txt` when run).
+fn course_entry(name: &str, prelude: &str) -> serde_json::Value {
+    let starter = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ai/course/halma_course.py");
+    let homework = std::fs::read_to_string(starter).unwrap();
+    serde_json::json!({"name": name, "code": {
+        "language": "python", "format": "course", "main": "homework.py",
+        "files": {"homework.py": format!("{prelude}\n{homework}")}
+    }})
+}
+
+#[test]
+fn a_course_entry_is_asked_single_at_the_roll_call_and_plays_on_its_clock_not_the_tick() {
+    // The engine's plan (tournament::plan), which the page obeys too: a course entry's roll call is one
+    // SINGLE move on a whole clock, and its game moves are cut at its clock, never at the tick.
+    let dir = temp_dir("course-plan");
+    let entries = vec![
+        // Answers only when input.txt says SINGLE: any other roll call finds no output.
+        course_entry(
+            "Single",
+            "import sys\nwith open('input.txt') as f:\n    if f.readline().strip() != 'SINGLE':\n        sys.exit(0)",
+        ),
+        // Thinks 0.6 s a move, three ticks of 200 ms, well inside its 300 s clock.
+        course_entry("Slow", "import time\ntime.sleep(0.6)"),
+    ];
+    let roster = files::roster_file(&dir, &entries);
+    let out = dir.join("out");
+    let args = tournament_args(
+        &roster,
+        "--preset classic --camp-rules course --first blue --tick-ms 200 --max-turns 6 \
+         --policy lenient --seed 8",
+        &out,
+    );
+    let done = gridarena(&args);
+    assert_eq!(done.code, 0, "{done:?}");
+    let ready = |name: &str| {
+        done.stderr.lines().any(|l| {
+            l.starts_with(&format!("roll call: {name} (code:python:course:"))
+                && l.ends_with(": ready")
+        })
+    };
+    assert!(ready("Single"), "asked SINGLE: {}", done.stderr);
+    assert!(ready("Slow"), "not cut at 3 ticks: {}", done.stderr);
+    let t = files::bundle(&out);
+    assert_eq!(t.finished_count(), 1);
+    let slow = t.names().iter().position(|n| n == "Slow").unwrap();
+    for r in t.finished() {
+        assert_eq!(r.ticks, 6, "{:?}", r.ending);
+        let team = gridarena_engine::halma::Team::ALL
+            .into_iter()
+            .find(|&team| r.fixture.entry(team) == slow)
+            .unwrap();
+        let side = &r.sides[team];
+        assert!(side.asked >= 3, "{side:?}");
+        assert_eq!(
+            (side.answered, side.errors),
+            (side.asked, 0),
+            "every 0.6 s move of a 200 ms tick counted: {side:?}"
+        );
+    }
 }

@@ -67,6 +67,34 @@ impl EntryKind {
             AiPlayer::Program(_) => EntryKind::Program,
         }
     }
+
+    /// When a game move of this kind is given up on, with a tick of `tick_ms`: a course-format entry
+    /// (code or program) on its course clock, every other at the tick.
+    pub fn moves(self, tick_ms: u64) -> Deadline {
+        match self {
+            EntryKind::BuiltIn | EntryKind::Web | EntryKind::FunctionCode => {
+                Deadline::Millis(tick_ms)
+            }
+            EntryKind::CourseCode | EntryKind::Program => Deadline::CourseClock,
+        }
+    }
+
+    /// What the roll call asks this kind under `settings`: nothing of a built-in AI; the first
+    /// game's request, within [`roll_call_ms`], of an entry cut at the tick; a `SINGLE` move on its
+    /// whole clock of an entry on its course clock.
+    pub fn roll_call(self, settings: &Settings) -> Option<RollCall> {
+        match self.moves(settings.tick_ms) {
+            _ if self == EntryKind::BuiltIn => None,
+            Deadline::Millis(_) => Some(RollCall {
+                occasion: Occasion::Game,
+                deadline: Deadline::Millis(roll_call_ms(settings)),
+            }),
+            Deadline::CourseClock => Some(RollCall {
+                occasion: Occasion::Single,
+                deadline: Deadline::CourseClock,
+            }),
+        }
+    }
 }
 
 /// When a question to an entry is given up on.
@@ -91,6 +119,15 @@ impl Deadline {
                 let longest = clock.total.saturating_add(clock.grace);
                 u64::try_from(longest.as_millis()).unwrap_or(u64::MAX)
             }
+        }
+    }
+
+    /// A limit of the host's own for this question: the milliseconds, or `None` where the course clock
+    /// alone decides (what a program player takes as its `limit`).
+    pub fn limit(self) -> Option<core::time::Duration> {
+        match self {
+            Deadline::Millis(ms) => Some(core::time::Duration::from_millis(ms)),
+            Deadline::CourseClock => None,
         }
     }
 
@@ -140,24 +177,10 @@ impl EntryPlan {
     /// a web AI only).
     pub fn new(player: &AiPlayer, content_type: ContentType, settings: &Settings) -> EntryPlan {
         let kind = EntryKind::of(player);
-        let tick = Deadline::Millis(settings.tick_ms);
-        let first_request = RollCall {
-            occasion: Occasion::Game,
-            deadline: Deadline::Millis(roll_call_ms(settings)),
-        };
-        let single = RollCall {
-            occasion: Occasion::Single,
-            deadline: Deadline::CourseClock,
-        };
-        let (roll_call, moves) = match kind {
-            EntryKind::BuiltIn => (None, tick),
-            EntryKind::Web | EntryKind::FunctionCode => (Some(first_request), tick),
-            EntryKind::CourseCode | EntryKind::Program => (Some(single), Deadline::CourseClock),
-        };
         EntryPlan {
             kind,
-            roll_call,
-            moves,
+            roll_call: kind.roll_call(settings),
+            moves: kind.moves(settings.tick_ms),
             content_type: match kind {
                 EntryKind::Web => content_type,
                 _ => ContentType::default(),
