@@ -7,6 +7,7 @@
 mod ai_player;
 pub mod ai_worker;
 pub(crate) mod alarm;
+pub mod bell;
 pub mod code;
 pub mod doctor;
 mod files;
@@ -17,6 +18,7 @@ pub mod lazy;
 pub mod notice;
 pub mod online;
 mod thinker;
+pub mod tick_wait;
 pub mod tournament;
 mod widgets;
 

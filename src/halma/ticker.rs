@@ -4,6 +4,9 @@
 //! The seed's timing, for every kind of player: all requests leave at the same moment, an answer that
 //! misses the deadline (the tick length) counts as no move, and a late answer is dropped, never applied
 //! to a later tick. The rules stay in [`Session`] and the engine; this only owns timers and workers.
+//! When a tick ends is the engine's [`TickClock`], awaited through a [`TickWait`] as the tournament's
+//! ticks are: Step's tick ends once its answers are in, Run's at its length (or at the beat, a worker's
+//! timer that keeps time in a hidden tab, whichever comes first).
 //!
 //! This, the askers of every kind of player and the session's tick are most of the arena's code, and a
 //! first board needs none of them: the page asks for a [`Call`] and its bin splits [`run`] off the start
@@ -16,9 +19,11 @@ use super::player::Player;
 use super::session::{Ask, Session};
 use crate::alarm::Alarm;
 use crate::code::seat::SeatStatus;
-use crate::now_ms as now;
+use crate::tick_wait::TickWait;
+use gridarena_engine::halma::tick_clock::{Pace, TickClock};
 use gridarena_engine::halma::{Answer, Team, Teams};
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 
 /// How long a tick waits for its answers before Step shows it is busy.
 const BUSY_AFTER_MS: u64 = 200;
@@ -79,21 +84,11 @@ struct State {
     held: bool,
     /// Whether the notice line shows a code player's loading, to clear once all are ready.
     loading_said: bool,
-    /// When the tick in progress began (`performance.now()`), and whether it ends once all answers are in.
-    started: f64,
-    eager: bool,
-    /// Changes with every tick begun and every reset, across games, so a timer can tell whether its tick
-    /// is still the one in progress (a tick's own name, its turn, starts again with each game).
-    generation: u64,
-    /// The tick's one timer, set for what is due next: Step's busy look once the tick has waited
-    /// [`BUSY_AFTER_MS`], then the deadline of a tick that ends as soon as its answers are in. One
-    /// timer, not one for each: a tick the built-in AIs answer at once sets one (issue 38). Cancelled
-    /// when its tick ends: a timer that outlived its tick ran anyway, as a task of its own, to find
-    /// nothing to do. Made once, on the first tick, and set again for each.
-    timer: Option<Alarm>,
-    /// The generation the timer was last set for: one that goes off for a tick no longer in progress
-    /// does nothing.
-    armed: u64,
+    /// The tick in progress's wait: told each answer, it ends the tick when the engine's clock says.
+    wait: Option<TickWait>,
+    /// Step's busy look, shown once a tick has waited [`BUSY_AFTER_MS`]; cancelled when the tick ends
+    /// (one timer, made once and set again for each tick: issue 38).
+    busy: Option<Alarm>,
 }
 
 impl State {
@@ -105,9 +100,12 @@ impl State {
         }
     }
 
-    /// The tick is over: its timers must not run.
+    /// The tick is over: its wait gives up and its timer must not run.
     fn disarm(&mut self) {
-        if let Some(t) = &mut self.timer {
+        if let Some(wait) = self.wait.take() {
+            wait.cancel();
+        }
+        if let Some(t) = &mut self.busy {
             t.cancel();
         }
     }
@@ -171,14 +169,8 @@ impl Ticker {
 
     /// Run was switched off: the tick in progress still ends, as soon as its answers are in.
     fn stop(self) {
-        if !self.tick_in_progress() {
-            return;
-        }
-        self.state.update_value(|s| s.eager = true);
-        if self.session.with_untracked(|s| s.awaiting().is_empty()) {
-            self.finish();
-        } else {
-            self.arm_next();
+        if let Some(wait) = self.state.with_value(|s| s.wait.clone()) {
+            wait.hurry();
         }
     }
 
@@ -187,7 +179,6 @@ impl Ticker {
         self.state.update_value(|s| {
             s.stop_thinking(0.0);
             s.disarm();
-            s.generation += 1;
             s.held = false;
         });
         self.not_busy();
@@ -213,11 +204,6 @@ impl Ticker {
                 return;
             }
         };
-        self.state.update_value(|s| {
-            s.started = now();
-            s.eager = eager;
-            s.generation += 1;
-        });
         // Every player's message is written first, the state both teams' carry once; then each is sent
         // (sending keeps what went out in the session, which must not be read meanwhile).
         let questions = self.session.with_untracked(|s| {
@@ -226,60 +212,58 @@ impl Ticker {
                 .filter_map(|ask| self.question(ask, s, &state))
                 .collect::<Vec<_>>()
         });
-        for (ask, question) in questions {
-            self.send(ask, question);
-        }
-        let answered = self.session.with_untracked(|s| s.awaiting().is_empty());
-        if eager && answered {
-            self.finish();
+        let pace = if eager {
+            Pace::Early { min_ms: 0 }
         } else {
-            self.arm_next();
-        }
-    }
-
-    /// Sets the tick's timer for what is due next: Step's busy look, unless it shows already, and the
-    /// deadline of a tick that ends as soon as its answers are in (Run's beat ends the others). The
-    /// timer it replaces is cancelled.
-    fn arm_next(self) {
-        let (started, eager) = self.state.with_value(|s| (s.started, s.eager));
-        let busy = (!self.awaiting_answers.get_untracked()).then_some(BUSY_AFTER_MS as f64);
-        let deadline = eager.then(|| f64::from(self.tick_ms.get_untracked()));
-        let Some(due) = busy.into_iter().chain(deadline).reduce(f64::min) else {
-            self.state.update_value(State::disarm);
-            return;
+            Pace::WaitOut
         };
-        // Past i32::MAX a browser's setTimeout fires at once.
-        let ms = (due - (now() - started))
-            .ceil()
-            .clamp(0.0, f64::from(i32::MAX)) as u32;
+        let mut clock = TickClock::new(u64::from(ms), pace);
+        for (ask, _) in &questions {
+            clock.ask(ask.request.team);
+        }
+        let wait = TickWait::new(clock);
         self.state.update_value(|s| {
-            s.armed = s.generation;
-            s.timer
-                .get_or_insert_with(|| {
-                    Alarm::new(move || {
-                        let same = self.state.try_with_value(|s| s.armed == s.generation);
-                        if same == Some(true) && self.tick_in_progress() {
-                            self.wake();
-                        }
-                    })
-                })
-                .set(ms);
+            s.disarm();
+            s.wait = Some(wait.clone());
+        });
+        for (ask, question) in questions {
+            self.send(ask, question, &wait);
+        }
+        self.arm_busy();
+        spawn_local(async move {
+            // Cancelled when the tick ends otherwise: at Run's beat, or by a new game.
+            if wait.over().await.is_some() && self.is_current(&wait) {
+                self.finish();
+            }
         });
     }
 
-    /// The tick's timer fired: the tick ends if its deadline has come, or else shows it is busy if it
-    /// has waited long enough, and the timer is set for what comes next.
-    fn wake(self) {
-        let (started, eager) = self.state.with_value(|s| (s.started, s.eager));
-        let waited = now() - started;
-        if eager && waited >= f64::from(self.tick_ms.get_untracked()) {
-            self.finish();
+    /// Whether `wait` is the tick in progress's.
+    fn is_current(self, wait: &TickWait) -> bool {
+        self.state
+            .try_with_value(|s| s.wait.as_ref().is_some_and(|w| w.same(wait)))
+            .unwrap_or(false)
+    }
+
+    /// Sets Step's busy look to show once the tick has waited [`BUSY_AFTER_MS`], unless it shows already.
+    fn arm_busy(self) {
+        if self.awaiting_answers.get_untracked() {
             return;
         }
-        if waited >= BUSY_AFTER_MS as f64 && !self.awaiting_answers.get_untracked() {
-            self.awaiting_answers.set(true);
-        }
-        self.arm_next();
+        self.state.update_value(|s| {
+            s.busy
+                .get_or_insert_with(|| {
+                    Alarm::new(move || {
+                        let waiting = self
+                            .state
+                            .try_with_value(|s| s.wait.as_ref().is_some_and(TickWait::awaiting));
+                        if waiting == Some(true) && !self.awaiting_answers.get_untracked() {
+                            self.awaiting_answers.set(true);
+                        }
+                    })
+                })
+                .set(BUSY_AFTER_MS as u32);
+        });
     }
 
     fn not_busy(self) {
@@ -317,14 +301,15 @@ impl Ticker {
     }
 
     /// Asks a team's player `question` for its move in this tick; the answer is delivered when it comes.
-    fn send(self, ask: Ask, question: Question) {
+    fn send(self, ask: Ask, question: Question, wait: &TickWait) {
         let (team, round) = (ask.request.team, ask.request.turn);
+        let wait = wait.clone();
         let sent = self.state.with_value(|s| {
             s.askers[team].ask(question, ask.time_limit_ms, move |asked| {
                 let _ = self
                     .session
                     .try_update_untracked(|s| s.keep_answer_wire(round, team, asked.wire));
-                self.deliver(round, team, asked.answer);
+                self.deliver(round, team, asked.answer, &wait);
             })
         });
         // Kept now, so a request that times out still shows what was sent.
@@ -416,16 +401,14 @@ impl Ticker {
         }
     }
 
-    fn deliver(self, round: u32, team: Team, answer: Answer) {
-        let latency = now() - self.state.with_value(|s| s.started);
-        let mut complete = false;
-        self.session.update_untracked(|s| {
-            if s.deliver(round, team, answer, latency) {
-                complete = s.awaiting().is_empty();
-            }
-        });
-        if complete && self.state.with_value(|s| s.eager) {
-            self.finish();
+    fn deliver(self, round: u32, team: Team, answer: Answer, wait: &TickWait) {
+        let latency = wait.elapsed_ms();
+        let mut taken = false;
+        let _ = self
+            .session
+            .try_update_untracked(|s| taken = s.deliver(round, team, answer, latency));
+        if taken {
+            wait.answered(team);
         }
     }
 
