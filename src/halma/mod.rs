@@ -2,8 +2,14 @@
 
 pub mod answer_times;
 mod arena;
+mod arena_actions;
+mod arena_below;
 mod arena_keys;
 pub mod arena_model;
+mod arena_run;
+mod arena_setup;
+mod arena_side;
+mod arena_state;
 pub mod asker;
 mod beat;
 pub mod board;
@@ -15,6 +21,7 @@ mod controls;
 mod debug_marks;
 mod human_actions;
 mod inspector;
+mod late_beats;
 mod latency_panel;
 mod message_field;
 pub mod messages;
