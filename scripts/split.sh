@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # Cuts the parts a page's first board does not show out of its first download (src/lazy.rs).
 #
-# A page module that calls a split function (`#[wasm_split(..)]`) is built whole by trunk, with a placeholder
-# import for each split point. This step takes that page's wasm as the linker wrote it (the relocations kept
-# by build.rs), cuts it with wasm-split-cli into the page's module and one module per part
+# The pages with lazy parts, and their parts, are named in the page list, pages.json (declared in each
+# page's src/bin/<page>/parts.rs; build.rs checks the two agree and keeps those pages' relocations). Such a
+# page is built whole by trunk, with a placeholder import for each split point. This step takes that page's
+# wasm as the linker wrote it, cuts it with wasm-split-cli into the page's module and one module per part
 # (plus modules of what several parts share), binds and optimises them as trunk does, and puts them in
 # place of trunk's: <out>/<page>.js and <out>/<page>_bg.wasm, the parts in <out>/split/<page>/, loaded by
-# <out>/split/<page>/__wasm_split.js when a part is first wanted. Pages without split points are left alone.
-# Last, it names the split pages in <out>/index.html, whose script fetches such a page's parts' loader with
-# the page (build.rs finds the same pages in their bins).
+# <out>/split/<page>/__wasm_split.js when a part is first wanted. Other pages are left alone. It fails,
+# naming it, where a built page disagrees with the list. index.html's script learns the same pages from
+# the list (scripts/pages.sh), so nothing in the built index.html is rewritten here.
 #
 # Trunk runs this after each build (Trunk.toml, [[hooks]] stage = "post_build") with TRUNK_STAGING_DIR set
 # to the build's staging folder. By hand, after `trunk build --release`: scripts/split.sh [OUT]
-# (OUT defaults to dist/). wasm-split-cli, wasm-bindgen and wasm-opt come from scripts/setup.sh.
+# (OUT defaults to dist/). wasm-split-cli, wasm-bindgen, wasm-opt and node come from scripts/setup.sh.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,16 +22,33 @@ raw=${CARGO_TARGET_DIR:-$root/target}/wasm32-unknown-unknown/wasm-release
 export PATH="$HOME/.cargo/bin:$root/tests/e2e/node_modules/.bin:$PATH"
 
 fail() { printf 'split: %s\n' "$*" >&2; exit 1; }
-for tool in wasm-split-cli wasm-bindgen wasm-opt; do
+for tool in wasm-split-cli wasm-bindgen wasm-opt node; do
   command -v "$tool" >/dev/null || fail "$tool is missing: run scripts/setup.sh"
 done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+# Each page of pages.json with parts, as `<page> <part> <part>...` lines.
+listed=$(node -e '
+  const { pages } = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  for (const p of pages) if (p.parts.length > 0) console.log([p.bin, ...p.parts].join(" "));
+' "$root/pages.json")
+
 for js in "$out"/gridarena-*.js; do
-  grep -q '__wasm_split_placeholder__' "$js" || continue
   page=$(basename "$js" .js)
+  if grep -q '__wasm_split_placeholder__' "$js"; then
+    grep -q "^$page " <<<"$listed" || fail "$page has split points, but pages.json lists no parts for it"
+  fi
+done
+
+# The list is read on its own descriptor: the tools below must not eat it from stdin.
+while read -r -u 3 page names; do
+  js="$out/$page.js"
+  [ -f "$js" ] || fail "pages.json lists $page, but the build has no $page.js (is it in index.html?)"
+  # Run again by hand on a folder already split: nothing to do for this page.
+  grep -q "\"./split/$page/__wasm_split.js\"" "$js" && continue
+  grep -q '__wasm_split_placeholder__' "$js" || fail "pages.json lists parts for $page, but its module has no split point"
   [ -f "$raw/$page.wasm" ] || fail "$raw/$page.wasm is missing: the page must be built first (trunk build --release)"
   rm -rf "${work:?}"/*
   wasm-split-cli --target web --out-name "$page" "$raw/$page.wasm" "$work/split" >/dev/null \
@@ -56,19 +74,10 @@ for js in "$out"/gridarena-*.js; do
   grep -q "\"../../$page.js\"" "$parts/__wasm_split.js" || fail "the parts' loader of $page does not import it"
   mkdir -p "$out/snippets"
   cp -R "$work/bound/snippets/." "$out/snippets/"
+  for name in $names; do
+    [ -f "$parts/split_$name.wasm" ] || fail "pages.json lists the part $name of $page, but it was not cut out"
+  done
   printf 'split: %s: the page %s KB, its parts %s KB (before gzip)\n' "$page" \
     "$(( $(stat -c %s "$out/${page}_bg.wasm") / 1024 ))" "$(( $(du -cb "$parts"/*.wasm | tail -1 | cut -f1) / 1024 ))"
-done
+done 3<<<"$listed"
 
-# The page's script (index.html) fetches a split page's parts' loader with its module: it is told which
-# pages those are here (each page whose module imports its parts' loader), the list kept nowhere else.
-if [ -f "$out/index.html" ]; then
-  split_pages=()
-  for js in "$out"/gridarena-*.js; do
-    page=$(basename "$js" .js)
-    grep -q "\"./split/$page/__wasm_split.js\"" "$js" && split_pages+=("'$page'")
-  done
-  list=$(IFS=,; echo "${split_pages[*]}")
-  sed -i "s#const SPLIT_PAGES = \[[^]]*\];#const SPLIT_PAGES = [$list];#" "$out/index.html"
-  grep -q "const SPLIT_PAGES = \[$list\];" "$out/index.html" || fail "index.html does not name the split pages"
-fi

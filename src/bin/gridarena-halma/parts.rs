@@ -1,11 +1,14 @@
-//! The Halma arena page (the start page). A module of its own (started by the script in index.html), so
-//! its download carries no other game; its built-in AIs think in the AI module (`gridarena-ai-halma`),
-//! and the parts its first board does not show are split off it (`src/lazy.rs`, `dist/split/`).
+//! The Halma arena's lazy parts: what its first board does not show, each cut into a module of its own
+//! (`dist/split/gridarena-halma/split_<name>.wasm`, src/lazy.rs) and named in the page list, `pages.json`.
+//!
+//! They are declared here, in the page's own bin, rather than in the library: a split point is a root of
+//! every module it is linked into, so one in the library would carry the part into every page. A folder
+//! per page with a `parts.rs` lets a reader see from the source tree which parts each page has.
 
 use gridarena::halma::ticker::{self, Asked};
-use gridarena::halma::{self, ArenaPage, ArenaParts};
-use leptos::prelude::*;
+use gridarena::halma::{self, ArenaParts};
 
+// The tick machinery: the page calls it through `lazy::InOrder`, so a reset and a step keep their order.
 gridarena::split_fn!(clock, CLOCK, |asked: Asked| -> () { ticker::run(asked) });
 
 gridarena::split_part!(
@@ -45,8 +48,9 @@ gridarena::split_part!(
     halma::DebugMarksProps
 );
 
-fn page() -> impl IntoView {
-    let parts = ArenaParts {
+/// Every part, handed to the page.
+pub fn all() -> ArenaParts {
+    ArenaParts {
         clock: CLOCK,
         setup_form: SETUP_FORM,
         replay_bar: REPLAY_BAR,
@@ -54,12 +58,5 @@ fn page() -> impl IntoView {
         position_editor: POSITION_EDITOR,
         time_chart: TIME_CHART,
         debug_marks: DEBUG_MARKS,
-    };
-    view! { <ArenaPage parts=parts /> }
-}
-
-fn main() {
-    console_error_panic_hook::set_once();
-    gridarena::mount(page);
-    gridarena::ai_worker::preload_when_idle(halma::builtin::MODULE);
+    }
 }

@@ -1,19 +1,14 @@
 //! The endpoint doctor page ("Test an AI"): mounts it. A module of its own (started by the script in
 //! index.html), so its download carries only the battery and the fetch that sends it; the report's view
-//! is split off it (`src/lazy.rs`, `dist/split/`).
+//! is split off it ([`parts`]).
 
-use gridarena::doctor::{self, DoctorPage};
+mod parts;
+
+use gridarena::doctor::DoctorPage;
 use leptos::prelude::*;
 
-gridarena::split_part!(
-    report_view,
-    REPORT_VIEW,
-    doctor::ReportView,
-    doctor::ReportViewProps
-);
-
 fn page() -> impl IntoView {
-    view! { <DoctorPage report_view=REPORT_VIEW /> }
+    view! { <DoctorPage report_view=parts::report_view() /> }
 }
 
 fn main() {
