@@ -107,6 +107,8 @@ pub fn preload<A, R>(part: Split<A, R>) {
 /// wait behind it and run as soon as it is in.
 pub struct InOrder<A: 'static> {
     split: Split<A, ()>,
+    /// Runs the task that waits for the module: the page's `spawn_local`; a test's own, which it polls.
+    spawn: Spawn,
     /// Told when the module did not load: the calls asked so far are dropped, and the next one tries
     /// again.
     failed: StoredValue<Box<dyn Fn()>, LocalStorage>,
@@ -118,6 +120,9 @@ pub struct InOrder<A: 'static> {
 /// What the page does once a call is done (starting Run's beat once its first tick has begun).
 pub type Then = Option<Box<dyn FnOnce()>>;
 
+/// Starts a task on the page's thread.
+type Spawn = fn(Pin<Box<dyn Future<Output = ()>>>);
+
 impl<A> Clone for InOrder<A> {
     fn clone(&self) -> Self {
         *self
@@ -127,8 +132,13 @@ impl<A> Copy for InOrder<A> {}
 
 impl<A> InOrder<A> {
     pub fn new(split: Split<A, ()>, failed: impl Fn() + 'static) -> InOrder<A> {
+        InOrder::with_spawn(split, failed, |task| leptos::task::spawn_local(task))
+    }
+
+    fn with_spawn(split: Split<A, ()>, failed: impl Fn() + 'static, spawn: Spawn) -> InOrder<A> {
         InOrder {
             split,
+            spawn,
             failed: StoredValue::new_local(Box::new(failed)),
             waiting: RwSignal::new_local(None),
         }
@@ -169,7 +179,7 @@ impl<A> InOrder<A> {
             Poll::Pending => {}
         }
         self.waiting.set(Some(VecDeque::new()));
-        leptos::task::spawn_local(async move {
+        (self.spawn)(Box::pin(async move {
             let loaded = call.await.is_ok();
             if let (true, Some(then)) = (loaded, then) {
                 then();
@@ -184,7 +194,7 @@ impl<A> InOrder<A> {
             } else {
                 self.failed.with_value(|failed| failed());
             }
-        });
+        }));
     }
 
     /// Loads the module once the page is idle, so the first call finds it in.
@@ -255,5 +265,182 @@ pub fn LazyPart(
             </p>
         }
         .into_any(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! [`InOrder`] against a fake module: the split function's real loader (`LazySplitLoader`, which a
+    //! `#[wasm_split]` function awaits before it runs), with the page's JavaScript loader replaced by
+    //! [`fake_load`], which holds each load until the test answers it. The tasks `InOrder` starts are
+    //! kept and polled by the test ([`run_tasks`]).
+
+    use super::*;
+    use leptos::wasm_split::rt::{ensure_loaded, LazySplitLoader, LoadCallbackFn};
+    use std::cell::{Cell, RefCell};
+    use std::ffi::c_void;
+    use std::rc::Rc;
+
+    type Task = Pin<Box<dyn Future<Output = ()>>>;
+
+    thread_local! {
+        /// The fake module's loader: a fresh one for each test ([`in_order`]).
+        static LOADER: Cell<Option<&'static LazySplitLoader>> = const { Cell::new(None) };
+        /// The loads asked and not yet answered, as the loader's callback and its data.
+        static LOADS: RefCell<Vec<(LoadCallbackFn, usize)>> = const { RefCell::new(Vec::new()) };
+        /// What the split function ran, in order.
+        static RAN: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+        /// The tasks `InOrder` started.
+        static TASKS: RefCell<Vec<Task>> = RefCell::new(Vec::new());
+    }
+
+    /// The page's JavaScript loader, faked: the load is answered later by [`answer_load`].
+    unsafe extern "C" fn fake_load(done: LoadCallbackFn, data: *const c_void) {
+        LOADS.with(|loads| loads.borrow_mut().push((done, data as usize)));
+    }
+
+    /// Answers the one load in flight: the module loaded, or did not.
+    fn answer_load(loaded: bool) {
+        let mut loads = LOADS.with(|loads| std::mem::take(&mut *loads.borrow_mut()));
+        assert_eq!(loads.len(), 1, "one load is in flight");
+        let (done, data) = loads.remove(0);
+        // SAFETY: the callback and data the loader gave `fake_load`, called once.
+        unsafe { done(data as *const c_void, loaded) };
+    }
+
+    fn loads_in_flight() -> usize {
+        LOADS.with(|loads| loads.borrow().len())
+    }
+
+    /// The split function: awaits its module as a `#[wasm_split]` function does, then records `arg`.
+    fn run_part(arg: u32) -> Loading<()> {
+        let loader = LOADER.with(Cell::get);
+        Box::pin(async move {
+            let loader = loader.expect("in_order() sets the module up");
+            ensure_loaded(Pin::static_ref(loader)).await?;
+            RAN.with(|ran| ran.borrow_mut().push(arg));
+            Ok(())
+        })
+    }
+
+    fn ran() -> Vec<u32> {
+        RAN.with(|ran| ran.borrow().clone())
+    }
+
+    /// Polls the started tasks until none makes progress.
+    fn run_tasks() {
+        loop {
+            let tasks = TASKS.with(|tasks| std::mem::take(&mut *tasks.borrow_mut()));
+            let before = tasks.len();
+            let mut left = Vec::new();
+            for mut task in tasks {
+                if task
+                    .as_mut()
+                    .poll(&mut Context::from_waker(Waker::noop()))
+                    .is_pending()
+                {
+                    left.push(task);
+                }
+            }
+            let done = before - left.len();
+            TASKS.with(|tasks| {
+                // Tasks started while these ran come after them.
+                let started = std::mem::replace(&mut *tasks.borrow_mut(), left);
+                tasks.borrow_mut().extend(started);
+            });
+            if done == 0 {
+                return;
+            }
+        }
+    }
+
+    /// An `InOrder` over a fresh fake module, not loaded, and how often it was told the module did not
+    /// load.
+    fn in_order() -> (InOrder<u32>, Rc<Cell<u32>>) {
+        // SAFETY: `fake_load` calls its callback exactly once per call, from `answer_load`.
+        let loader = Box::leak(Box::new(unsafe { LazySplitLoader::new(fake_load) }));
+        LOADER.with(|l| l.set(Some(loader)));
+        LOADS.with(|loads| loads.borrow_mut().clear());
+        RAN.with(|ran| ran.borrow_mut().clear());
+        TASKS.with(|tasks| tasks.borrow_mut().clear());
+        let split = Split {
+            load: run_part,
+            preload: || Box::pin(async { Ok(()) }),
+        };
+        let failures = Rc::new(Cell::new(0));
+        let told = failures.clone();
+        let spawn: Spawn = |task| TASKS.with(|tasks| tasks.borrow_mut().push(task));
+        let order = InOrder::with_spawn(split, move || told.set(told.get() + 1), spawn);
+        (order, failures)
+    }
+
+    #[test]
+    fn calls_asked_while_the_module_loads_late_run_in_order_once_it_is_in() {
+        let (order, failures) = in_order();
+        let then_ran = Rc::new(Cell::new(false));
+        let flag = then_ran.clone();
+        order.call_then(1, Some(Box::new(move || flag.set(true))));
+        order.call(2);
+        order.call(3);
+        run_tasks();
+        assert_eq!(
+            ran(),
+            Vec::<u32>::new(),
+            "nothing runs before the module is in"
+        );
+        assert!(order.loading());
+        assert!(!then_ran.get());
+        assert_eq!(loads_in_flight(), 1, "one load for all three calls");
+
+        answer_load(true);
+        run_tasks();
+        assert_eq!(ran(), [1, 2, 3]);
+        assert!(then_ran.get());
+        assert!(!order.loading());
+        assert_eq!(failures.get(), 0);
+
+        // The module is in: a call runs at once, with no task to wait for and no load.
+        order.call(4);
+        assert_eq!(ran(), [1, 2, 3, 4]);
+        assert_eq!(loads_in_flight(), 0);
+    }
+
+    #[test]
+    fn a_call_made_by_a_then_waits_behind_the_calls_asked_while_the_module_loaded() {
+        let (order, _) = in_order();
+        order.call_then(1, Some(Box::new(move || order.call(10))));
+        order.call(2);
+        answer_load(true);
+        run_tasks();
+        assert_eq!(ran(), [1, 2, 10]);
+    }
+
+    #[test]
+    fn a_module_that_fails_to_load_drops_the_waiting_calls_and_the_next_call_loads_it_again() {
+        let (order, failures) = in_order();
+        let then_ran = Rc::new(Cell::new(false));
+        let flag = then_ran.clone();
+        order.call_then(1, Some(Box::new(move || flag.set(true))));
+        order.call(2);
+        answer_load(false);
+        run_tasks();
+        assert_eq!(ran(), Vec::<u32>::new());
+        assert_eq!(failures.get(), 1, "the page is told once");
+        assert!(
+            !then_ran.get(),
+            "what follows a call that never ran does not run"
+        );
+        assert!(!order.loading(), "nothing waits any more");
+
+        // The next call tries again, and this time the module comes in (late).
+        order.call(3);
+        order.call(4);
+        assert_eq!(loads_in_flight(), 1);
+        run_tasks();
+        assert_eq!(ran(), Vec::<u32>::new());
+        answer_load(true);
+        run_tasks();
+        assert_eq!(ran(), [3, 4]);
+        assert_eq!(failures.get(), 1);
     }
 }
