@@ -24,7 +24,7 @@ const RULES: &[&str] = &[
     "Ko: no move may repeat an earlier whole-board position (positional superko).",
     "Two passes in a row end the game. Then the area is counted: your stones plus the empty points only your stones reach. White gets 0.5 points (komi).",
     "Every stone on the board counts as alive: capture dead stones before you pass.",
-    "Each move must be made within 5 minutes; the player whose clock runs out loses.",
+    "Each move must be made within 5 minutes of the one before (the clock starts at the first move); the player whose clock runs out loses.",
 ];
 
 /// Keeps `now` for the clock display, and ends the game when the player to move runs out of time.
