@@ -4,27 +4,13 @@
 //! clicks, the keyboard and screen readers. A tick clears and draws only the squares it changed
 //! (`board_repaint.rs`).
 
-use super::board_repaint::{square_box, Drawn};
+use super::board_repaint::{square_box, Drawn, PIECE, SHADOW_DROP, SHADOW_SPREAD};
 use super::board_view::{BoardView, CellView, Occupant};
 use gridarena_engine::halma::debug::{Colour, Mark};
 use gridarena_engine::halma::{Square, Team};
 use std::f64::consts::TAU;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
-
-/// A piece's radius, in squares.
-const PIECE: f64 = 0.38;
-/// How far a piece's shadow lies below it, and how much wider than the piece it is, in CSS pixels.
-const SHADOW_DROP: f64 = 1.0;
-const SHADOW_SPREAD: f64 = 0.5;
-
-/// How far from its square's centre the furthest ink drawn for the square reaches (a piece's shadow), in
-/// device pixels, on squares `s` device pixels wide, `px` being a CSS pixel. Its anti-aliased edge adds
-/// a pixel. Redrawing square by square ([`Drawn::changed_squares`]) holds only while this stays inside
-/// the square.
-pub(super) fn reach(s: f64, px: f64) -> f64 {
-    s * PIECE + (SHADOW_DROP + SHADOW_SPREAD) * px
-}
 
 /// The theme's colours, read from the stylesheet's custom properties so the canvas and the CSS agree.
 #[derive(Clone, Debug, PartialEq)]

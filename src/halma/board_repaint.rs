@@ -5,9 +5,23 @@
 //! pieces. What the canvas shows of a square depends only on the square, except the trails' lines,
 //! which cross squares and are drawn again, clipped, wherever a square is cleared.
 
-use super::board_paint::reach;
 use super::board_view::{BoardView, Occupant, Trail};
 use gridarena_engine::halma::Team;
+
+/// A piece's radius, in squares. With the shadow's below, the size of what is drawn for a square: the
+/// painter (`board_paint.rs`) draws by them, and redrawing square by square relies on them ([`reach`]).
+pub(super) const PIECE: f64 = 0.38;
+/// How far a piece's shadow lies below it, and how much wider than the piece it is, in CSS pixels.
+pub(super) const SHADOW_DROP: f64 = 1.0;
+pub(super) const SHADOW_SPREAD: f64 = 0.5;
+
+/// How far from its square's centre the furthest ink drawn for the square reaches (a piece's shadow), in
+/// device pixels, on squares `s` device pixels wide, `px` being a CSS pixel. Its anti-aliased edge adds
+/// a pixel. Redrawing square by square ([`Drawn::changed_squares`]) holds only while this stays inside
+/// the square.
+fn reach(s: f64, px: f64) -> f64 {
+    s * PIECE + (SHADOW_DROP + SHADOW_SPREAD) * px
+}
 
 /// What the canvas draws inside one square: a piece (and whether it is damaged) or a last move's dot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,8 +6,7 @@
 //! game's two locations, `x y z x y z`, or [`ERROR`] and why there is none; it is played through the
 //! same rules as a person's click.
 
-use super::session::HyperSession;
-use crate::ai_player::{read_job, AiSession};
+use crate::ai_player::read_job;
 use gridarena_engine::hyperchess::{ai, Coord, Game};
 
 /// The AI module that answers the jobs (`src/bin/gridarena-ai-hyperchess.rs`).
@@ -21,8 +20,8 @@ pub fn job(game: &Game, nodes: u64, seed: u64) -> String {
     format!("{nodes} {seed}\n{}", game.save())
 }
 
-/// Runs one job. The HyperChess page's module exports it for the worker
-/// (src/bin/gridarena-hyperchess.rs).
+/// Runs one job. The HyperChess AI's module exports it for the worker
+/// (src/bin/gridarena-ai-hyperchess.rs).
 pub fn hyperchess_builtin_answer(job: &str) -> String {
     match think(job) {
         Ok((from, to)) => format!("{from} {to}"),
@@ -50,23 +49,6 @@ pub fn read_reply(reply: &str) -> Result<(Coord, Coord), String> {
     match numbers[..] {
         [x1, y1, z1, x2, y2, z2] => Ok((Coord::new(x1, y1, z1), Coord::new(x2, y2, z2))),
         _ => Err(format!("{reply:?} is not a move")),
-    }
-}
-
-impl AiSession for HyperSession {
-    type Ticket = u64;
-    const MODULE: &'static str = MODULE;
-
-    fn ai_job(&self) -> Option<(u64, String)> {
-        HyperSession::ai_job(self)
-    }
-
-    fn ai_answer(&mut self, ticket: u64, reply: &str) -> Result<Option<String>, String> {
-        HyperSession::ai_answer(self, ticket, reply)
-    }
-
-    fn is_over(&self) -> bool {
-        self.game().outcome().is_some()
     }
 }
 

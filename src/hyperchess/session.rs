@@ -3,6 +3,7 @@
 //! page offers is a method here, so the components only pass clicks and files in and draw what comes out.
 
 use super::view::{Cell, View};
+use crate::ai_player::AiSession;
 use gridarena_engine::hyperchess::{
     maps, parse_map, parse_state, Coord, Game, Outcome, Played, Side, StateLine,
 };
@@ -356,6 +357,25 @@ impl HyperSession {
                 )
             }
         }
+    }
+}
+
+/// The page's AI player drives a session through this (`crate::ai_player`): the session, not the AI's
+/// job format, knows whose turn it is.
+impl AiSession for HyperSession {
+    type Ticket = u64;
+    const MODULE: &'static str = super::builtin::MODULE;
+
+    fn ai_job(&self) -> Option<(u64, String)> {
+        HyperSession::ai_job(self)
+    }
+
+    fn ai_answer(&mut self, ticket: u64, reply: &str) -> Result<Option<String>, String> {
+        HyperSession::ai_answer(self, ticket, reply)
+    }
+
+    fn is_over(&self) -> bool {
+        self.game().outcome().is_some()
     }
 }
 
