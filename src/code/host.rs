@@ -13,6 +13,7 @@ use super::player::{CodePlayer, Status};
 use super::store;
 use super::CodeMove;
 use gridarena_engine::halma::{Answer, CodeFailure, Game, GameState, NoMove, Team};
+use gridarena_engine::tournament::plan::Occasion;
 use wasm_bindgen::JsValue;
 
 /// A code player asked for by another page: what its label names in this browser, or code the page
@@ -103,9 +104,10 @@ impl HostedPlayer {
         }
     }
 
-    /// Asks for `team`'s move: `request` is the web protocol's request, `state` the game's state (the
-    /// course format writes `input.txt` from it). `on_answer` gets one object (see [`answer_object`]).
-    /// Returns what the code is given, for the inspector.
+    /// Asks for a move of `team`, a word of [`asked_word`] (the team, and whether it is the course's
+    /// one-move check): `request` is the web protocol's request, `state` the game's state (the course
+    /// format writes `input.txt` from it). `on_answer` gets one object (see [`answer_object`]). Returns
+    /// what the code is given, for the inspector.
     pub fn ask(
         &self,
         request: &str,
@@ -156,14 +158,38 @@ fn tell(on_status: &js_sys::Function, status: &Status) {
     let _ = on_status.call2(&JsValue::UNDEFINED, &words.into(), &text.into());
 }
 
-/// `input.txt` for `team`'s move in the game whose state is `state`.
-fn course_input(player: &CodePlayer, state: &str, team: &str) -> Result<String, String> {
-    let team = team.parse::<Team>().map_err(|e| e.to_string())?;
+/// `input.txt` for the move `asked` ([`asked_word`]) in the game whose state is `state`.
+fn course_input(player: &CodePlayer, state: &str, asked: &str) -> Result<String, String> {
+    let (team, occasion) = read_asked_word(asked)?;
     let state = serde_json::from_str::<serde_json::Value>(state)
         .and_then(serde_json::from_value::<GameState>)
         .map_err(|e| format!("the arena's game could not be read: {e}"))?;
     let game = Game::from_state(&state).map_err(|e| e.to_string())?;
-    player.course_input(&game, team)
+    player.course_input(&game, team, occasion == Occasion::Single)
+}
+
+/// The suffix of a move asked as the course's one-move check.
+const SINGLE_SUFFIX: &str = ":single";
+
+/// Who is asked, and on what occasion, as the one word the module's `CodeSeat.ask` takes for its team
+/// (`src/bin/gridarena-code.rs`: a string, since the two pages are two wasm modules): `red` or `blue`
+/// for a game's move, `red:single` or `blue:single` for the course's one-move check (`SINGLE`, which
+/// the engine's tournament plan asks of a course entry at its roll call).
+pub fn asked_word(team: Team, occasion: Occasion) -> String {
+    match occasion {
+        Occasion::Game => team.name().to_string(),
+        Occasion::Single => format!("{}{SINGLE_SUFFIX}", team.name()),
+    }
+}
+
+/// Reads an [`asked_word`].
+fn read_asked_word(word: &str) -> Result<(Team, Occasion), String> {
+    let (team, occasion) = match word.strip_suffix(SINGLE_SUFFIX) {
+        Some(team) => (team, Occasion::Single),
+        None => (word, Occasion::Game),
+    };
+    let team = team.parse::<Team>().map_err(|e| e.to_string())?;
+    Ok((team, occasion))
 }
 
 fn failed(no_move: NoMove) -> CodeMove {
@@ -198,4 +224,26 @@ pub fn answer_object(moved: CodeMove) -> JsValue {
         set("ms", ms.into());
     }
     object.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_asked_word_carries_the_team_and_the_occasion_across_the_modules() {
+        for team in Team::ALL {
+            for occasion in [Occasion::Game, Occasion::Single] {
+                assert_eq!(
+                    read_asked_word(&asked_word(team, occasion)),
+                    Ok((team, occasion))
+                );
+            }
+        }
+        // A game's move is the bare team, as before the occasion crossed.
+        assert_eq!(asked_word(Team::Blue, Occasion::Game), "blue");
+        assert_eq!(asked_word(Team::Red, Occasion::Single), "red:single");
+        assert!(read_asked_word("green").is_err());
+        assert!(read_asked_word("red:twice").is_err());
+    }
 }

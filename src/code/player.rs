@@ -5,9 +5,13 @@
 //!   no `move`) says so at once and answers every move with that failure.
 //! - **Games.** A new game resets the code in the same worker (fresh module state, the game's seed),
 //!   rather than loading the runtime again.
-//! - **Deadlines.** The caller owns them: a move it no longer wants is [`cancel`](CodePlayer::cancel)led,
-//!   which terminates the worker and starts a fresh one. What a restart loses: the function format's
-//!   module state (variables kept between moves). A course player's side files are carried over.
+//! - **Deadlines.** The caller owns them (the tick): a move it no longer wants is
+//!   [`cancel`](CodePlayer::cancel)led, which terminates the worker and starts a fresh one. What a
+//!   restart loses: the function format's module state (variables kept between moves). A course
+//!   player's side files are carried over. A course-format move also has its clock's own deadline (its
+//!   time left plus the grace, [`CourseClock::deadline`]), which the player keeps itself, as the CLI's
+//!   program player does: past it the move is cut off, has spent the clock, and answers `timed_out`. So
+//!   a host that plays it on its clock (the tournament, by the engine's plan) only waits for its answer.
 //! - **The course clock.** A course-format player has the course's 300 s a game, kept by the engine's
 //!   [`CourseClock`] as the CLI keeps a program's: the page cannot measure a worker's CPU time, so each
 //!   move is charged its wall time as the page measured it (the time waited for a move that was cut
@@ -58,6 +62,9 @@ struct Inner {
     /// When the pending move was posted to a ready worker, by the page's clock: the page times each
     /// move itself, since the worker's own clock is the student's code's to replace.
     sent_at: Option<f64>,
+    /// Course format: cuts the pending move off at its clock's own deadline; dropped (cancelled) once
+    /// the move is answered or dropped.
+    clock_deadline: Option<gloo_timers::callback::Timeout>,
     next_id: u32,
     /// Course format: the course's clock for this game (the engine's defaults).
     clock: CourseClock,
@@ -80,6 +87,7 @@ impl CodePlayer {
                 side_files: Vec::new(),
                 pending: None,
                 sent_at: None,
+                clock_deadline: None,
                 next_id: 0,
                 clock: CourseClock::default(),
                 on_status: Rc::new(on_status),
@@ -111,6 +119,7 @@ impl CodePlayer {
             inner.side_files.clear();
             inner.clock.new_game();
             inner.pending = None;
+            inner.clock_deadline = None;
             inner.worker.is_some() && inner.status == Status::Ready
         };
         if live {
@@ -156,11 +165,12 @@ impl CodePlayer {
     }
 
     /// The text of `input.txt` for this player's next move as `team` in `game` (course format), or why
-    /// the game cannot be written so.
-    pub fn course_input(&self, game: &Game, team: Team) -> Result<String, String> {
+    /// the game cannot be written so: `single` asks the course's one-move check (`SINGLE`, a roll
+    /// call's), else a game's move (`GAME`, first or later as the clock counts).
+    pub fn course_input(&self, game: &Game, team: Team, single: bool) -> Result<String, String> {
         let inner = self.inner.borrow();
         let left = inner.clock.time_left().as_secs_f64();
-        let occasion = inner.clock.occasion(false);
+        let occasion = inner.clock.occasion(single);
         input_txt(game, team, left, occasion).map_err(|e| e.to_string())
     }
 
@@ -206,6 +216,7 @@ impl CodePlayer {
         let had = {
             let mut inner = self.inner.borrow_mut();
             let had = inner.pending.take().is_some();
+            inner.clock_deadline = None;
             if had && inner.source.format == Format::Course {
                 inner.clock.charge(wall_charge(waited_ms));
             }
@@ -332,7 +343,7 @@ impl CodePlayer {
         let posted = {
             let mut inner = self.inner.borrow_mut();
             let posted = match (&inner.pending, &inner.worker) {
-                (Some((_, message, _)), Some(worker)) => Some(worker.post(message)),
+                (Some((id, message, _)), Some(worker)) => Some((*id, worker.post(message))),
                 _ => None,
             };
             if posted.is_some() {
@@ -340,8 +351,58 @@ impl CodePlayer {
             }
             posted
         };
-        if let Some(Err(why)) = posted {
-            self.fail(CodeFailure::NotStarted { why });
+        match posted {
+            Some((_, Err(why))) => self.fail(CodeFailure::NotStarted { why }),
+            Some((id, Ok(()))) => self.arm_clock_deadline(id),
+            None => {}
+        }
+    }
+
+    /// Course format: cuts move `id` off at its clock's own deadline (time left plus the grace), as
+    /// the CLI kills a program there. The move has then spent the clock, and answers `timed_out`; the
+    /// worker restarts. A caller's shorter deadline (the arena's tick) cancels it before.
+    fn arm_clock_deadline(&self, id: u32) {
+        let after = {
+            let inner = self.inner.borrow();
+            if inner.source.format != Format::Course {
+                return;
+            }
+            inner.clock.deadline(None).after
+        };
+        let after_ms = u64::try_from(after.as_millis()).unwrap_or(u64::MAX);
+        let weak = Rc::downgrade(&self.inner);
+        let timer = gloo_timers::callback::Timeout::new(
+            after_ms.min(u64::from(u32::MAX)) as u32,
+            move || {
+                let Some(inner) = weak.upgrade() else { return };
+                CodePlayer { inner }.clock_ran_out(id, after_ms);
+            },
+        );
+        self.inner.borrow_mut().clock_deadline = Some(timer);
+    }
+
+    /// Move `id` ran to its clock's deadline (`after_ms`): cut off, the clock spent, `timed_out`.
+    fn clock_ran_out(&self, id: u32, after_ms: u64) {
+        let on_moved = {
+            let mut inner = self.inner.borrow_mut();
+            // This very timer: not dropped while it runs.
+            if let Some(running) = inner.clock_deadline.take() {
+                running.forget();
+            }
+            match &inner.pending {
+                Some((pending, _, _)) if *pending == id => {}
+                _ => return,
+            }
+            let sent_at = inner.sent_at.take().unwrap_or_else(crate::now_ms);
+            let mut charge = wall_charge(crate::now_ms() - sent_at);
+            charge.killed_at_clock_deadline = true;
+            inner.clock.charge(charge);
+            inner.pending.take().map(|(_, _, f)| f)
+        };
+        self.restart();
+        if let Some(on_moved) = on_moved {
+            let failure = ProgramFailure::TimedOut { after_ms };
+            on_moved(CodeMove::failed(Answer::NoMove(NoMove::Program(failure))));
         }
     }
 
@@ -372,6 +433,7 @@ impl CodePlayer {
                 _ => return,
             }
             let on_moved = inner.pending.take().map(|(_, _, f)| f);
+            inner.clock_deadline = None;
             // The page's time from posting the move to its answer, whatever the worker says it took.
             let sent_at = inner.sent_at.take().unwrap_or_else(crate::now_ms);
             reply.ms = (crate::now_ms() - sent_at).max(0.0);

@@ -8,6 +8,7 @@ use super::ai::Source;
 use super::CodeMove;
 use gridarena_engine::halma::protocol::parse_response;
 use gridarena_engine::halma::{Answer, CodeFailure, NoMove, Team};
+use gridarena_engine::tournament::plan::Occasion;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -270,14 +271,16 @@ impl Seat {
         }
     }
 
-    /// Asks for `team`'s move: `request` is the web protocol's request, `state` the game's state as
-    /// records keep it. `on_answer` gets the result after this returns, never inside it. Returns what
-    /// the code is given (the request, or the course format's `input.txt`).
+    /// Asks for `team`'s move on `occasion` (a game's, or the course's one-move check): `request` is
+    /// the web protocol's request, `state` the game's state as records keep it. `on_answer` gets the
+    /// result after this returns, never inside it. Returns what the code is given (the request, or the
+    /// course format's `input.txt`).
     pub fn ask(
         &self,
         request: &str,
         state: &str,
         team: Team,
+        occasion: Occasion,
         on_answer: impl FnOnce(CodeMove) + 'static,
     ) -> String {
         let on_answer = Rc::new(RefCell::new(Some(on_answer)));
@@ -298,7 +301,8 @@ impl Seat {
                     let callback = Closure::once_into_js(move |object: JsValue| {
                         reply(read_answer(&object));
                     });
-                    js.ask(request, state, team.name(), callback.unchecked_ref())
+                    let asked = super::host::asked_word(team, occasion);
+                    js.ask(request, state, &asked, callback.unchecked_ref())
                         .map_err(crate::ai_worker::js_error)
                 }
                 (None, SeatStatus::Failed(why)) => Err(why.clone()),

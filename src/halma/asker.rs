@@ -10,6 +10,7 @@ use crate::code::seat::{Seat, SeatStatus};
 use crate::now_ms;
 use crate::thinker::Thinker;
 use gridarena_engine::halma::{Answer, CodeFailure, ContentType, NoMove, Team, Wire};
+use gridarena_engine::tournament::plan::Occasion;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -24,9 +25,17 @@ pub enum Question {
         content_type: ContentType,
         body: String,
     },
-    /// A code player's: the web protocol's request, and the game's state as records keep it (the
-    /// course format writes `input.txt` from it), for `team`.
+    /// A code player's move in a game: the web protocol's request, and the game's state as records
+    /// keep it (the course format writes `input.txt` from it), for `team`.
     Code {
+        request: String,
+        state: String,
+        team: Team,
+    },
+    /// A code player's one move outside a game, as [`Question::Code`]: the course's one-move check,
+    /// `SINGLE` in `input.txt` and a whole clock, which the engine's tournament plan asks of a course
+    /// entry at its roll call (a function-format player answers it as a game's move).
+    Single {
         request: String,
         state: String,
         team: Team,
@@ -76,6 +85,10 @@ impl Asker {
         on_answer: impl FnOnce(Asked) + 'static,
     ) -> Option<Sent> {
         self.stop(0.0);
+        let occasion = match question {
+            Question::Single { .. } => Occasion::Single,
+            _ => Occasion::Game,
+        };
         let number = self.question.get() + 1;
         self.question.set(number);
         let current = self.question.clone();
@@ -144,6 +157,11 @@ impl Asker {
                 request,
                 state,
                 team,
+            }
+            | Question::Single {
+                request,
+                state,
+                team,
             } => {
                 let open = self.seat.borrow().clone();
                 let Some(seat) = open else {
@@ -157,7 +175,7 @@ impl Asker {
                 let wire = sent.clone();
                 let busy = self.code_busy.clone();
                 busy.set(true);
-                let shown = seat.ask(&request, &state, team, move |moved| {
+                let shown = seat.ask(&request, &state, team, occasion, move |moved| {
                     busy.set(false);
                     let wire = Wire {
                         ms: moved.ms.map(|ms| ms.round() as u32),

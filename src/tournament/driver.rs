@@ -7,6 +7,12 @@
 //! ends as soon as its answers are in (web AIs still get at most the tick length). A tick that may end
 //! early is woken by its last answer ([`Control::deliver`]), never by looking again and again.
 //!
+//! Each entry is given what the engine's plan says ([`gridarena_engine::tournament::plan`], which
+//! `gridarena halma tournament` obeys too): web AIs, built-ins and function-format code are cut at the
+//! tick, while a course-format entry plays on its course clock. Its code player cuts its move off at the
+//! clock's own deadline, so the tick waits for its answer, however long past the tick length, as the
+//! command line's does; the other side's move is cut at the tick meanwhile.
+//!
 //! Code entries are asked like house bots (a tick ends once both have answered), each in a seat of the
 //! code players' module opened from the entry's own code. The seats come from a [`Pool`] kept across
 //! games and roll calls: a game waits until its code entries' seats are free and ready (loading an
@@ -28,6 +34,7 @@ use crate::now_ms;
 use gridarena_engine::halma::code::HashedSource;
 use gridarena_engine::halma::{AiPlayer, Answer, NoMove, Team, Teams};
 use gridarena_engine::tournament::event::Tournament;
+use gridarena_engine::tournament::plan::{Deadline, EntryPlan};
 use gridarena_engine::tournament::settings::Settings;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -342,13 +349,26 @@ impl Control {
             let has_web = requests
                 .iter()
                 .any(|r| matches!(r.to, Question::Web { .. }));
-            let answered_all = self.waker(number);
+            // The teams on their course clock: their moves are not cut at the tick, and the tick
+            // waits for them, at most as long as a whole clock can run.
+            let on_clock: Vec<Team> = requests
+                .iter()
+                .filter(|r| r.deadline == Deadline::CourseClock)
+                .map(|r| r.team)
+                .collect();
+            let longest = requests
+                .iter()
+                .map(|r| roll_call::wait_ms(r.deadline))
+                .fold(tick_ms, u64::max) as f64;
             for request in requests {
                 let (turn, team) = (request.turn, request.team);
-                let code = matches!(request.to, Question::Code { .. });
-                askers[team].ask(request.to, tick_ms, move |asked| {
+                // The machine's strain is read from code answers against the tick they must fit.
+                let timed = matches!(request.to, Question::Code { .. })
+                    && request.deadline != Deadline::CourseClock;
+                let wait = roll_call::wait_ms(request.deadline);
+                askers[team].ask(request.to, wait, move |asked| {
                     let ms = answered_ms(&asked.answer, asked.elapsed_ms);
-                    if code {
+                    if timed {
                         self.strain
                             .update_untracked(|s| s.answered(asked.elapsed_ms, tick_ms));
                     }
@@ -358,24 +378,46 @@ impl Control {
             // A web tick waits out the tick (unless skipping); a built-in tick only the pace.
             let early = !has_web || fast;
             let pace = if fast { 0.0 } else { PACE_MS.min(tick) };
+            let mut cut = false;
             loop {
                 let waited = now_ms() - start;
-                if waited >= tick || !self.current(epoch) {
+                if !self.current(epoch) {
                     break;
                 }
-                let answered = !self
+                let awaiting = self
                     .run
-                    .with_untracked(|r| r.as_ref().is_some_and(|r| r.awaiting(number)));
+                    .with_untracked(|r| r.as_ref().map(|r| r.awaiting_teams(number)))
+                    .unwrap_or_default();
+                if waited >= tick {
+                    // The tick is over for every move cut at it; a move on its course clock goes on.
+                    let clock_pending = awaiting.iter().any(|t| on_clock.contains(t));
+                    if !clock_pending || waited >= longest {
+                        break;
+                    }
+                    if !cut {
+                        cut = true;
+                        for team in Team::ALL.into_iter().filter(|t| !on_clock.contains(t)) {
+                            askers[team].stop(tick);
+                        }
+                    }
+                    // Woken by the next answer, or at the longest a clock can run.
+                    let deadline = timer((longest - waited).ceil() as u32);
+                    let next = self.waker(number);
+                    let first = js_sys::Promise::race(&js_sys::Array::of2(&deadline, &next));
+                    let _ = wasm_bindgen_futures::JsFuture::from(first).await;
+                    continue;
+                }
+                let answered = awaiting.is_empty();
                 if early && answered && waited >= pace {
                     break;
                 }
                 if early && answered {
                     sleep((pace - waited).ceil() as u32).await;
                 } else if early {
-                    // Woken by the last answer, or by the deadline.
+                    // Woken by the next answer, or by the tick's end.
                     let deadline = timer((tick - waited).ceil() as u32);
-                    let first =
-                        js_sys::Promise::race(&js_sys::Array::of2(&deadline, &answered_all));
+                    let next = self.waker(number);
+                    let first = js_sys::Promise::race(&js_sys::Array::of2(&deadline, &next));
                     let _ = wasm_bindgen_futures::JsFuture::from(first).await;
                 } else {
                     sleep((tick - waited).ceil() as u32).await;
@@ -383,9 +425,11 @@ impl Control {
             }
             self.wakers
                 .update_value(|w| w.retain(|(n, _)| *n != number));
-            // An answer still on its way is for a tick that is over.
+            // An answer still on its way is for a tick that is over; a course move cut off here (only
+            // past its whole clock) is charged the time it ran.
+            let ran = (now_ms() - start).max(0.0);
             for team in Team::ALL {
-                askers[team].stop(tick);
+                askers[team].stop(if on_clock.contains(&team) { ran } else { tick });
             }
             if !self.current(epoch) {
                 return;
@@ -429,26 +473,23 @@ impl Control {
         if !self.current(epoch) {
             return;
         }
-        let mut complete = false;
         self.run.update_untracked(|r| {
             if let Some(r) = r {
                 r.deliver(number, turn, team, answer, ms);
-                complete = !r.awaiting(number);
             }
         });
-        if complete {
-            let woken = self.wakers.try_update_value(|w| {
-                w.iter()
-                    .position(|(n, _)| *n == number)
-                    .map(|i| w.remove(i).1)
-            });
-            if let Some(Some(wake)) = woken {
-                let _ = wake.call0(&wasm_bindgen::JsValue::UNDEFINED);
-            }
+        // Every answer wakes the game's tick, which looks whether it may end.
+        let woken = self.wakers.try_update_value(|w| {
+            w.iter()
+                .position(|(n, _)| *n == number)
+                .map(|i| w.remove(i).1)
+        });
+        if let Some(Some(wake)) = woken {
+            let _ = wake.call0(&wasm_bindgen::JsValue::UNDEFINED);
         }
     }
 
-    /// A promise that [`Control::deliver`] resolves when game `number`'s tick has all its answers.
+    /// A promise that [`Control::deliver`] resolves when game `number`'s tick has its next answer.
     fn waker(self, number: usize) -> js_sys::Promise {
         js_sys::Promise::new(&mut |resolve, _| {
             self.wakers.update_value(|w| {
@@ -530,17 +571,18 @@ fn device_memory() -> Option<f64> {
 }
 
 /// The roll call of one code entry: its seat from the pool, started on the tournament's first game,
-/// asked once on the start position within the roll call's deadline, then given back (warm for the
-/// tournament).
+/// asked once on the start position what its plan says (a course entry `SINGLE`, on its clock; function
+/// code the first game's request, within three ticks), then given back (warm for the tournament).
 async fn check_code(
     ctl: Control,
-    name: String,
+    entry: roll_call::Entry,
     source: Arc<HashedSource>,
     settings: Settings,
     still: impl Fn() -> bool + Copy,
 ) -> Check {
+    let plan = entry.plan;
     let askers: Teams<Asker> = Teams::default();
-    let code = [(Team::Red, name, source)];
+    let code = [(Team::Red, entry.name.clone(), source)];
     let Some((ids, _)) = ctl.seat_code(&code, settings.seed, &askers, still).await else {
         return Check::Waiting;
     };
@@ -551,25 +593,27 @@ async fn check_code(
     let check = match status {
         SeatStatus::Failed(why) => roll_call::judge_code(
             &settings,
+            &plan,
             Answer::NoMove(NoMove::Replayed {
                 code: "could_not_start".to_string(),
                 message: why,
             }),
             None,
         ),
-        _ => match roll_call::code_question(&settings) {
-            Err(why) => Check::Red {
+        _ => match roll_call::question(&entry, &settings) {
+            None => Check::Green("not asked".to_string()),
+            Some(Err(why)) => Check::Red {
                 reason: why,
                 fix: String::new(),
             },
-            Ok(question) => {
-                let deadline = roll_call::deadline_ms(&settings);
+            Some(Ok(question)) => {
+                let wait = plan_wait(&plan, &settings);
                 let got: Rc<std::cell::RefCell<Option<(Answer, f64)>>> = Rc::default();
                 let answered = {
                     let got = got.clone();
                     js_sys::Promise::new(&mut |resolve, _| {
                         let got = got.clone();
-                        askers.red.ask(question.clone(), deadline, move |asked| {
+                        askers.red.ask(question.clone(), wait, move |asked| {
                             *got.borrow_mut() = Some((asked.answer, asked.elapsed_ms));
                             let _ = resolve.call0(&wasm_bindgen::JsValue::UNDEFINED);
                         });
@@ -577,18 +621,19 @@ async fn check_code(
                 };
                 let first = js_sys::Promise::race(&js_sys::Array::of2(
                     &answered,
-                    &timer(deadline.min(u64::from(u32::MAX)) as u32),
+                    &timer(wait.min(u64::from(u32::MAX)) as u32),
                 ));
                 let _ = wasm_bindgen_futures::JsFuture::from(first).await;
                 let got = got.borrow_mut().take();
                 match got {
                     Some((answer, ms)) => {
                         let ms = answered_ms(&answer, ms);
-                        roll_call::judge_code(&settings, answer, ms)
+                        roll_call::judge_code(&settings, &plan, answer, ms)
                     }
                     None => roll_call::judge_code(
                         &settings,
-                        Answer::NoMove(NoMove::TimedOut { after_ms: deadline }),
+                        &plan,
+                        Answer::NoMove(NoMove::TimedOut { after_ms: wait }),
                         None,
                     ),
                 }
@@ -599,43 +644,42 @@ async fn check_code(
     check
 }
 
-/// Calls the roll: every entry's check in `checks` (in roster order), web entries as their answers come,
-/// code entries as their seats answer (as many at once as there are cores to spare; names are the
-/// entries' own). `calls` counts the roll calls, so an answer to an earlier one is not taken for this
-/// one's.
+/// Calls the roll: every entry's check in `checks` (in roster order), each asked what its plan says:
+/// web entries as their answers come (labelled as the roster says), code entries as their seats answer
+/// (as many at once as there are cores to spare; names are the entries' own). `calls` counts the roll
+/// calls, so an answer to an earlier one is not taken for this one's.
 pub fn roll_call(
     ctl: Control,
-    entries: Vec<(String, AiPlayer)>,
+    entries: Vec<roll_call::Entry>,
     settings: Settings,
     checks: RwSignal<Vec<Check>>,
     calls: RwSignal<u64>,
 ) {
-    let (names, players): (Vec<String>, Vec<AiPlayer>) = entries.into_iter().unzip();
     calls.update(|n| *n += 1);
     let call = calls.get_untracked();
     let protocol = store::page_protocol();
-    let initial: Vec<Check> = players
+    let initial: Vec<Check> = entries
         .iter()
-        .map(|p| roll_call::before_asking(p, &protocol).unwrap_or(Check::Waiting))
+        .map(|e| roll_call::before_asking(&e.player, &protocol).unwrap_or(Check::Waiting))
         .collect();
     checks.set(initial);
-    let request = roll_call::request(&settings);
     let mut code = std::collections::VecDeque::new();
-    for (i, player) in players.into_iter().enumerate() {
-        let url = match player {
-            AiPlayer::Web(url) => url,
-            AiPlayer::Code(source) => {
-                code.push_back((i, names[i].clone(), source));
-                continue;
-            }
-            _ => continue,
-        };
+    for (i, entry) in entries.into_iter().enumerate() {
         if checks.with_untracked(|c| c.get(i) != Some(&Check::Waiting)) {
             continue;
         }
-        let (body, _) = match &request {
-            Ok(r) => r.clone(),
-            Err(why) => {
+        if let AiPlayer::Code(source) = &entry.player {
+            let source = Arc::clone(source);
+            code.push_back((i, entry, source));
+            continue;
+        }
+        let (url, content_type, body) = match roll_call::question(&entry, &settings) {
+            Some(Ok(Question::Web {
+                url,
+                content_type,
+                body,
+            })) => (url, content_type, body),
+            Some(Err(why)) => {
                 checks.update(|c| {
                     c[i] = Check::Red {
                         reason: why.clone(),
@@ -644,20 +688,21 @@ pub fn roll_call(
                 });
                 continue;
             }
+            _ => continue,
         };
-        let settings = settings.clone();
+        let (settings, plan) = (settings.clone(), entry.plan);
         spawn_local(async move {
             let Ok(abort) = web_sys::AbortController::new() else {
                 return;
             };
-            let deadline = roll_call::deadline_ms(&settings);
+            let wait = plan_wait(&plan, &settings);
             let signal = abort.signal();
-            let timer = gloo_timers::callback::Timeout::new(deadline as u32, move || abort.abort());
+            let timer = gloo_timers::callback::Timeout::new(wait as u32, move || abort.abort());
             let sent = now_ms();
-            let answer = web_ai::ask(&url, body, &signal, deadline).await;
+            let (answer, _) = web_ai::ask_wire(&url, content_type, body, &signal, wait).await;
             drop(timer);
             let ms = answered_ms(&answer, now_ms() - sent);
-            let check = roll_call::judge(&settings, answer, ms);
+            let check = roll_call::judge(&settings, &plan, answer, ms);
             if calls.get_untracked() != call {
                 return;
             }
@@ -677,10 +722,10 @@ pub fn roll_call(
         spawn_local(async move {
             loop {
                 let next = queue.borrow_mut().pop_front();
-                let Some((i, name, source)) = next else {
+                let Some((i, entry, source)) = next else {
                     return;
                 };
-                let check = check_code(ctl, name, source, settings.clone(), still).await;
+                let check = check_code(ctl, entry, source, settings.clone(), still).await;
                 if !still() {
                     return;
                 }
@@ -692,4 +737,11 @@ pub fn roll_call(
             }
         });
     }
+}
+
+/// How long the roll call waits for `plan`'s entry (its roll call's deadline; the tick where it has
+/// none, which no asked entry lacks).
+fn plan_wait(plan: &EntryPlan, settings: &Settings) -> u64 {
+    plan.roll_call
+        .map_or(settings.tick_ms, |call| roll_call::wait_ms(call.deadline))
 }

@@ -12,7 +12,6 @@ use super::roll_call::Check;
 use super::roster_list::RosterList;
 use crate::lazy::Split;
 use crate::notice::{Line, Tone};
-use gridarena_engine::halma::AiPlayer;
 use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::roster::Roster;
 use gridarena_engine::tournament::settings::Settings;
@@ -39,9 +38,9 @@ pub enum Job {
         from: Kept,
         form: RwSignal<SettingsForm>,
     },
-    /// The roll call of `entries` (name and player, in roster order): see [`driver::roll_call`].
+    /// The roll call of `entries` (name, player and plan, in roster order): see [`driver::roll_call`].
     RollCall {
-        entries: Vec<(String, AiPlayer)>,
+        entries: Vec<super::roll_call::Entry>,
         settings: Settings,
         checks: RwSignal<Vec<Check>>,
         calls: RwSignal<u64>,

@@ -1,16 +1,41 @@
-//! The roll call before round 1: every web entry gets one real request (the start position, as it will
-//! get in its first game), and every code entry runs once on it in its own worker; each turns green or
-//! red, with the reason in plain words and what to fix. A teacher then starts with everyone, or without
-//! the red entries, knowing why they are red.
+//! The roll call before round 1: every entry is asked what the engine's plan says
+//! ([`gridarena_engine::tournament::plan`], which `gridarena halma tournament` obeys too), on the one
+//! position every roll call asks: a web entry and function code get the first game's request, a
+//! course-format entry one `SINGLE` move on a whole clock, in its own worker; a built-in is not asked.
+//! Each turns green or red, with the reason in plain words and what to fix. A teacher then starts with
+//! everyone, or without the red entries, knowing why they are red.
 //!
 //! The answer is judged by the engine: it is delivered to a scratch game of the start position, so an
-//! illegal move is refused with the referee's own reason.
+//! illegal move is refused with the referee's own reason; and an entry cut at the tick in its games is
+//! red when it answered slower than the tick ([`EntryPlan::in_time`]).
 
+use crate::code::player::LOAD_LIMIT_MS;
 use crate::halma::asker::Question;
+use gridarena_engine::halma::code::ClockSettings;
+use gridarena_engine::halma::game_loop::game_request_body;
 use gridarena_engine::halma::protocol::ResponseError;
 use gridarena_engine::halma::{AiPlayer, Answer, NoMove, Team};
 use gridarena_engine::tournament::game::{Fixture, TournamentGame};
+use gridarena_engine::tournament::plan::{self, Deadline, EntryPlan, Occasion};
+use gridarena_engine::tournament::roster::Roster;
 use gridarena_engine::tournament::settings::Settings;
+
+/// One entry of the roll call: its name, its player and how the engine's plan says to ask it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub name: String,
+    pub player: AiPlayer,
+    pub plan: EntryPlan,
+}
+
+/// The entries of `roster`, checked, in roster order, each with its plan under `settings`.
+pub fn entries(roster: &Roster, settings: &Settings) -> Result<Vec<Entry>, String> {
+    let planned = plan::roster_plans(roster, settings).map_err(|e| e.to_string())?;
+    Ok(planned
+        .into_iter()
+        .map(|(name, player, plan)| Entry { name, player, plan })
+        .collect())
+}
 
 /// Where one entry stands in the roll call.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,17 +74,41 @@ pub fn scratch_game(settings: &Settings) -> Result<TournamentGame, String> {
     TournamentGame::new(fixture, settings).map_err(|e| e.to_string())
 }
 
-/// The request a web entry is sent, and the team it is asked for: the start position's body.
+/// The request a web entry is sent, and the team it is asked for: the start position's body
+/// ([`plan::roll_call_position`]), as the first game will send it.
 pub fn request(settings: &Settings) -> Result<(String, Team), String> {
-    let mut game = scratch_game(settings)?;
-    let asks = game.begin().map_err(|e| e.to_string())?;
-    let team = asks.first().map_or(Team::Red, |a| a.team);
-    Ok((game.request_body(team, settings.tick_ms), team))
+    let (game, team) = plan::roll_call_position(settings).map_err(|e| e.to_string())?;
+    let body = game_request_body(&game, team, settings.tick_ms, settings.seed);
+    Ok((body, team))
 }
 
-/// How long the roll call waits for an answer: longer than a tick, so a slow AI is told how slow it is.
-pub fn deadline_ms(settings: &Settings) -> u64 {
-    settings.tick_ms.saturating_mul(3).max(3000)
+/// How long the page waits for a question under `deadline`: its milliseconds; for a course clock, the
+/// whole clock and its grace (the page's clock is the course's, [`ClockSettings::default`]), which the
+/// code player keeps itself and answers `timed_out` at, and [`LOAD_LIMIT_MS`] more, for a worker that
+/// was still loading when asked. Only a page that lost the answer waits that long.
+pub fn wait_ms(deadline: Deadline) -> u64 {
+    match deadline {
+        Deadline::Millis(ms) => ms,
+        Deadline::CourseClock => deadline
+            .longest_ms(ClockSettings::default())
+            .saturating_add(u64::from(LOAD_LIMIT_MS)),
+    }
+}
+
+/// The question `entry`'s roll call asks, as its plan says; `None` when it is not asked (a built-in
+/// AI, or a program, which a page cannot start).
+pub fn question(entry: &Entry, settings: &Settings) -> Option<Result<Question, String>> {
+    let call = entry.plan.roll_call?;
+    let asked = match &entry.player {
+        AiPlayer::Web(url) => request(settings).map(|(body, _)| Question::Web {
+            url: url.clone(),
+            content_type: entry.plan.content_type,
+            body,
+        }),
+        AiPlayer::Code(_) => code_question(settings, call.occasion),
+        AiPlayer::BuiltIn(_) | AiPlayer::Program(_) => return None,
+    };
+    Some(asked)
 }
 
 /// The check for an entry that needs no request: built-ins are always ready, and an `http:` AI cannot
@@ -80,15 +129,23 @@ pub fn before_asking(player: &AiPlayer, page_protocol: &str) -> Option<Check> {
     }
 }
 
-/// The question a code entry is asked in the roll call: the start position, as in its first game.
-pub fn code_question(settings: &Settings) -> Result<Question, String> {
-    let mut game = scratch_game(settings)?;
-    let asks = game.begin().map_err(|e| e.to_string())?;
-    let team = asks.first().map_or(Team::Red, |a| a.team);
-    Ok(Question::Code {
-        request: game.request_body(team, settings.tick_ms),
-        state: serde_json::to_string(&game.game().state()).unwrap_or_default(),
-        team,
+/// The question a code entry is asked in the roll call on `occasion`: the start position, as in its
+/// first game, or the course's `SINGLE` move on it.
+pub fn code_question(settings: &Settings, occasion: Occasion) -> Result<Question, String> {
+    let (game, team) = plan::roll_call_position(settings).map_err(|e| e.to_string())?;
+    let request = game_request_body(&game, team, settings.tick_ms, settings.seed);
+    let state = serde_json::to_string(&game.state()).unwrap_or_default();
+    Ok(match occasion {
+        Occasion::Game => Question::Code {
+            request,
+            state,
+            team,
+        },
+        Occasion::Single => Question::Single {
+            request,
+            state,
+            team,
+        },
     })
 }
 
@@ -108,30 +165,52 @@ fn code_fix(code: &str) -> &'static str {
         "output_too_large" => "the script must write one move to output.txt, nothing more",
         "crashed" => "the script stopped with an error: read it above, and run the script on the course's input.txt",
         "out_of_time" => "the course's clock for a game is spent: the script must be quicker",
+        "timed_out" => "the script ran past all of its clock: does it loop for ever, or search far too deep?",
         _ => "open the code on the \"Write an AI\" page and play it there against a house bot to see why",
+    }
+}
+
+/// What to do about an entry that gave no answer within the roll call's wait: its deadline in games
+/// is the tick, or its course clock.
+fn timed_out_fix(settings: &Settings, plan: &EntryPlan, what: &str) -> String {
+    match plan.moves {
+        Deadline::CourseClock => format!(
+            "{what} must answer within its clock (the course's {} s a game): does it loop for ever?",
+            ClockSettings::default().total.as_secs()
+        ),
+        Deadline::Millis(_) => format!(
+            "{what} must answer within the tick length ({} ms): does it loop for ever, or search too deep? Or raise the tick length",
+            settings.tick_ms
+        ),
     }
 }
 
 /// Judges a code entry's answer to the roll call's question: its failure with the line and the reason
 /// (the failure's own message says them), or its move judged by the referee as a web AI's is, green
-/// with the move and the time.
-pub fn judge_code(settings: &Settings, answer: Answer, latency_ms: Option<u32>) -> Check {
-    let tick = settings.tick_ms;
+/// with the move and the time (red if slower than the tick, for an entry cut at the tick).
+pub fn judge_code(
+    settings: &Settings,
+    plan: &EntryPlan,
+    answer: Answer,
+    latency_ms: Option<u32>,
+) -> Check {
     match &answer {
-        Answer::NoMove(NoMove::Replayed { code, message }) => Check::red(message.clone(), code_fix(code)),
-        Answer::NoMove(NoMove::Code(failure)) => Check::red(failure.to_string(), code_fix(failure.code())),
+        Answer::NoMove(NoMove::Replayed { code, message }) => {
+            Check::red(message.clone(), code_fix(code))
+        }
+        Answer::NoMove(NoMove::Code(failure)) => {
+            Check::red(failure.to_string(), code_fix(failure.code()))
+        }
         Answer::NoMove(NoMove::Program(failure)) => {
             Check::red(failure.to_string(), code_fix(failure.code()))
         }
         Answer::NoMove(NoMove::TimedOut { after_ms }) => Check::red(
             format!("no answer within {after_ms} ms"),
-            format!(
-                "the code must answer within the tick length ({tick} ms): does it loop for ever, or search too deep? Or raise the tick length"
-            ),
+            timed_out_fix(settings, plan, "the code"),
         ),
         Answer::Move(path) => {
             let moved = path.to_string();
-            match judge(settings, answer, latency_ms) {
+            match judge(settings, plan, answer, latency_ms) {
                 Check::Green(_) => Check::Green(match latency_ms {
                     Some(ms) => format!("moved {moved} in {ms} ms"),
                     None => format!("moved {moved}"),
@@ -139,7 +218,7 @@ pub fn judge_code(settings: &Settings, answer: Answer, latency_ms: Option<u32>) 
                 other => other,
             }
         }
-        _ => judge(settings, answer, latency_ms),
+        _ => judge(settings, plan, answer, latency_ms),
     }
 }
 
@@ -147,7 +226,12 @@ const JSON_FIX: &str =
     "answer with one JSON object, like {\"from\":{\"x\":2,\"y\":14},\"to\":[{\"x\":2,\"y\":13}]}";
 
 /// Judges a web entry's answer to the roll-call request (`latency_ms` from request to reply).
-pub fn judge(settings: &Settings, answer: Answer, latency_ms: Option<u32>) -> Check {
+pub fn judge(
+    settings: &Settings,
+    plan: &EntryPlan,
+    answer: Answer,
+    latency_ms: Option<u32>,
+) -> Check {
     let tick = settings.tick_ms;
     match &answer {
         Answer::NoMove(NoMove::Failed(why)) if why.contains("CORS") => {
@@ -164,15 +248,12 @@ pub fn judge(settings: &Settings, answer: Answer, latency_ms: Option<u32>) -> Ch
             )
         }
         Answer::NoMove(NoMove::Failed(why)) => {
-            return Check::red(
-                format!("the request failed: {why}"),
-                "check the address",
-            )
+            return Check::red(format!("the request failed: {why}"), "check the address")
         }
         Answer::NoMove(NoMove::TimedOut { after_ms }) => {
             return Check::red(
                 format!("no answer within {after_ms} ms"),
-                format!("the AI must answer within the tick length ({tick} ms): make it faster, or raise the tick length"),
+                timed_out_fix(settings, plan, "the AI"),
             )
         }
         Answer::NoMove(NoMove::Unreadable(
@@ -182,7 +263,10 @@ pub fn judge(settings: &Settings, answer: Answer, latency_ms: Option<u32>) -> Ch
             return Check::red(format!("the answer has the wrong shape: {e}"), JSON_FIX)
         }
         Answer::NoMove(other) => {
-            return Check::red(format!("no move: {other}"), "the AI must answer with a move")
+            return Check::red(
+                format!("no move: {other}"),
+                "the AI must answer with a move",
+            )
         }
         Answer::Move(_) => {}
     }
@@ -204,7 +288,7 @@ pub fn judge(settings: &Settings, answer: Answer, latency_ms: Option<u32>) -> Ch
         );
     }
     match latency_ms {
-        Some(ms) if u64::from(ms) > tick => Check::red(
+        Some(ms) if !plan.in_time(ms.into()) => Check::red(
             format!("slower than the tick: it answered in {ms} ms, the tick is {tick} ms"),
             "make the AI faster, or raise the tick length",
         ),
@@ -217,7 +301,10 @@ pub fn judge(settings: &Settings, answer: Answer, latency_ms: Option<u32>) -> Ch
 mod tests {
     use super::*;
     use gridarena_engine::halma::ai::BuiltIn;
-    use gridarena_engine::halma::{Game, Preset};
+    use gridarena_engine::halma::code::{CodeFile, Format, HashedSource, Lang, Source};
+    use gridarena_engine::halma::{ContentType, Game, Preset};
+    use gridarena_engine::tournament::roster::Entry as RosterEntry;
+    use std::sync::Arc;
 
     fn settings() -> Settings {
         Settings {
@@ -225,6 +312,12 @@ mod tests {
             tick_ms: 200,
             ..Settings::default()
         }
+    }
+
+    /// A web entry's plan under `s`.
+    fn web_plan(s: &Settings) -> EntryPlan {
+        let web = AiPlayer::Web("http://127.0.0.1:8001/".into());
+        EntryPlan::new(&web, ContentType::default(), s)
     }
 
     fn good_move(s: &Settings) -> Answer {
@@ -236,12 +329,12 @@ mod tests {
     #[test]
     fn a_legal_quick_answer_is_green_and_a_slow_one_red() {
         let s = settings();
-        let good = judge(&s, good_move(&s), Some(12));
+        let good = judge(&s, &web_plan(&s), good_move(&s), Some(12));
         assert!(
             matches!(&good, Check::Green(t) if t.contains("12 ms")),
             "{good:?}"
         );
-        let slow = judge(&s, good_move(&s), Some(900));
+        let slow = judge(&s, &web_plan(&s), good_move(&s), Some(900));
         assert!(
             matches!(&slow, Check::Red { reason, .. } if reason.contains("900 ms")),
             "{slow:?}"
@@ -278,7 +371,7 @@ mod tests {
             ),
         ];
         for (answer, said) in cases {
-            let Check::Red { reason, fix } = judge(&s, answer, None) else {
+            let Check::Red { reason, fix } = judge(&s, &web_plan(&s), answer, None) else {
                 panic!("{said}")
             };
             assert!(reason.contains(said), "{reason}");
@@ -287,7 +380,8 @@ mod tests {
         let wrong = gridarena_engine::halma::protocol::parse_response(
             br#"{"from":{"x":0,"y":0},"to":[{"x":7,"y":7}]}"#,
         );
-        let Check::Red { reason, .. } = judge(&s, Answer::from(wrong), Some(5)) else {
+        let Check::Red { reason, .. } = judge(&s, &web_plan(&s), Answer::from(wrong), Some(5))
+        else {
             panic!()
         };
         assert!(reason.starts_with("illegal move: "), "{reason}");
@@ -304,5 +398,84 @@ mod tests {
         assert!(
             matches!(before_asking(&web, "https:"), Some(Check::Red { reason, .. }) if reason.contains("mixed content"))
         );
+    }
+
+    /// A code entry of `format` (its files are never run here).
+    fn code(format: Format) -> AiPlayer {
+        AiPlayer::Code(Arc::new(HashedSource::new(Source {
+            lang: Lang::Python,
+            format,
+            main: "homework.py".to_string(),
+            files: vec![CodeFile::text("homework.py", "print(1)\n")],
+        })))
+    }
+
+    fn entry(player: AiPlayer, content_type: ContentType, s: &Settings) -> Entry {
+        let plan = EntryPlan::new(&player, content_type, s);
+        Entry {
+            name: "Ada".to_string(),
+            player,
+            plan,
+        }
+    }
+
+    #[test]
+    fn a_course_entry_is_asked_single_and_waited_for_on_its_clock() {
+        // The page asked a first GAME move within 3 ticks, so an agent that spends 1/15 of its 300 s
+        // on a first move was red; the engine's plan, which the CLI obeys too, asks SINGLE on its clock.
+        let s = Settings {
+            preset: Preset::Classic,
+            tick_ms: 5000,
+            ..Settings::default()
+        };
+        let course = entry(code(Format::Course), ContentType::default(), &s);
+        let Some(Ok(Question::Single { state, team, .. })) = question(&course, &s) else {
+            panic!("{:?}", question(&course, &s))
+        };
+        let (game, first) = plan::roll_call_position(&s).unwrap();
+        assert_eq!(team, first);
+        assert_eq!(state, serde_json::to_string(&game.state()).unwrap());
+        let call = course.plan.roll_call.unwrap();
+        assert_eq!(
+            wait_ms(call.deadline),
+            310_000 + u64::from(LOAD_LIMIT_MS),
+            "the whole clock and grace, not 3 ticks"
+        );
+        // A 20 s answer is green for it: it plays on its clock, never cut at the tick.
+        let green = judge_code(&s, &course.plan, good_move(&s), Some(20_000));
+        assert!(
+            matches!(&green, Check::Green(t) if t.contains("20000 ms")),
+            "{green:?}"
+        );
+        // Function code is asked the first game's request, and is red when slower than the tick.
+        let function = entry(code(Format::Function), ContentType::default(), &s);
+        assert!(matches!(
+            question(&function, &s),
+            Some(Ok(Question::Code { .. }))
+        ));
+        let call = function.plan.roll_call.unwrap();
+        assert_eq!(wait_ms(call.deadline), 15_000);
+        let slow = judge_code(&s, &function.plan, good_move(&s), Some(6000));
+        assert!(slow.is_red(), "{slow:?}");
+    }
+
+    #[test]
+    fn a_web_entrys_roll_call_is_labelled_as_its_roster_entry_says() {
+        let s = settings();
+        let mut json = RosterEntry::new("Json", "http://127.0.0.1:8001/");
+        json.content_type = ContentType::Json;
+        let roster = gridarena_engine::tournament::roster::Roster {
+            entries: vec![json, RosterEntry::new("House", "builtin:greedy")],
+        };
+        let listed = entries(&roster, &s).unwrap();
+        let Some(Ok(Question::Web {
+            content_type, body, ..
+        })) = question(&listed[0], &s)
+        else {
+            panic!("{:?}", question(&listed[0], &s))
+        };
+        assert_eq!(content_type, ContentType::Json);
+        assert_eq!(body, request(&s).unwrap().0);
+        assert_eq!(question(&listed[1], &s), None, "a built-in is not asked");
     }
 }

@@ -4,7 +4,7 @@
 use super::driver::Control;
 use super::form::SettingsForm;
 use super::jobs::Job;
-use super::roll_call::Check;
+use super::roll_call::{self, Check};
 use super::roster_list::RosterList;
 use crate::notice::{Line, Tone};
 use gridarena_engine::tournament::roster::Roster;
@@ -24,15 +24,15 @@ pub fn RollCallPanel(
             Ok(s) => s,
             Err(e) => return error(e),
         };
-        let names = roster.with_untracked(|r| r.roster().names());
-        match roster.with_untracked(|r| r.roster().players()) {
-            Ok(players) => ctl.ask(Job::RollCall {
-                entries: names.into_iter().zip(players).collect(),
+        // Each entry with the engine's plan: what it is asked, and how long it is waited for.
+        match roster.with_untracked(|r| roll_call::entries(&r.roster(), &settings)) {
+            Ok(entries) => ctl.ask(Job::RollCall {
+                entries,
                 settings,
                 checks,
                 calls,
             }),
-            Err(e) => error(e.to_string()),
+            Err(e) => error(e),
         }
     };
     // The checks belong to the roster they were made for; any change to it calls for a new roll call.

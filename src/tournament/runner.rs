@@ -7,18 +7,20 @@ use crate::halma::asker::Question;
 use crate::halma::board_view::BoardView;
 use crate::halma::builtin;
 use gridarena_engine::halma::code::HashedSource;
-use gridarena_engine::halma::{AiPlayer, Answer, ContentType, NoMove, Team, TickOutcome};
+use gridarena_engine::halma::{AiPlayer, Answer, NoMove, Team, TickOutcome};
 use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::game::{Fixture, TournamentGame};
+use gridarena_engine::tournament::plan::{Deadline, EntryPlan};
 use std::sync::Arc;
 
-/// An AI to ask this tick, and what it is asked (a web AI's request, a built-in AI's job for the page's
-/// worker).
+/// An AI to ask this tick, what it is asked (a web AI's request, a built-in AI's job for the page's
+/// worker), and until when, as the engine's plan says for its entry (the tick, or its course clock).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Request {
     pub turn: u32,
     pub team: Team,
     pub to: Question,
+    pub deadline: Deadline,
 }
 
 /// A game in progress, and its last tick for the wall.
@@ -88,7 +90,7 @@ impl Run {
     /// Starts a tick of game `number` and returns the AIs to ask (built-ins as jobs for the AI module's
     /// worker). `None` when the game is not in progress.
     pub fn begin(&mut self, number: usize) -> Option<Vec<Request>> {
-        let (players, content_types): (Vec<Option<AiPlayer>>, Vec<ContentType>) = {
+        let (players, plans): (Vec<Option<AiPlayer>>, Vec<Option<EntryPlan>>) = {
             let live = self.game(number)?;
             let f = *live.game.fixture();
             Team::ALL
@@ -96,7 +98,7 @@ impl Run {
                 .map(|&t| {
                     let entry = f.entry(t);
                     let player = self.tournament.player(entry).cloned();
-                    (player, self.tournament.content_type(entry))
+                    (player, self.tournament.plan(entry))
                 })
                 .unzip()
         };
@@ -109,14 +111,17 @@ impl Run {
         // The state both teams' messages carry, written once.
         let state = builtin::TickState::new(live.game.game());
         for ask in asks {
+            let Some(plan) = plans[ask.team as usize] else {
+                continue;
+            };
             let to = match &players[ask.team as usize] {
                 Some(AiPlayer::BuiltIn(ai)) => Question::BuiltIn {
                     job: builtin::job_with_state(*ai, state.text(), ask.team, ask.seed),
                 },
                 Some(AiPlayer::Web(url)) => Question::Web {
                     url: url.clone(),
-                    // As the roster says, as on the command line.
-                    content_type: content_types[ask.team as usize],
+                    // As the engine's plan says (the roster's word), as on the command line.
+                    content_type: plan.content_type,
                     body: live.game.request_body(ask.team, tick_ms),
                 },
                 Some(AiPlayer::Code(_)) => Question::Code {
@@ -134,6 +139,7 @@ impl Run {
                 turn: ask.turn,
                 team: ask.team,
                 to,
+                deadline: plan.moves,
             });
         }
         for (turn, team) in refused {
@@ -156,6 +162,12 @@ impl Run {
         if let Some(live) = self.live_mut(number) {
             live.game.deliver(turn, team, answer, ms);
         }
+    }
+
+    /// The teams of game `number` whose answer this tick has not come.
+    pub fn awaiting_teams(&self, number: usize) -> Vec<Team> {
+        self.game(number)
+            .map_or_else(Vec::new, |l| l.game.awaiting())
     }
 
     /// Whether game `number` still waits for an answer this tick.
@@ -280,7 +292,9 @@ pub(crate) mod tests {
                             run.deliver(n, ask.turn, ask.team, answer, Some(0));
                         }
                         Question::Web { body, .. } => assert!(body.starts_with('{')),
-                        Question::Code { .. } => panic!("no code entries here"),
+                        Question::Code { .. } | Question::Single { .. } => {
+                            panic!("no code entries here")
+                        }
                     }
                 }
                 if let TickEnd::Finished(said) = run.end_tick(n, 100) {
@@ -343,5 +357,54 @@ pub(crate) mod tests {
         run.deliver(n, jobs[0].turn, jobs[0].team, answer, Some(3));
         assert!(!run.awaiting(n));
         assert_eq!(run.end_tick(n, 5), TickEnd::Continues);
+    }
+
+    #[test]
+    fn each_request_carries_its_entrys_deadline_and_label_from_the_engines_plan() {
+        use gridarena_engine::halma::code::{CodeFile, Format as CodeFormat, Lang, Source};
+        use gridarena_engine::halma::ContentType;
+        use gridarena_engine::tournament::roster::Entry;
+        let course = Source {
+            lang: Lang::Python,
+            format: CodeFormat::Course,
+            main: "homework.py".to_string(),
+            files: vec![CodeFile::text("homework.py", "print(1)\n")],
+        };
+        let mut web = Entry::new("Web", "http://127.0.0.1:9/");
+        web.content_type = ContentType::Json;
+        let settings = Settings {
+            preset: Preset::Classic,
+            tick_ms: 5000,
+            ..Settings::default()
+        };
+        let roster = Roster {
+            entries: vec![Entry::code("Course", course), web],
+        };
+        let mut run = Run::new(Tournament::new(roster, settings).unwrap());
+        let n = run.start_games()[0];
+        let mut asked = Vec::new();
+        // Classic alternates: two ticks ask both sides once.
+        for _ in 0..2 {
+            for r in run.begin(n).unwrap() {
+                asked.push(r.clone());
+                run.deliver(n, r.turn, r.team, Answer::NoMove(NoMove::Missing), None);
+            }
+            run.end_tick(n, 10);
+        }
+        let course = asked
+            .iter()
+            .find(|r| matches!(r.to, Question::Code { .. }))
+            .expect("the course entry asked");
+        // Its course clock, not the tick: a 6 s move of a 300 s clock is no time-out.
+        assert_eq!(course.deadline, Deadline::CourseClock);
+        let web = asked
+            .iter()
+            .find(|r| matches!(r.to, Question::Web { .. }))
+            .expect("the web entry asked");
+        assert_eq!(web.deadline, Deadline::Millis(5000));
+        let Question::Web { content_type, .. } = &web.to else {
+            unreachable!()
+        };
+        assert_eq!(*content_type, ContentType::Json);
     }
 }
