@@ -20,6 +20,7 @@ use crate::program::{self, Clock, ClockUse, ProgramPlayer};
 use crate::web::{check_url, Reply, WebAi};
 use gridarena_engine::halma::ai::BuiltIn;
 use gridarena_engine::halma::game_loop::{game_request_body, Ask};
+use gridarena_engine::halma::tick_clock::{Pace, TickClock};
 use gridarena_engine::halma::SetupError;
 use gridarena_engine::halma::{
     AiPlayer, Answer, ContentType, Exchange, Game, GameResult, LoopError, NoMove, Team, Teams,
@@ -293,8 +294,10 @@ impl Drop for EndsGames<'_> {
 
 /// Asks every mover of a tick of `game` (set up from `seed`) and waits for the replies, each as long as
 /// the engine's plan says for its kind ([`Player::move_limit`]): a web AI's, a built-in's and function
-/// code's at most `tick_ms`, a program's and course code's until its clock's deadline. Returns the replies and what was sent to
-/// each web AI or program.
+/// code's at most `tick_ms`, a program's and course code's until its clock's deadline. The cut-offs are
+/// kept in the engine's [`TickClock`], as the page's ticks keep theirs; the command line never waits
+/// out a tick (its pace is early, with no minimum), so the tick ends when the last thread is back.
+/// Returns the replies and what was sent to each web AI or program.
 fn ask(
     game: &Game,
     seed: u64,
@@ -315,7 +318,23 @@ fn ask(
         });
         return (replies, Teams::default());
     }
-    let deadline = Instant::now() + limit;
+    let mut clock = TickClock::new(tick_ms, Pace::Early { min_ms: 0 });
+    for team in Team::ALL.into_iter().filter(|&t| remote_asked(t)) {
+        match players[team].move_limit(tick_ms) {
+            Some(limit) => {
+                clock.ask_until(team, u64::try_from(limit.as_millis()).unwrap_or(u64::MAX))
+            }
+            // Its own clock decides, inside the program player.
+            None => clock.ask_until(team, u64::MAX),
+        }
+    }
+    let start = Instant::now();
+    let cut = |team: Team| {
+        clock
+            .cut_ms(team)
+            .filter(|&ms| ms != u64::MAX)
+            .map(Duration::from_millis)
+    };
     // A web AI's body is known before it is sent; a program's request is what it was given.
     let bodies = Teams::from_fn(|team| {
         (seeds[team].is_some() && players[team].is_web())
@@ -325,14 +344,14 @@ fn ask(
         match &players[team] {
             Player::Web(ai) => {
                 let body = bodies[team].as_deref().unwrap_or_default();
+                let deadline = start + cut(team).unwrap_or(limit);
                 (ai.ask(body, deadline, tick_ms), bodies[team].clone())
             }
             Player::Program(p) | Player::Code(CodePlayer::Course(p)) => {
-                program_reply(p, game, team, seed, players[team].move_limit(tick_ms))
+                program_reply(p, game, team, seed, cut(team))
             }
             Player::Code(CodePlayer::Function(f)) => {
-                let limit = players[team].move_limit(tick_ms).unwrap_or(limit);
-                let asked = f.ask(game, team, seed, limit);
+                let asked = f.ask(game, team, seed, cut(team).unwrap_or(limit));
                 code::function::reply(asked, tick_ms)
             }
             // Not reached: built-in AIs are answered on the calling thread.
