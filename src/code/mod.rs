@@ -7,12 +7,19 @@
 //! loads until a code player is in a game.
 
 pub mod ai;
+mod ai_list;
+mod ai_list_panel;
 pub mod ask_panel;
+mod code_actions;
+mod code_head;
 mod editor;
+mod file_tabs;
 pub mod host;
+mod links;
 pub mod memory;
 mod new_ai;
 mod page;
+mod page_state;
 pub mod player;
 pub mod seat;
 pub mod store;
@@ -20,6 +27,7 @@ pub mod templates;
 mod test_panel;
 pub mod transfer;
 pub mod trial;
+mod versions;
 pub mod worker;
 
 pub use page::CodePage;

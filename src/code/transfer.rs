@@ -6,7 +6,7 @@
 
 use super::ai::{CodeAi, CodeFile, Source};
 use super::load_module;
-use super::page::ai_from_files;
+use super::ai_list::ai_from_files;
 use crate::notice::{Line, Tone};
 use gridarena_engine::halma::code::source::{bytes_of, file_of};
 use leptos::prelude::*;
