@@ -81,9 +81,22 @@ impl TickWait {
         self.0.borrow().clock.awaiting(elapsed)
     }
 
-    /// Resolves when the tick's time is up, with the milliseconds it lasted; `None` once cancelled.
+    /// Resolves when the tick's time is up, or once it is cancelled.
     pub fn over(&self) -> Over {
-        Over(self.clone())
+        Over {
+            wait: self.clone(),
+            at_ms: None,
+        }
+    }
+
+    /// [`TickWait::over`], or [`Woken::Reached`] once `at_ms` have passed since the tick began, if that
+    /// is sooner: a driver that must act within the tick (stop the sides cut at the tick while another
+    /// plays on on its clock) wakes there, and then awaits the rest.
+    pub fn over_or_at(&self, at_ms: u64) -> Over {
+        Over {
+            wait: self.clone(),
+            at_ms: Some(at_ms),
+        }
     }
 
     fn wake(&self) {
@@ -94,30 +107,39 @@ impl TickWait {
     }
 }
 
-/// The future of [`TickWait::over`].
-pub struct Over(TickWait);
+/// What a tick's wait woke for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Woken {
+    /// The tick's time is up: it lasted this many milliseconds.
+    Over(f64),
+    /// The moment asked of [`TickWait::over_or_at`] came first; the tick goes on.
+    Reached,
+    /// The tick was abandoned.
+    Cancelled,
+}
+
+/// The future of [`TickWait::over`] and [`TickWait::over_or_at`].
+pub struct Over {
+    wait: TickWait,
+    at_ms: Option<u64>,
+}
 
 impl Future for Over {
-    type Output = Option<f64>;
+    type Output = Woken;
 
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<f64>> {
-        let wait = &self.0;
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Woken> {
+        let wait = &self.wait;
         let elapsed = wait.elapsed_ms();
         let mut inner = wait.0.borrow_mut();
-        if inner.cancelled {
-            if let Some(alarm) = &mut inner.alarm {
-                alarm.cancel();
-            }
-            return Poll::Ready(None);
-        }
-        match inner.clock.next(elapsed as u64) {
-            Next::End => {
-                if let Some(alarm) = &mut inner.alarm {
-                    alarm.cancel();
-                }
-                Poll::Ready(Some(elapsed))
+        let next = inner.clock.next(elapsed as u64);
+        let woken = match next {
+            _ if inner.cancelled => Woken::Cancelled,
+            Next::End => Woken::Over(elapsed),
+            Next::WakeAt { .. } if self.at_ms.is_some_and(|at| elapsed >= at as f64) => {
+                Woken::Reached
             }
             Next::WakeAt { at_ms } => {
+                let at_ms = self.at_ms.map_or(at_ms, |at| at.min(at_ms));
                 inner.waker = Some(cx.waker().clone());
                 // The timer rounds up: woken a millisecond early, the tick would only sleep again.
                 let ms = (at_ms as f64 - elapsed)
@@ -137,8 +159,12 @@ impl Future for Over {
                         })
                     })
                     .set(ms.max(1));
-                Poll::Pending
+                return Poll::Pending;
             }
+        };
+        if let Some(alarm) = &mut inner.alarm {
+            alarm.cancel();
         }
+        Poll::Ready(woken)
     }
 }

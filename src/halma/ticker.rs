@@ -19,7 +19,7 @@ use super::player::Player;
 use super::session::{Ask, Session};
 use crate::alarm::Alarm;
 use crate::code::seat::SeatStatus;
-use crate::tick_wait::TickWait;
+use crate::tick_wait::{TickWait, Woken};
 use gridarena_engine::halma::tick_clock::{Pace, TickClock};
 use gridarena_engine::halma::{Answer, Team, Teams};
 use leptos::prelude::*;
@@ -232,7 +232,7 @@ impl Ticker {
         self.arm_busy();
         spawn_local(async move {
             // Cancelled when the tick ends otherwise: at Run's beat, or by a new game.
-            if wait.over().await.is_some() && self.is_current(&wait) {
+            if matches!(wait.over().await, Woken::Over(_)) && self.is_current(&wait) {
                 self.finish();
             }
         });

@@ -4,8 +4,10 @@
 //! A tick with a web AI lasts the tick length, as in the arena's Run (a fair deadline for every entry);
 //! a tick of built-ins only ends as soon as they have answered, but no sooner than [`PACE_MS`], so the
 //! wall stays watchable. "Skip to the end of the round" drops both waits for the current round: each tick
-//! ends as soon as its answers are in (web AIs still get at most the tick length). A tick that may end
-//! early is woken by its last answer ([`Control::deliver`]), never by looking again and again.
+//! ends as soon as its answers are in (web AIs still get at most the tick length). That rule is the
+//! engine's [`TickClock`], awaited through a [`TickWait`] told each answer ([`Control::deliver`]), as the
+//! arena's ticks are; a paused game and one waiting for a seat in the pool await a [`Bell`]. Nothing
+//! looks again and again.
 //!
 //! Each entry is given what the engine's plan says ([`gridarena_engine::tournament::plan`], which
 //! `gridarena halma tournament` obeys too): web AIs, built-ins and function-format code are cut at the
@@ -24,6 +26,7 @@ use super::pool::{self, Machine, Pool, Strain};
 use super::roll_call::{self, Check};
 use super::runner::{Run, TickEnd};
 use super::store;
+use crate::bell::Bell;
 use crate::code::player::LOAD_LIMIT_MS;
 use crate::code::seat::{Seat, SeatStatus};
 use crate::halma::asker::{Asker, Question};
@@ -31,7 +34,9 @@ use crate::halma::web_ai;
 use crate::lazy::{InOrder, Split};
 use crate::notice::{Line, Tone};
 use crate::now_ms;
+use crate::tick_wait::{TickWait, Woken};
 use gridarena_engine::halma::code::HashedSource;
+use gridarena_engine::halma::tick_clock::{Pace, TickClock};
 use gridarena_engine::halma::{AiPlayer, Answer, NoMove, Team, Teams};
 use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::plan::{Deadline, EntryPlan};
@@ -59,8 +64,11 @@ pub struct Control {
     /// The latest finished games, newest first.
     pub log: RwSignal<Vec<String>>,
     pub notice: RwSignal<Option<Line>>,
-    /// For each game waiting on its tick's answers, what wakes it once they are all in.
-    wakers: StoredValue<Vec<(usize, js_sys::Function)>, LocalStorage>,
+    /// Each game's tick in progress, told its answers as they land (and cancelled with the tournament).
+    waits: StoredValue<Vec<(usize, TickWait)>, LocalStorage>,
+    /// Rung when what a waiting game looks for may have changed: a pause lifted, a seat given back to
+    /// the pool, the tournament replaced.
+    bell: StoredValue<Bell, LocalStorage>,
     /// The code entries' seats (their interpreters), kept across games and roll calls.
     pool: StoredValue<Pool<Seat>, LocalStorage>,
     /// How the machine keeps up, for the wall.
@@ -82,7 +90,8 @@ impl Control {
             epoch: RwSignal::new(0),
             log: RwSignal::new(Vec::new()),
             notice,
-            wakers: StoredValue::new_local(Vec::new()),
+            waits: StoredValue::new_local(Vec::new()),
+            bell: StoredValue::new_local(Bell::new()),
             pool: StoredValue::new_local(Pool::new(pool::cap_for(device_memory()))),
             strain: RwSignal::new(Strain::default()),
             saves: true,
@@ -160,7 +169,8 @@ impl Control {
                 waiting = true;
                 self.strain.update(|s| s.waiting_for_seats += 1);
             }
-            sleep(200).await;
+            // A seat comes back when a game ends, and that rings the bell.
+            self.bell.get_value().rung().await;
         };
         if waiting {
             self.strain.update(|s| s.waiting_for_seats -= 1);
@@ -203,6 +213,8 @@ impl Control {
                 p.give_back(id);
             }
         });
+        // A game waiting for room in the pool may find it now.
+        self.bell.with_value(Bell::ring);
     }
 
     fn current(&self, epoch: u64) -> bool {
@@ -212,6 +224,7 @@ impl Control {
     /// Plays `t` from where it stands (a new tournament, or one read back from its bundle).
     pub fn play(self, t: Tournament) {
         self.epoch.update(|e| *e += 1);
+        self.wake_all();
         self.paused.set(false);
         self.fast_round.set(None);
         self.log.set(Vec::new());
@@ -227,6 +240,7 @@ impl Control {
     /// comparison that has its answer).
     pub fn halt(self) {
         self.epoch.update(|e| *e += 1);
+        self.wake_all();
         let closed = self.pool.try_update_value(Pool::clear);
         drop(closed);
     }
@@ -234,6 +248,7 @@ impl Control {
     /// Stops the tournament and forgets it; its interpreters are closed.
     pub fn clear(self) {
         self.epoch.update(|e| *e += 1);
+        self.wake_all();
         self.run.set(None);
         self.strain.set(Strain::default());
         let closed = self.pool.try_update_value(Pool::clear);
@@ -325,7 +340,7 @@ impl Control {
         let tick = tick_ms as f64;
         loop {
             while self.paused.get_untracked() && self.current(epoch) {
-                sleep(50).await;
+                self.bell.get_value().rung().await;
             }
             if !self.current(epoch) {
                 return;
@@ -337,7 +352,6 @@ impl Control {
                 return;
             }
             let fast = self.fast_round.get_untracked().is_some_and(|r| round <= r);
-            let start = now_ms();
             let Some(requests) = self
                 .run
                 // Beginning a tick and taking answers change nothing on screen: only the tick's end redraws.
@@ -356,17 +370,31 @@ impl Control {
                 .filter(|r| r.deadline == Deadline::CourseClock)
                 .map(|r| r.team)
                 .collect();
-            let longest = requests
-                .iter()
-                .map(|r| roll_call::wait_ms(r.deadline))
-                .fold(tick_ms, u64::max) as f64;
+            // When the tick ends is the engine's rule, as on the arena and the command line: a web
+            // tick waits out the tick (unless skipping); a built-in or code tick only the pace.
+            let pace = match (fast, has_web) {
+                (true, _) => Pace::Early { min_ms: 0 },
+                (false, true) => Pace::WaitOut,
+                (false, false) => Pace::Early {
+                    min_ms: PACE_MS.min(tick) as u64,
+                },
+            };
+            let mut clock = TickClock::new(tick_ms, pace);
+            for r in &requests {
+                clock.ask_until(r.team, roll_call::wait_ms(r.deadline));
+            }
+            let wait = TickWait::new(clock);
+            self.waits.update_value(|w| {
+                w.retain(|(n, _)| *n != number);
+                w.push((number, wait.clone()));
+            });
             for request in requests {
                 let (turn, team) = (request.turn, request.team);
                 // The machine's strain is read from code answers against the tick they must fit.
                 let timed = matches!(request.to, Question::Code { .. })
                     && request.deadline != Deadline::CourseClock;
-                let wait = roll_call::wait_ms(request.deadline);
-                askers[team].ask(request.to, wait, move |asked| {
+                let limit = roll_call::wait_ms(request.deadline);
+                askers[team].ask(request.to, limit, move |asked| {
                     let ms = answered_ms(&asked.answer, asked.elapsed_ms);
                     if timed {
                         self.strain
@@ -375,66 +403,33 @@ impl Control {
                     self.deliver(number, epoch, turn, team, asked.answer, ms);
                 });
             }
-            // A web tick waits out the tick (unless skipping); a built-in tick only the pace.
-            let early = !has_web || fast;
-            let pace = if fast { 0.0 } else { PACE_MS.min(tick) };
-            let mut cut = false;
-            loop {
-                let waited = now_ms() - start;
-                if !self.current(epoch) {
-                    break;
+            let mut woken = if on_clock.is_empty() {
+                wait.over().await
+            } else {
+                wait.over_or_at(tick_ms).await
+            };
+            if woken == Woken::Reached {
+                // The tick is over for every move cut at it; a move on its course clock goes on.
+                for team in Team::ALL.into_iter().filter(|t| !on_clock.contains(t)) {
+                    askers[team].stop(tick);
                 }
-                let awaiting = self
-                    .run
-                    .with_untracked(|r| r.as_ref().map(|r| r.awaiting_teams(number)))
-                    .unwrap_or_default();
-                if waited >= tick {
-                    // The tick is over for every move cut at it; a move on its course clock goes on.
-                    let clock_pending = awaiting.iter().any(|t| on_clock.contains(t));
-                    if !clock_pending || waited >= longest {
-                        break;
-                    }
-                    if !cut {
-                        cut = true;
-                        for team in Team::ALL.into_iter().filter(|t| !on_clock.contains(t)) {
-                            askers[team].stop(tick);
-                        }
-                    }
-                    // Woken by the next answer, or at the longest a clock can run.
-                    let deadline = timer((longest - waited).ceil() as u32);
-                    let next = self.waker(number);
-                    let first = js_sys::Promise::race(&js_sys::Array::of2(&deadline, &next));
-                    let _ = wasm_bindgen_futures::JsFuture::from(first).await;
-                    continue;
-                }
-                let answered = awaiting.is_empty();
-                if early && answered && waited >= pace {
-                    break;
-                }
-                if early && answered {
-                    sleep((pace - waited).ceil() as u32).await;
-                } else if early {
-                    // Woken by the next answer, or by the tick's end.
-                    let deadline = timer((tick - waited).ceil() as u32);
-                    let next = self.waker(number);
-                    let first = js_sys::Promise::race(&js_sys::Array::of2(&deadline, &next));
-                    let _ = wasm_bindgen_futures::JsFuture::from(first).await;
-                } else {
-                    sleep((tick - waited).ceil() as u32).await;
-                }
+                woken = wait.over().await;
             }
-            self.wakers
-                .update_value(|w| w.retain(|(n, _)| *n != number));
+            self.waits
+                .update_value(|w| w.retain(|(_, w)| !w.same(&wait)));
             // An answer still on its way is for a tick that is over; a course move cut off here (only
             // past its whole clock) is charged the time it ran.
-            let ran = (now_ms() - start).max(0.0);
+            let ran = match woken {
+                Woken::Over(ms) => ms,
+                _ => wait.elapsed_ms(),
+            };
             for team in Team::ALL {
                 askers[team].stop(if on_clock.contains(&team) { ran } else { tick });
             }
             if !self.current(epoch) {
                 return;
             }
-            let waited = (now_ms() - start).max(0.0) as u64;
+            let waited = ran as u64;
             let ended = self
                 .run
                 .try_update(|r| r.as_mut().map(|r| r.end_tick(number, waited.min(tick_ms))));
@@ -478,25 +473,39 @@ impl Control {
                 r.deliver(number, turn, team, answer, ms);
             }
         });
-        // Every answer wakes the game's tick, which looks whether it may end.
-        let woken = self.wakers.try_update_value(|w| {
-            w.iter()
-                .position(|(n, _)| *n == number)
-                .map(|i| w.remove(i).1)
+        let taken = self.run.with_untracked(|r| {
+            r.as_ref()
+                .is_some_and(|r| !r.awaiting_teams(number).contains(&team))
         });
-        if let Some(Some(wake)) = woken {
-            let _ = wake.call0(&wasm_bindgen::JsValue::UNDEFINED);
+        if !taken {
+            return;
+        }
+        // The game's tick is told, and ends now if the engine's clock says so.
+        let wait = self
+            .waits
+            .with_value(|w| w.iter().find(|(n, _)| *n == number).map(|(_, w)| w.clone()));
+        if let Some(wait) = wait {
+            wait.answered(team);
         }
     }
 
-    /// A promise that [`Control::deliver`] resolves when game `number`'s tick has its next answer.
-    fn waker(self, number: usize) -> js_sys::Promise {
-        js_sys::Promise::new(&mut |resolve, _| {
-            self.wakers.update_value(|w| {
-                w.retain(|(n, _)| *n != number);
-                w.push((number, resolve));
-            });
-        })
+    /// Pauses the tournament's games at their next tick, or resumes them.
+    pub fn toggle_pause(self) {
+        self.paused.update(|p| *p = !*p);
+        self.bell.with_value(Bell::ring);
+    }
+
+    /// The tournament is replaced or stopped: every game's tick gives up, and every waiting game looks
+    /// again (and finds it is no longer current).
+    fn wake_all(self) {
+        let waits = self
+            .waits
+            .try_update_value(std::mem::take)
+            .unwrap_or_default();
+        for (_, wait) in waits {
+            wait.cancel();
+        }
+        self.bell.with_value(Bell::ring);
     }
 }
 

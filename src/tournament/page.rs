@@ -260,7 +260,7 @@ pub fn Running(ctl: Control) -> impl IntoView {
     view! {
         <div class="t-controls" role="group" aria-label="Tournament controls">
             <p class="t-status" data-testid="t-status" aria-live="polite">{status}</p>
-            <button data-testid="pause" disabled=over on:click=move |_| ctl.paused.update(|p| *p = !*p)>
+            <button data-testid="pause" disabled=over on:click=move |_| ctl.toggle_pause()>
                 {move || if ctl.paused.get() { "Resume" } else { "Pause" }}
             </button>
             <button data-testid="skip-round" disabled=over on:click=skip>"Skip to the end of the round"</button>
