@@ -20,7 +20,12 @@ pub mod runner;
 pub mod table;
 
 mod code_view;
+mod compare_form;
+mod compare_games;
+mod compare_live;
 mod compare_page;
+mod compare_parted;
+mod compare_text;
 mod crosstable_view;
 mod driver;
 mod games_list;
