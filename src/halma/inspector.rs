@@ -4,12 +4,13 @@
 //! text node here.
 
 use super::arena_model::Screen;
+use super::clipboard::CopyFallback;
+use super::exchange_view::ExchangeView;
+use super::inspector_ticks::{chosen_tick, next_tick, prev_tick, shown_tick, typed_tick};
 use super::replay::Replay;
 use super::session::Session;
-use gridarena_engine::halma::exchange::curl_command;
 use gridarena_engine::halma::Exchange;
 use leptos::prelude::*;
-use wasm_bindgen::{JsCast, JsValue};
 
 /// One tick's exchange as a test case file: its name (`red-tick-3.json`) and its JSON.
 pub fn test_case(e: &Exchange) -> (String, String) {
@@ -44,35 +45,8 @@ pub fn status_text(e: &Exchange) -> String {
 }
 
 /// Whether the exchange was with a code player in the page (no HTTP, no curl, but printed output).
-fn is_code(e: &Exchange) -> bool {
+pub fn is_code(e: &Exchange) -> bool {
     e.url.starts_with(crate::code::ai::CodeRef::PREFIX)
-}
-
-/// Writes `text` to the clipboard; when the browser refuses, `fallback` gets it to show selected.
-fn copy(text: String, said: RwSignal<String>, fallback: RwSignal<Option<String>>) {
-    let write = web_sys::window().and_then(|w| {
-        let navigator = js_sys::Reflect::get(&w, &"navigator".into()).ok()?;
-        let clipboard = js_sys::Reflect::get(&navigator, &"clipboard".into()).ok()?;
-        let f: js_sys::Function = js_sys::Reflect::get(&clipboard, &"writeText".into())
-            .ok()?
-            .dyn_into()
-            .ok()?;
-        let promise = f.call1(&clipboard, &JsValue::from_str(&text)).ok()?;
-        promise.dyn_into::<js_sys::Promise>().ok()
-    });
-    let Some(promise) = write else {
-        fallback.set(Some(text));
-        return;
-    };
-    leptos::task::spawn_local(async move {
-        match wasm_bindgen_futures::JsFuture::from(promise).await {
-            Ok(_) => {
-                said.set("Copied.".to_string());
-                fallback.set(None);
-            }
-            Err(_) => fallback.set(Some(text)),
-        }
-    });
 }
 
 /// The inspector panel, following the live game or the loaded replay.
@@ -96,12 +70,7 @@ pub fn Inspector(session: RwSignal<Session>, replay: RwSignal<Option<Replay>>) -
             was.copied().unwrap_or_else(latest_now)
         }
     });
-    let shown = Memo::new(move |_| {
-        chosen
-            .get()
-            .unwrap_or_else(|| latest.get())
-            .min(latest.get())
-    });
+    let shown = Memo::new(move |_| shown_tick(chosen.get(), latest.get()));
     let exchanges = Memo::new(move |_| {
         if !open.get() {
             return Err(String::new());
@@ -113,82 +82,8 @@ pub fn Inspector(session: RwSignal<Session>, replay: RwSignal<Option<Replay>>) -
     let fallback = RwSignal::new(None::<String>);
     let go = move |k: u32| {
         // The game's latest tick now: the panel may have opened a moment ago, before `latest` heard.
-        chosen.set(Some(k.min(latest_now())));
+        chosen.set(Some(chosen_tick(k, latest_now())));
         said.set(String::new());
-    };
-    let one = move |e: Exchange| {
-        let curl = curl_command(&e.url, e.wire.content_type, &e.request);
-        let (request, curl_copy) = (e.request.clone(), curl.clone());
-        let (name, case) = test_case(&e);
-        let team = e.team.name();
-        let (k, asked_team) = (e.tick, e.team);
-        let (asked_player, asked_type) = (e.url.clone(), e.wire.content_type);
-        let ask = move |_| {
-            let game = replay.with_untracked(|r| {
-                session.with_untracked(|s| Screen::of(s, r.as_ref()).game_before(k))
-            });
-            let Some(game) = game else {
-                said.set(format!("the position before tick {k} is not kept"));
-                return;
-            };
-            let link =
-                crate::code::ask_panel::ask_link(&game, asked_team, &asked_player, asked_type);
-            let base = window().location().href().unwrap_or_default();
-            let base = base.split('#').next().unwrap_or_default().to_string();
-            if window()
-                .open_with_url_and_target(&format!("{base}{link}"), "_blank")
-                .is_err()
-            {
-                said.set("the browser refused to open a tab".to_string());
-            }
-        };
-        let printed = e.wire.stderr.clone().map(|text| {
-            view! {
-                <h4>"Printed"</h4>
-                <pre data-testid="inspector-output">{text}</pre>
-            }
-        });
-        let as_curl = (!is_code(&e)).then(|| {
-            view! {
-                <h4>"As curl"</h4>
-                <pre data-testid="inspector-curl">{curl}</pre>
-                <button type="button" on:click=move |_| copy(curl_copy.clone(), said, fallback)>
-                    "Copy as curl"
-                </button>
-            }
-        });
-        view! {
-            <section class=format!("exchange {team} team-{team}") data-testid=format!("exchange-{team}")>
-                <h3>{format!("{team} · {}", e.url)}</h3>
-                <p data-testid="inspector-status">{status_text(&e)}</p>
-                <p data-testid="inspector-verdict">{e.verdict.to_string()}</p>
-                <h4>"Request"</h4>
-                <pre data-testid="inspector-request">{e.request.clone()}</pre>
-                <h4>{if e.wire.truncated { "Answer (the start the record kept)" } else { "Answer" }}</h4>
-                <pre data-testid="inspector-answer">
-                    {e.wire.body.clone().unwrap_or_else(|| "(no answer read)".to_string())}
-                </pre>
-                {printed}
-                <button type="button" on:click=move |_| copy(request.clone(), said, fallback)>
-                    "Copy request"
-                </button>
-                {as_curl}
-                <button
-                    type="button"
-                    data-testid="inspector-download"
-                    on:click=move |_| {
-                        if let Err(why) = crate::files::download(&name, &case, "application/json") {
-                            said.set(why);
-                        }
-                    }
-                >
-                    "Download test case"
-                </button>
-                <button type="button" data-testid="inspector-ask" on:click=ask>
-                    "Ask about this position"
-                </button>
-            </section>
-        }
     };
     view! {
         <details
@@ -208,10 +103,10 @@ pub fn Inspector(session: RwSignal<Session>, replay: RwSignal<Option<Replay>>) -
                 }
             }>"Inspector"</summary>
             <div class="inspector-nav" role="group" aria-label="Tick">
-                <button type="button" on:click=move |_| go(shown.get_untracked().saturating_sub(1).max(1))>
+                <button type="button" on:click=move |_| go(prev_tick(shown.get_untracked()))>
                     "Prev"
                 </button>
-                <button type="button" on:click=move |_| go(shown.get_untracked() + 1)>"Next"</button>
+                <button type="button" on:click=move |_| go(next_tick(shown.get_untracked()))>"Next"</button>
                 <button type="button" data-testid="inspector-latest" on:click=move |_| chosen.set(None)>
                     "Latest"
                 </button>
@@ -223,7 +118,7 @@ pub fn Inspector(session: RwSignal<Session>, replay: RwSignal<Option<Replay>>) -
                         data-testid="inspector-tick"
                         prop:value=move || shown.get().to_string()
                         on:change=move |ev| {
-                            if let Ok(k) = event_target_value(&ev).trim().parse::<u32>() {
+                            if let Some(k) = typed_tick(&event_target_value(&ev)) {
                                 go(k);
                             }
                         }
@@ -232,29 +127,13 @@ pub fn Inspector(session: RwSignal<Session>, replay: RwSignal<Option<Replay>>) -
                 <span>{move || format!("of {}", latest.get())}</span>
             </div>
             <p class="inspector-said" data-testid="inspector-said">{move || said.get()}</p>
-            {move || {
-                fallback
-                    .get()
-                    .map(|text| {
-                        view! {
-                            <textarea
-                                readonly
-                                data-testid="inspector-copy-fallback"
-                                aria-label="The clipboard was refused: copy this text"
-                                on:focus=move |ev| {
-                                    let el: web_sys::Element = event_target(&ev);
-                                    if let Ok(f) = js_sys::Reflect::get(&el, &"select".into()) {
-                                        let _ = f.unchecked_into::<js_sys::Function>().call0(&el);
-                                    }
-                                }
-                                prop:value=text
-                            ></textarea>
-                            <p>"The clipboard was refused: the text is above, select it and copy."</p>
-                        }
-                    })
-            }}
+            <CopyFallback fallback />
             {move || match exchanges.get() {
-                Ok(list) => list.into_iter().map(one).collect_view().into_any(),
+                Ok(list) => list
+                    .into_iter()
+                    .map(|e| view! { <ExchangeView e session replay said fallback /> })
+                    .collect_view()
+                    .into_any(),
                 Err(why) => view! { <p data-testid="inspector-none">{why}</p> }.into_any(),
             }}
         </details>
