@@ -2,7 +2,7 @@
 //! choose again.
 
 use super::coord::Coord;
-use super::game::Outcome;
+use super::outcome::Outcome;
 use super::piece::{Piece, Side};
 use std::fmt;
 

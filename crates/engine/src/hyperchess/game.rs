@@ -5,26 +5,8 @@ use super::board::Board;
 use super::coord::Coord;
 use super::error::{MoveError, SetupError};
 use super::moves;
+use super::outcome::Outcome;
 use super::piece::{Kind, Piece, Side};
-use std::fmt;
-
-/// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// The winner took a King.
-    KingTaken { winner: Side },
-    /// The player to move has no legal move (decision: a draw, as stalemate is in chess).
-    NoMoves { side: Side },
-}
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Outcome::KingTaken { winner } => write!(f, "{winner} took a King and wins"),
-            Outcome::NoMoves { side } => write!(f, "{side} has no legal move: a draw"),
-        }
-    }
-}
 
 /// A game in progress or over: the one place the rules are kept, for the terminal game, the page and any
 /// AI. A refused move changes nothing and says why.

@@ -17,7 +17,8 @@
 //! view`) and read by the page, defined once here.
 
 use super::coord::Coord;
-use super::game::{Game, Outcome};
+use super::game::Game;
+use super::outcome::Outcome;
 use super::piece::{Kind, Piece, Side};
 use super::save::{parse_state_bytes, StateLine};
 use serde::{Deserialize, Serialize};

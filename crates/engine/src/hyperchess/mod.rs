@@ -37,13 +37,15 @@ pub mod live;
 pub mod map;
 pub mod maps;
 pub mod moves;
+mod outcome;
 mod piece;
 mod save;
 
 pub use board::{Board, Node};
 pub use coord::{Coord, Dir};
 pub use error::{MoveError, SetupError};
-pub use game::{Game, Outcome, Played};
+pub use game::{Game, Played};
 pub use map::{parse as parse_map, parse_bytes as parse_map_bytes, MapError, MapErrorKind};
+pub use outcome::Outcome;
 pub use piece::{Kind, Piece, Side};
 pub use save::{parse_state, parse_state_bytes, LoadError, StateError, StateErrorKind, StateLine};
