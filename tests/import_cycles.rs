@@ -24,8 +24,6 @@ const KNOWN: &[(&str, &[&str])] = &[
     ("src/code", &["page", "transfer"]),
     ("src/go", &["builtin", "session"]),
     ("src/halma", &["arena", "arena_below", "arena_side"]),
-    // Came with the inspector's split into components (issue 52, in progress when this list was written).
-    ("src/halma", &["exchange_view", "inspector"]),
     ("src/tournament", &["driver", "jobs"]),
     ("crates/engine/src", &["compare", "tournament"]),
     ("crates/engine/src/halma", &["movegen", "validate"]),

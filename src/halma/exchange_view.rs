@@ -4,12 +4,48 @@
 
 use super::arena_model::Screen;
 use super::clipboard::copy;
-use super::inspector::{is_code, status_text, test_case};
 use super::replay::Replay;
 use super::session::Session;
 use gridarena_engine::halma::exchange::curl_command;
 use gridarena_engine::halma::Exchange;
 use leptos::prelude::*;
+
+/// One tick's exchange as a test case file: its name (`red-tick-3.json`) and its JSON.
+pub fn test_case(e: &Exchange) -> (String, String) {
+    let request = serde_json::from_str::<serde_json::Value>(&e.request)
+        .unwrap_or_else(|_| serde_json::Value::String(e.request.clone()));
+    let case = serde_json::json!({
+        "url": e.url,
+        "contentType": e.wire.content_type.header(),
+        "request": request,
+        "status": e.wire.status,
+        "ms": e.wire.ms,
+        "answer": e.wire.body,
+        "verdict": e.verdict.to_string(),
+    });
+    let text = serde_json::to_string_pretty(&case).unwrap_or_default();
+    (format!("{}-tick-{}.json", e.team, e.tick), text)
+}
+
+/// What the status line says of an exchange: "HTTP 200 in 12 ms", or that no response came.
+pub fn status_text(e: &Exchange) -> String {
+    if is_code(e) {
+        return match e.wire.ms {
+            Some(ms) => format!("answered in {ms} ms of the code's own time"),
+            None => "no answer".to_string(),
+        };
+    }
+    match (e.wire.status, e.wire.ms) {
+        (Some(s), Some(ms)) => format!("HTTP {s} in {ms} ms ({})", e.wire.content_type),
+        (Some(s), None) => format!("HTTP {s} ({})", e.wire.content_type),
+        (None, _) => format!("no response ({})", e.wire.content_type),
+    }
+}
+
+/// Whether the exchange was with a code player in the page (no HTTP, no curl, but printed output).
+pub fn is_code(e: &Exchange) -> bool {
+    e.url.starts_with(crate::code::ai::CodeRef::PREFIX)
+}
 
 /// The exchange `e`, of the game in `session` or the `replay` over it; `said` is the inspector's line
 /// and `fallback` its text to copy by hand.
@@ -91,5 +127,36 @@ pub fn ExchangeView(
                 "Ask about this position"
             </button>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gridarena_engine::halma::{ContentType, Team, Verdict, Wire};
+
+    #[test]
+    fn a_test_case_names_team_and_tick_and_keeps_the_request_as_json() {
+        let e = Exchange {
+            tick: 3,
+            team: Team::Red,
+            url: "http://127.0.0.1:8001/".into(),
+            request: r#"{"team":"red"}"#.into(),
+            wire: Wire {
+                status: Some(200),
+                ms: Some(4),
+                ..Wire::sent(ContentType::Json, 1000)
+            }
+            .with_body(b"<b>x</b>"),
+            verdict: Verdict::Enacted,
+        };
+        let (name, text) = test_case(&e);
+        assert_eq!(name, "red-tick-3.json");
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["request"]["team"], "red");
+        assert_eq!(v["contentType"], "application/json");
+        assert_eq!(v["answer"], "<b>x</b>");
+        assert_eq!(v["verdict"], "enacted");
+        assert_eq!(status_text(&e), "HTTP 200 in 4 ms (application/json)");
     }
 }
