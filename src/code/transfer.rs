@@ -5,8 +5,8 @@
 //! first needed.
 
 use super::ai::{CodeAi, CodeFile, Source};
-use super::load_module;
 use super::ai_list::ai_from_files;
+use super::load_module;
 use crate::notice::{Line, Tone};
 use gridarena_engine::halma::code::source::{bytes_of, file_of};
 use leptos::prelude::*;
