@@ -135,11 +135,24 @@ impl Future for Over {
         let woken = match next {
             _ if inner.cancelled => Woken::Cancelled,
             Next::End => Woken::Over(elapsed),
-            Next::WakeAt { .. } if self.at_ms.is_some_and(|at| elapsed >= at as f64) => {
+            Next::WakeAt { .. } | Next::Await
+                if self.at_ms.is_some_and(|at| elapsed >= at as f64) =>
+            {
                 Woken::Reached
             }
-            Next::WakeAt { at_ms } => {
-                let at_ms = self.at_ms.map_or(at_ms, |at| at.min(at_ms));
+            // Only an answer ends the tick (a side with no cut of the host's), or the caller's time.
+            Next::Await if self.at_ms.is_none() => {
+                inner.waker = Some(cx.waker().clone());
+                if let Some(alarm) = &mut inner.alarm {
+                    alarm.cancel();
+                }
+                return Poll::Pending;
+            }
+            Next::WakeAt { .. } | Next::Await => {
+                let at_ms = match next {
+                    Next::WakeAt { at_ms } => self.at_ms.map_or(at_ms, |at| at.min(at_ms)),
+                    _ => self.at_ms.unwrap_or_default(),
+                };
                 inner.waker = Some(cx.waker().clone());
                 // The timer rounds up: woken a millisecond early, the tick would only sleep again.
                 let ms = (at_ms as f64 - elapsed)

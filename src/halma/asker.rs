@@ -9,7 +9,8 @@ use super::web_ai;
 use crate::code::seat::{Seat, SeatStatus};
 use crate::now_ms;
 use crate::thinker::Thinker;
-use gridarena_engine::halma::{Answer, CodeFailure, ContentType, NoMove, Team, Wire};
+use gridarena_engine::halma::ai::BuiltIn;
+use gridarena_engine::halma::{self, Answer, CodeFailure, ContentType, Match, NoMove, Team, Wire};
 use gridarena_engine::tournament::plan::Occasion;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -40,6 +41,45 @@ pub enum Question {
         state: String,
         team: Team,
     },
+}
+
+/// How a player is reached, as far as its question goes: the arena's players and a tournament's entries
+/// both say it, and [`Question::for_move`] asks them alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach<'a> {
+    BuiltIn(BuiltIn),
+    Web(&'a str),
+    Code,
+}
+
+impl Question {
+    /// The question of a game's move `ask` in match `m` to a player reached as `reach`: a built-in's
+    /// job with the tick's `state`, a web AI's request labelled as the match's seat says, a code
+    /// player's request with the state. The arena's ticker and the tournament's games both ask through
+    /// this, so a player is asked alike wherever it plays.
+    pub fn for_move(
+        reach: Reach<'_>,
+        m: &Match,
+        ask: &halma::Ask,
+        state: &builtin::TickState,
+    ) -> Question {
+        let team = ask.team;
+        match reach {
+            Reach::BuiltIn(ai) => Question::BuiltIn {
+                job: builtin::job_with_state(ai, state.text(), team, ask.seed),
+            },
+            Reach::Web(url) => Question::Web {
+                url: url.to_string(),
+                content_type: m.content_type(team),
+                body: m.request_body(team),
+            },
+            Reach::Code => Question::Code {
+                request: m.request_body(team),
+                state: state.text().to_string(),
+                team,
+            },
+        }
+    }
 }
 
 /// What came back for a question.
@@ -259,5 +299,60 @@ impl Asker {
     /// The open seat's label and status.
     pub fn seat_status(&self) -> Option<(String, SeatStatus)> {
         self.seat.borrow().as_ref().map(|s| (s.label(), s.status()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gridarena_engine::halma::play::{Policy, Seat};
+    use gridarena_engine::halma::{Game, Preset, Teams};
+
+    #[test]
+    fn a_move_is_asked_as_the_matchs_seat_says_whatever_the_host() {
+        let game = Game::new(&Preset::Arena.rules(), 5).unwrap();
+        let seats = Teams {
+            red: Seat::at_the_tick(ContentType::Json),
+            blue: Seat::default(),
+        };
+        let mut m = Match::new(game, 5, Policy::Lenient).with_seats(seats);
+        let asks = m.begin(|_| true, 400).unwrap();
+        let state = builtin::TickState::new(m.game());
+        let web = Question::for_move(Reach::Web("http://ai.example/"), &m, &asks[0], &state);
+        let Question::Web {
+            url,
+            content_type,
+            body,
+        } = web
+        else {
+            panic!("{web:?}")
+        };
+        assert_eq!(
+            (url.as_str(), content_type),
+            ("http://ai.example/", ContentType::Json)
+        );
+        assert_eq!(body, m.request_body(Team::Red));
+        assert!(body.contains(r#""timeLimitMs":400"#), "{body}");
+        let code = Question::for_move(Reach::Code, &m, &asks[1], &state);
+        assert_eq!(
+            code,
+            Question::Code {
+                request: m.request_body(Team::Blue),
+                state: state.text().to_string(),
+                team: Team::Blue,
+            }
+        );
+        let built_in = Question::for_move(Reach::BuiltIn(BuiltIn::Greedy), &m, &asks[1], &state);
+        assert_eq!(
+            built_in,
+            Question::BuiltIn {
+                job: builtin::job_with_state(
+                    BuiltIn::Greedy,
+                    state.text(),
+                    Team::Blue,
+                    asks[1].seed
+                ),
+            }
+        );
     }
 }

@@ -2,16 +2,20 @@
 //! and the last tick's outcome.
 //!
 //! Plain Rust with no signals or DOM, so every behaviour of the page that is not drawing is tested
-//! natively. The rules all come from the engine, and so does how a tick is assembled from its answers
-//! ([`GameLoop`]); this type adds the page's players, the human's clicks, answer times and the record.
+//! natively. The rules all come from the engine, and so do how a tick is assembled from its answers, how
+//! each team is asked, its tally and the error policy: the session holds the engine's [`Match`], as
+//! the tournaments, `gridarena halma match` and Compare do, played leniently (an error costs its tick).
+//! This type adds the page's players, the human's clicks, answer times, the web exchanges and the
+//! record with its wires.
 
 use super::answer_times::{think_ms, TickTimes, MAX_TICKS};
 use super::messages::Log;
 use super::player::Player;
 use gridarena_engine::halma;
+use gridarena_engine::halma::play::{Policy, Seat};
 use gridarena_engine::halma::record::Recorder;
 use gridarena_engine::halma::{
-    Answer, AnswerTally, ContentType, Exchange, Game, GameLoop, LoopError, Path, Position, Preset,
+    Answer, AnswerTally, ContentType, Exchange, Game, LoopError, Match, Path, Position, Preset,
     Rules, Square, Team, Teams, TickOutcome, Verdict, Wire,
 };
 use std::collections::VecDeque;
@@ -47,8 +51,9 @@ pub enum ClickResult {
 /// One game in progress on the page.
 #[derive(Clone, Debug)]
 pub struct Session {
-    /// The game, the tick in progress and the humans' confirmed moves.
-    play: GameLoop,
+    /// The game, the tick in progress, the humans' confirmed moves, how each team is asked and its
+    /// tally.
+    play: Match,
     /// Whether the setup named the first mover, for the start's message.
     first_chosen: bool,
     preset: Preset,
@@ -57,10 +62,6 @@ pub struct Session {
     last: Option<TickOutcome>,
     /// Started at the first tick, so the header names the players who actually began the game.
     recorder: Option<Recorder>,
-    /// Each AI player's answers: the engine's tally, as `gridarena halma match` and tournaments count.
-    tally: Teams<AnswerTally>,
-    /// How each team's web requests are labelled.
-    content_types: Teams<ContentType>,
     /// What went over the wire for each web AI in the tick in progress (its verdict comes at the end).
     wires: Teams<Option<Exchange>>,
     /// The web exchanges of the latest ticks, the oldest first, at most [`MAX_EXCHANGE_TICKS`] ticks.
@@ -132,18 +133,16 @@ impl Session {
         first_chosen: bool,
     ) -> Session {
         Session {
-            content_types: Teams::default(),
             wires: Teams::default(),
             exchanges: VecDeque::new(),
             log: Log::default(),
-            play: GameLoop::new(game, seed),
+            play: Match::new(game, seed, Policy::Lenient),
             first_chosen,
             preset,
             players,
             drafts: Teams::default(),
             last: None,
             recorder: None,
-            tally: Teams::default(),
             times: VecDeque::new(),
             asking: (0, Teams::default()),
         }
@@ -154,7 +153,9 @@ impl Session {
     /// JSON still gets JSON.
     pub fn continued(&self, preset: Preset, game: Game) -> Session {
         let mut next = Session::from_game(preset, game, self.players.clone(), self.seed(), true);
-        next.content_types = self.content_types.clone();
+        for team in Team::ALL {
+            next.play.set_seat(team, self.play.seat(team));
+        }
         next
     }
 
@@ -191,12 +192,18 @@ impl Session {
 
     /// How `team`'s web requests are labelled.
     pub fn content_type(&self, team: Team) -> ContentType {
-        self.content_types[team]
+        self.play.content_type(team)
     }
 
-    /// Labels `team`'s web requests with `content_type` from the next tick on.
+    /// Labels `team`'s web requests with `content_type` from the next tick on. Every arena player is cut
+    /// at the tick: the page's tick is its clock.
     pub fn set_content_type(&mut self, team: Team, content_type: ContentType) {
-        self.content_types[team] = content_type;
+        self.play.set_seat(team, Seat::at_the_tick(content_type));
+    }
+
+    /// The engine's match: what a question is built from ([`super::asker::Question::for_move`]).
+    pub fn playing(&self) -> &Match {
+        &self.play
     }
 
     /// Each AI player's answer time, tick by tick, for the time chart.
@@ -297,17 +304,14 @@ impl Session {
         let players = &self.players;
         let asks = self
             .play
-            .begin(|t| players[t] != Player::Human)
+            .begin(|t| players[t] != Player::Human, time_limit_ms)
             .map_err(|e| e.to_string())?;
-        for ask in &asks {
-            self.tally[ask.team].ask();
-        }
         self.asking = (time_limit_ms, Teams::default());
         Ok(asks
             .into_iter()
             .map(|request| Ask {
                 player: self.players[request.team].clone(),
-                content_type: self.content_types[request.team],
+                content_type: self.play.content_type(request.team),
                 request,
                 time_limit_ms,
             })
@@ -322,8 +326,8 @@ impl Session {
     }
 
     /// The request JSON for `team` in the tick in progress, exactly what a web AI receives.
-    pub fn request_body(&self, team: Team, time_limit_ms: u64) -> String {
-        self.play.request_body(team, time_limit_ms)
+    pub fn request_body(&self, team: Team) -> String {
+        self.play.request_body(team)
     }
 
     /// The tick in progress, if any: its id, which [`Ask::round`] carries.
@@ -336,14 +340,11 @@ impl Session {
     /// Returns whether it was taken: an answer for another tick (a late one), for a team not asked, or a
     /// second answer is dropped, so a slow AI can never move in a tick it did not answer in time.
     pub fn deliver(&mut self, round: u32, team: Team, answer: Answer, latency_ms: f64) -> bool {
-        let taken = self.play.deliver(round, team, answer);
+        // A clock that went backwards or a NaN is no time at all, not a panic.
+        let took = Duration::try_from_secs_f64(latency_ms / 1000.0).unwrap_or_default();
+        let taken = self.play.deliver_timed(round, team, answer, Some(took));
         if taken {
-            // A clock that went backwards or a NaN is no time at all, not a panic.
-            let took = Duration::try_from_secs_f64(latency_ms / 1000.0).unwrap_or_default();
-            self.tally[team].answer(took);
-            if self.players[team] != Player::Human {
-                self.asking.1[team] = Some(took.as_secs_f64() * 1000.0);
-            }
+            self.asking.1[team] = Some(took.as_secs_f64() * 1000.0);
         }
         taken
     }
@@ -367,11 +368,6 @@ impl Session {
             )
         });
         let outcome = self.play.finish(waited_ms).map_err(|e| e.to_string())?;
-        for e in &outcome.errors {
-            if self.players[e.team] != Player::Human {
-                self.tally[e.team].error(e);
-            }
-        }
         self.drafts = Teams::default();
         let sent = std::mem::take(&mut self.wires);
         let wires = sent.map(|_, e| e.as_ref().map(|e| e.wire.clone()));
@@ -431,7 +427,7 @@ impl Session {
 
     /// How `team`'s AI player answered so far: its answer times (the last tick's and the mean), errors.
     pub fn tally(&self, team: Team) -> &AnswerTally {
-        &self.tally[team]
+        self.play.tally(team)
     }
 
     /// A click on `square` by the active human.
@@ -767,7 +763,7 @@ mod tests {
         let asks = s.begin_tick(500).unwrap();
         assert_eq!(asks[0].content_type, ContentType::Json);
         let round = s.round().unwrap();
-        let body = s.request_body(Team::Red, 500);
+        let body = s.request_body(Team::Red);
         let wire = Wire {
             status: Some(200),
             ms: Some(3),

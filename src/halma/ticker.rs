@@ -12,7 +12,7 @@
 //! first board needs none of them: the page asks for a [`Call`] and its bin splits [`run`] off the start
 //! page's first download (`split_fn!`, `src/lazy.rs`), loaded once the page is idle.
 
-use super::asker::{Asker, Question};
+use super::asker::{Asker, Question, Reach};
 use super::builtin;
 use super::messages::{Line, Tone};
 use super::player::Player;
@@ -280,23 +280,13 @@ impl Ticker {
         s: &Session,
         state: &builtin::TickState,
     ) -> Option<(Ask, Question)> {
-        let team = ask.request.team;
-        let question = match &ask.player {
-            Player::BuiltIn(ai) => Question::BuiltIn {
-                job: builtin::job_with_state(*ai, state.text(), team, ask.request.seed),
-            },
-            Player::Web(url) => Question::Web {
-                url: url.clone(),
-                content_type: ask.content_type,
-                body: s.request_body(team, ask.time_limit_ms),
-            },
-            Player::Code(_) => Question::Code {
-                request: s.request_body(team, ask.time_limit_ms),
-                state: state.text().to_string(),
-                team,
-            },
+        let reach = match &ask.player {
+            Player::BuiltIn(ai) => Reach::BuiltIn(*ai),
+            Player::Web(url) => Reach::Web(url),
+            Player::Code(_) => Reach::Code,
             Player::Human => return None,
         };
+        let question = Question::for_move(reach, s.playing(), &ask.request, state);
         Some((ask, question))
     }
 

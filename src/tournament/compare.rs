@@ -9,10 +9,11 @@ use gridarena_engine::compare::{
     self, Counter, Divergence, Outcome, ScoreTally, StopRule, Verdict, DEFAULT_GAMES,
     DEFAULT_MIN_GAMES,
 };
+use gridarena_engine::halma::play::Policy;
 use gridarena_engine::halma::{AiPlayer, Preset, Team};
 use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::roster::{Entry, Roster};
-use gridarena_engine::tournament::settings::{Policy, Settings};
+use gridarena_engine::tournament::settings::Settings;
 
 /// The run's seed unless told otherwise: fixed, so a run repeats.
 pub const DEFAULT_SEED: u64 = 1;
@@ -217,15 +218,15 @@ impl Standing {
         let mut rows = Vec::new();
         while let Some(report) = t.report(counter.next() as usize) {
             let number = counter.next() as usize;
-            let Some((a_seat, outcome)) = counter.count(report.ending.score()) else {
+            let Some((a_seat, outcome)) = counter.count(report.played.ending.score()) else {
                 break;
             };
             rows.push(GameRow {
                 number,
                 a_seat,
                 outcome,
-                ticks: report.ticks,
-                ending: report.ending.to_string(),
+                ticks: report.played.ticks,
+                ending: report.played.ending.to_string(),
             });
         }
         Standing {

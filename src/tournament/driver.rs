@@ -36,10 +36,11 @@ use crate::notice::{Line, Tone};
 use crate::now_ms;
 use crate::tick_wait::{TickWait, Woken};
 use gridarena_engine::halma::code::HashedSource;
+use gridarena_engine::halma::play::Deadline;
 use gridarena_engine::halma::tick_clock::{Pace, TickClock};
 use gridarena_engine::halma::{AiPlayer, Answer, NoMove, Team, Teams};
 use gridarena_engine::tournament::event::Tournament;
-use gridarena_engine::tournament::plan::{Deadline, EntryPlan};
+use gridarena_engine::tournament::plan::EntryPlan;
 use gridarena_engine::tournament::settings::Settings;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -306,7 +307,7 @@ impl Control {
                     (team, names.get(entry).cloned().unwrap_or_default(), source)
                 })
                 .collect();
-            Some((code, r.game(number)?.game.fixture().seed))
+            Some((code, r.game(number)?.fixture.seed))
         }) else {
             return;
         };
@@ -332,7 +333,7 @@ impl Control {
             let r = r.as_ref()?;
             Some((
                 r.tournament.settings().tick_ms,
-                r.game(number)?.game.fixture().round,
+                r.game(number)?.fixture.round,
             ))
         }) else {
             return;
@@ -381,7 +382,7 @@ impl Control {
             };
             let mut clock = TickClock::new(tick_ms, pace);
             for r in &requests {
-                clock.ask_until(r.team, roll_call::wait_ms(r.deadline));
+                clock.ask_until(r.team, Some(roll_call::wait_ms(r.deadline)));
             }
             let wait = TickWait::new(clock);
             self.waits.update_value(|w| {
@@ -468,14 +469,11 @@ impl Control {
         if !self.current(epoch) {
             return;
         }
+        let mut taken = false;
         self.run.update_untracked(|r| {
             if let Some(r) = r {
-                r.deliver(number, turn, team, answer, ms);
+                taken = r.deliver(number, turn, team, answer, ms);
             }
-        });
-        let taken = self.run.with_untracked(|r| {
-            r.as_ref()
-                .is_some_and(|r| !r.awaiting_teams(number).contains(&team))
         });
         if !taken {
             return;

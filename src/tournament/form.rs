@@ -1,10 +1,11 @@
 //! The settings form: every field as typed, read into the engine's [`Settings`] (which checks the ranges)
 //! only when the tournament starts, so a half-typed number is never an error while typing.
 
+use gridarena_engine::halma::play::{Policy, DEFAULT_CONSECUTIVE_ERRORS};
 use gridarena_engine::halma::{CampRules, Preset, Team};
 use gridarena_engine::tournament::milestone::parse_list;
 use gridarena_engine::tournament::pairing::Format;
-use gridarena_engine::tournament::settings::{Policy, Settings, DEFAULT_CONSECUTIVE_ERRORS};
+use gridarena_engine::tournament::settings::Settings;
 
 /// A form field: which one, for the components' inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -13,10 +13,10 @@ use crate::code::player::LOAD_LIMIT_MS;
 use crate::halma::asker::Question;
 use gridarena_engine::halma::code::ClockSettings;
 use gridarena_engine::halma::game_loop::game_request_body;
+use gridarena_engine::halma::play::Deadline;
 use gridarena_engine::halma::protocol::ResponseError;
-use gridarena_engine::halma::{AiPlayer, Answer, NoMove, Team};
-use gridarena_engine::tournament::game::{Fixture, TournamentGame};
-use gridarena_engine::tournament::plan::{self, Deadline, EntryPlan, Occasion};
+use gridarena_engine::halma::{AiPlayer, Answer, Match, NoMove, Team};
+use gridarena_engine::tournament::plan::{self, EntryPlan, Occasion};
 use gridarena_engine::tournament::roster::Roster;
 use gridarena_engine::tournament::settings::Settings;
 
@@ -61,17 +61,11 @@ impl Check {
     }
 }
 
-/// The scratch game an entry's roll-call request is made in: the tournament's first position, the
-/// entry playing red.
-pub fn scratch_game(settings: &Settings) -> Result<TournamentGame, String> {
-    let fixture = Fixture {
-        number: 0,
-        round: 0,
-        red: 0,
-        blue: 1,
-        seed: settings.seed,
-    };
-    TournamentGame::new(fixture, settings).map_err(|e| e.to_string())
+/// The scratch match an entry's roll-call answer is judged in: the position every roll call asks
+/// ([`plan::roll_call_position`]), under the tournament's settings.
+pub fn scratch_game(settings: &Settings) -> Result<Match, String> {
+    let (game, _) = plan::roll_call_position(settings).map_err(|e| e.to_string())?;
+    Ok(Match::new(game, settings.seed, settings.policy))
 }
 
 /// The request a web entry is sent, and the team it is asked for: the start position's body
@@ -272,7 +266,9 @@ pub fn judge(
     }
     // A move: the referee judges it on the start position.
     let legal = scratch_game(settings).and_then(|mut game| {
-        let asks = game.begin().map_err(|e| e.to_string())?;
+        let asks = game
+            .begin(|_| true, settings.tick_ms)
+            .map_err(|e| e.to_string())?;
         let ask = asks.first().ok_or("no side is to move")?;
         game.deliver(ask.turn, ask.team, answer, latency_ms);
         let outcome = game.finish(tick).map_err(|e| e.to_string())?;

@@ -1,20 +1,20 @@
-//! A tournament being played: the engine's [`Tournament`] and the games in progress, each a
-//! [`TournamentGame`]. The page's clock drives it tick by tick ([`Run::begin`], [`Run::deliver`],
-//! [`Run::end_tick`]); the built-in AIs answer inside [`Run::begin`] (through the same answer parser as the
-//! arena page's), web AIs are asked by the page and their answers delivered as they come.
+//! A tournament being played: the engine's [`Tournament`] and the games in progress, each the engine's
+//! [`Match`] of its fixture, its sides seated as the entries' plans say ([`Tournament::start`]). The
+//! page's clock drives it tick by tick ([`Run::begin`], [`Run::deliver`], [`Run::end_tick`]); each
+//! player is asked through [`Question::for_move`], as in the arena, and its answer delivered as it comes.
 
-use crate::halma::asker::Question;
+use crate::halma::asker::{Question, Reach};
 use crate::halma::board_view::BoardView;
 use crate::halma::builtin;
 use gridarena_engine::halma::code::HashedSource;
-use gridarena_engine::halma::{AiPlayer, Answer, NoMove, Team, TickOutcome};
+use gridarena_engine::halma::play::Deadline;
+use gridarena_engine::halma::{AiPlayer, Answer, Match, NoMove, Team, TickOutcome};
 use gridarena_engine::tournament::event::Tournament;
-use gridarena_engine::tournament::game::{Fixture, TournamentGame};
-use gridarena_engine::tournament::plan::{Deadline, EntryPlan};
+use gridarena_engine::tournament::game::{Fixture, GameReport};
 use std::sync::Arc;
 
 /// An AI to ask this tick, what it is asked (a web AI's request, a built-in AI's job for the page's
-/// worker), and until when, as the engine's plan says for its entry (the tick, or its course clock).
+/// worker), and until when, as the match's seat says for its entry (the tick, or its course clock).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Request {
     pub turn: u32,
@@ -26,7 +26,8 @@ pub struct Request {
 /// A game in progress, and its last tick for the wall.
 #[derive(Clone, Debug)]
 pub struct Live {
-    pub game: TournamentGame,
+    pub fixture: Fixture,
+    pub game: Match,
     pub last: Option<TickOutcome>,
 }
 
@@ -62,13 +63,11 @@ impl Run {
     }
 
     fn live_mut(&mut self, number: usize) -> Option<&mut Live> {
-        self.live
-            .iter_mut()
-            .find(|l| l.game.fixture().number == number)
+        self.live.iter_mut().find(|l| l.fixture.number == number)
     }
 
     pub fn game(&self, number: usize) -> Option<&Live> {
-        self.live.iter().find(|l| l.game.fixture().number == number)
+        self.live.iter().find(|l| l.fixture.number == number)
     }
 
     /// Starts the games the schedule allows now; returns their numbers. A game that cannot be set up
@@ -76,10 +75,14 @@ impl Run {
     pub fn start_games(&mut self) -> Vec<usize> {
         let mut started = Vec::new();
         for fixture in self.tournament.next_games() {
-            match TournamentGame::new(fixture, self.tournament.settings()) {
+            match self.tournament.start(&fixture) {
                 Ok(game) => {
                     started.push(fixture.number);
-                    self.live.push(Live { game, last: None });
+                    self.live.push(Live {
+                        fixture,
+                        game,
+                        last: None,
+                    });
                 }
                 Err(_) => self.tournament.abandon(fixture.number),
             }
@@ -90,45 +93,21 @@ impl Run {
     /// Starts a tick of game `number` and returns the AIs to ask (built-ins as jobs for the AI module's
     /// worker). `None` when the game is not in progress.
     pub fn begin(&mut self, number: usize) -> Option<Vec<Request>> {
-        let (players, plans): (Vec<Option<AiPlayer>>, Vec<Option<EntryPlan>>) = {
-            let live = self.game(number)?;
-            let f = *live.game.fixture();
-            Team::ALL
-                .iter()
-                .map(|&t| {
-                    let entry = f.entry(t);
-                    let player = self.tournament.player(entry).cloned();
-                    (player, self.tournament.plan(entry))
-                })
-                .unzip()
-        };
         let tick_ms = self.tournament.settings().tick_ms;
-        let live = self.live_mut(number)?;
-        let asks = live.game.begin().ok()?;
+        let tournament = &self.tournament;
+        let live = self.live.iter_mut().find(|l| l.fixture.number == number)?;
+        let f = live.fixture;
+        let asks = live.game.begin(|_| true, tick_ms).ok()?;
         let mut requests = Vec::new();
         // A program cannot run in the page: its team is answered with that once the others are asked.
         let mut refused = Vec::new();
         // The state both teams' messages carry, written once.
         let state = builtin::TickState::new(live.game.game());
         for ask in asks {
-            let Some(plan) = plans[ask.team as usize] else {
-                continue;
-            };
-            let to = match &players[ask.team as usize] {
-                Some(AiPlayer::BuiltIn(ai)) => Question::BuiltIn {
-                    job: builtin::job_with_state(*ai, state.text(), ask.team, ask.seed),
-                },
-                Some(AiPlayer::Web(url)) => Question::Web {
-                    url: url.clone(),
-                    // As the engine's plan says (the roster's word), as on the command line.
-                    content_type: plan.content_type,
-                    body: live.game.request_body(ask.team, tick_ms),
-                },
-                Some(AiPlayer::Code(_)) => Question::Code {
-                    request: live.game.request_body(ask.team, tick_ms),
-                    state: state.text().to_string(),
-                    team: ask.team,
-                },
+            let reach = match tournament.player(f.entry(ask.team)) {
+                Some(AiPlayer::BuiltIn(ai)) => Reach::BuiltIn(*ai),
+                Some(AiPlayer::Web(url)) => Reach::Web(url),
+                Some(AiPlayer::Code(_)) => Reach::Code,
                 Some(AiPlayer::Program(_)) => {
                     refused.push((ask.turn, ask.team));
                     continue;
@@ -138,8 +117,8 @@ impl Run {
             requests.push(Request {
                 turn: ask.turn,
                 team: ask.team,
-                to,
-                deadline: plan.moves,
+                to: Question::for_move(reach, &live.game, &ask, &state),
+                deadline: live.game.deadline(ask.team),
             });
         }
         for (turn, team) in refused {
@@ -150,30 +129,23 @@ impl Run {
         Some(requests)
     }
 
-    /// Hands a web AI's answer to game `number`; a late one (its tick has ended) is dropped.
+    /// Hands a web AI's answer to game `number`. Returns whether it was taken: a late one (its tick has
+    /// ended), a second one, or one for a game no longer played is dropped.
     pub fn deliver(
         &mut self,
         number: usize,
         turn: u32,
         team: Team,
-        answer: gridarena_engine::halma::Answer,
+        answer: Answer,
         ms: Option<u32>,
-    ) {
-        if let Some(live) = self.live_mut(number) {
-            live.game.deliver(turn, team, answer, ms);
-        }
-    }
-
-    /// The teams of game `number` whose answer this tick has not come.
-    pub fn awaiting_teams(&self, number: usize) -> Vec<Team> {
-        self.game(number)
-            .map_or_else(Vec::new, |l| l.game.awaiting())
+    ) -> bool {
+        self.live_mut(number)
+            .is_some_and(|live| live.game.deliver(turn, team, answer, ms))
     }
 
     /// Whether game `number` still waits for an answer this tick.
     pub fn awaiting(&self, number: usize) -> bool {
-        self.game(number)
-            .is_some_and(|l| !l.game.awaiting().is_empty())
+        self.game(number).is_some_and(|l| l.game.is_awaiting())
     }
 
     /// Ends the tick of game `number` after `waited_ms`; a finished game goes to the standings.
@@ -188,7 +160,11 @@ impl Run {
         let Some(report) = live.game.report() else {
             return TickEnd::Continues;
         };
-        self.live.retain(|l| l.game.fixture().number != number);
+        let report = GameReport {
+            fixture: live.fixture,
+            played: report,
+        };
+        self.live.retain(|l| l.fixture.number != number);
         let names = self.tournament.names();
         let name = |e: usize| names.get(e).cloned().unwrap_or_default();
         let f = report.fixture;
@@ -197,7 +173,7 @@ impl Run {
             f.number + 1,
             name(f.red),
             name(f.blue),
-            report.ending
+            report.played.ending
         );
         match self.tournament.finish(report) {
             Ok(withdrawals) => {
@@ -222,7 +198,7 @@ impl Run {
         let Some(live) = self.game(number) else {
             return Vec::new();
         };
-        let f = *live.game.fixture();
+        let f = live.fixture;
         Team::ALL
             .iter()
             .filter_map(|&team| match self.tournament.player(f.entry(team)) {
@@ -235,7 +211,7 @@ impl Run {
     /// The names of game `number`'s two entries, and its turn.
     pub fn heading(&self, number: usize) -> Option<(Fixture, String, String, u32)> {
         let live = self.game(number)?;
-        let f = *live.game.fixture();
+        let f = live.fixture;
         let names = self.tournament.roster();
         let name = |e: usize| {
             names
@@ -282,7 +258,7 @@ pub(crate) mod tests {
             if run.live().is_empty() && run.start_games().is_empty() {
                 return;
             }
-            let numbers: Vec<usize> = run.live().iter().map(|l| l.game.fixture().number).collect();
+            let numbers: Vec<usize> = run.live().iter().map(|l| l.fixture.number).collect();
             for n in numbers {
                 // Built-ins answer at once, as their worker would; web AIs never do.
                 for ask in run.begin(n).unwrap() {

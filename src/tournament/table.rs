@@ -142,9 +142,9 @@ pub fn games(t: &Tournament) -> Vec<GameLine> {
             round: r.fixture.round,
             red: name(r.fixture.red),
             blue: name(r.fixture.blue),
-            ending: r.ending.to_string(),
-            ticks: r.ticks,
-            replayable: r.ticks > 0,
+            ending: r.played.ending.to_string(),
+            ticks: r.played.ticks,
+            replayable: r.played.ticks > 0,
         })
         .collect();
     lines.reverse();
@@ -164,12 +164,7 @@ pub fn record(t: &Tournament, number: usize) -> Result<(String, String), String>
             .unwrap_or_default()
     };
     let text = report
-        .log
-        .record(
-            &report.fixture,
-            t.settings(),
-            gridarena_engine::halma::Teams::from_fn(label),
-        )
+        .record(t.settings(), gridarena_engine::halma::Teams::from_fn(label))
         .map_err(|e| format!("Game {} cannot be replayed: {e}", number + 1))?;
     Ok((format!("tournament-game-{}.jsonl", number + 1), text))
 }

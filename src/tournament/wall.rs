@@ -104,7 +104,7 @@ pub fn Wall(ctl: Control) -> impl IntoView {
                 .map(|r| {
                     r.live()
                         .iter()
-                        .map(|l| l.game.fixture().number)
+                        .map(|l| l.fixture.number)
                         .collect::<Vec<_>>()
                 })
                 .unwrap_or_default()

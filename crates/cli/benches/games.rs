@@ -10,9 +10,10 @@
 
 use gridarena_cli::runner::{match_game, play_game, Player, Watcher};
 use gridarena_engine::halma::ai::BuiltIn;
+use gridarena_engine::halma::play::Policy;
 use gridarena_engine::halma::record::Recorder;
 use gridarena_engine::halma::{Answer, Exchange, Game, NoMove, Preset, Team, Teams, TickOutcome};
-use gridarena_engine::tournament::settings::{Policy, Settings};
+use gridarena_engine::tournament::settings::Settings;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -60,13 +61,14 @@ fn measure(budget: Duration, mut play: impl FnMut(u64) -> u32) -> (u64, u64, Dur
 }
 
 /// An arena match's game from `seed`, as `gridarena halma match` plays it.
-fn arena_game(seed: u64) -> gridarena_engine::tournament::game::TournamentGame {
+fn arena_game(seed: u64) -> gridarena_engine::halma::Match {
     let settings = Settings {
         preset: Preset::Arena,
         policy: Policy::Lenient,
         ..Settings::default()
     };
-    match_game(&settings, seed).expect("the arena preset sets up")
+    // Built-in players: the default seats.
+    match_game(&settings, seed, Teams::default()).expect("the arena preset sets up")
 }
 
 fn runner_game(seed: u64, players: &Teams<Player>) -> u32 {

@@ -14,8 +14,9 @@
 
 use gridarena_cli::runner::{match_game, parse_player, play_game, Player};
 use gridarena_engine::halma::game_loop::request_body;
-use gridarena_engine::halma::{Game, Preset, Team, Teams};
-use gridarena_engine::tournament::settings::{Policy, Settings};
+use gridarena_engine::halma::play::Policy;
+use gridarena_engine::halma::{ContentType, Game, Preset, Team, Teams};
+use gridarena_engine::tournament::settings::Settings;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -156,7 +157,8 @@ fn runner_game(red: &str, blue: &str, ticks: u32, time: &ServerTime) -> Figures 
         policy: Policy::Lenient,
         ..Settings::default()
     };
-    let game = match_game(&settings, 1).expect("the arena sets up");
+    let seats = Teams::from_fn(|t| players[t].kind().seat(ContentType::default()));
+    let game = match_game(&settings, 1, seats).expect("the arena sets up");
     time.take();
     let start = Instant::now();
     let report = play_game(game, &players, 1000, &mut ())

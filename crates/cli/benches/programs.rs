@@ -11,8 +11,10 @@
 
 use gridarena_cli::program::{Ask, Clock, ProgramPlayer};
 use gridarena_cli::runner::{match_game, play_game, Player};
+use gridarena_engine::halma::play::Policy;
+use gridarena_engine::halma::ContentType;
 use gridarena_engine::halma::{Answer, Game, Preset, Program, ProgramFormat, Team, Teams};
-use gridarena_engine::tournament::settings::{Policy, Settings};
+use gridarena_engine::tournament::settings::Settings;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -184,7 +186,8 @@ fn main() {
     let start = Instant::now();
     let mut plies = 0;
     for seed in 0..games {
-        let game = match_game(&settings, seed).expect("classic");
+        let seats = Teams::from_fn(|t| players[t].kind().seat(ContentType::default()));
+        let game = match_game(&settings, seed, seats).expect("classic");
         let played = play_game(game, &players, 60_000, &mut ()).expect("plays");
         plies += played.report.ticks;
     }

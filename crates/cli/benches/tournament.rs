@@ -57,7 +57,7 @@ fn run(
         Ok(())
     })
     .expect("built-in games play");
-    let ticks = t.finished().map(|r| u64::from(r.ticks)).sum();
+    let ticks = t.finished().map(|r| u64::from(r.played.ticks)).sum();
     (t.finished_count(), ticks, start.elapsed(), saving, bytes)
 }
 

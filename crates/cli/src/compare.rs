@@ -8,10 +8,10 @@
 //! the same seed gives the same run at any `concurrency`. Games still in flight when the rule stops
 //! the run are finished (a game cannot be cut short) and left out.
 
-use crate::runner::{check_players, play_game, Played, Player, PlayerOptions, RunError};
+use crate::runner::{check_players, play_game, seat, Played, Player, PlayerOptions, RunError};
 use gridarena_engine::compare::{self, Counter, Outcome, ScoreTally, StopRule};
-use gridarena_engine::halma::{AiPlayer, Team, Teams};
-use gridarena_engine::tournament::game::TournamentGame;
+use gridarena_engine::halma::{AiPlayer, Match, Team, Teams};
+use gridarena_engine::tournament::game;
 use gridarena_engine::tournament::settings::Settings;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -70,8 +70,14 @@ pub struct Ended {
 }
 
 /// Game `k` of `plan` set up: the schedule's fixture under the plan's settings.
-pub fn game(plan: &Plan<'_>, k: u32) -> Result<TournamentGame, String> {
-    TournamentGame::new(compare::fixture(plan.seed, k), plan.settings)
+pub fn game(plan: &Plan<'_>, sides: &Sides<'_>, k: u32) -> Result<Match, String> {
+    let fixture = compare::fixture(plan.seed, k);
+    let (a, b) = (seat(sides.a.0, sides.a.1), seat(sides.b.0, sides.b.1));
+    let seats = match compare::a_seat(k) {
+        Team::Red => Teams { red: a, blue: b },
+        Team::Blue => Teams { red: b, blue: a },
+    };
+    game::start(&fixture, plan.settings, seats)
         .map(|g| g.with_out_of_time_loss(plan.out_of_time_loss))
         .map_err(|e| format!("cannot set up the {} preset: {e}", plan.settings.preset))
 }
@@ -79,7 +85,7 @@ pub fn game(plan: &Plan<'_>, k: u32) -> Result<TournamentGame, String> {
 /// Checks before any game that the players can be made and can play this game (a course-format
 /// program needs the classic preset): a usage error, not an error mid-run.
 pub fn check(plan: &Plan<'_>, sides: &Sides<'_>) -> Result<(), String> {
-    let game = game(plan, 0)?;
+    let game = game(plan, sides, 0)?;
     let players = sides.players(0)?;
     check_players(game.game(), &players)
 }
@@ -108,7 +114,7 @@ pub fn play(
                 if k >= plan.games {
                     break;
                 }
-                let result = game(plan, k)
+                let result = game(plan, sides, k)
                     .and_then(|g| sides.players(k).map(|p| (g, p)))
                     .map_err(RunError::Internal)
                     .and_then(|(g, players)| {

@@ -17,6 +17,7 @@ use gridarena_engine::compare::{
     self, Interval, ScoreTally, StopRule, Verdict, DEFAULT_GAMES, DEFAULT_MIN_GAMES,
 };
 use gridarena_engine::halma::{AiPlayer, ContentType, Team, Teams};
+use gridarena_engine::tournament::game::GameReport;
 use serde::Serialize;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -236,21 +237,23 @@ pub fn run(args: &CompareArgs, out: &mut impl Write) -> Result<ExitCode, Failure
     let mut reports = Vec::new();
     let started = Instant::now();
     let ended = run_compare::play(&plan, &sides, |game: &Game, tally: &ScoreTally| {
-        let report = &game.played.report;
+        let report = &GameReport {
+            fixture: compare::fixture(seed, game.k),
+            played: game.played.report.clone(),
+        };
         let number = game.k + 1;
-        let ending = describe(&report.ending);
+        let ending = describe(&report.played.ending);
         lines.push(format!(
             "game {number}: A {}, seed {}: {} ({ending}), {} ticks",
             game.a_seat,
             report.fixture.seed,
             game.outcome.name(),
-            report.ticks
+            report.played.ticks
         ));
         if let Some(dir) = &games_dir {
             let players = Teams::from_fn(|team| labels[report.fixture.entry(team)].clone());
             let record = report
-                .log
-                .record(&report.fixture, &settings, players)
+                .record(&settings, players)
                 .map_err(|e| io::Error::other(format!("game {number}'s record: {e}")))?;
             let path = dir.join(format!("game-{number}.jsonl"));
             durable::write_atomically(&path, record.as_bytes()).map_err(|e| named_io(&path, e))?;
@@ -262,7 +265,7 @@ pub fn run(args: &CompareArgs, out: &mut impl Write) -> Result<ExitCode, Failure
             seed: report.fixture.seed,
             result: game.outcome.name(),
             ending,
-            ticks: report.ticks,
+            ticks: report.played.ticks,
         });
         progress.draw(
             tally.games(),

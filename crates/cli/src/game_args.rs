@@ -4,8 +4,9 @@
 
 use clap::Args;
 use gridarena_cli::program::{Clock, OutOfTime};
+use gridarena_engine::halma::play::Policy;
 use gridarena_engine::halma::Preset;
-use gridarena_engine::tournament::settings::{Policy, Settings};
+use gridarena_engine::tournament::settings::Settings;
 
 /// The longest tick accepted: ten minutes.
 const MAX_TICK_MS: u64 = 600_000;

@@ -8,8 +8,8 @@ use crate::io::Failure;
 use crate::progress::Progress;
 use clap::Args;
 use gridarena_cli::runner::{
-    check_players, describe, match_game, match_game_from, parse_player, play_game, Played, Player,
-    PlayerOptions, RunError, Watcher,
+    check_players, describe, match_game, match_game_from, parse_player, play_game, seat, Played,
+    Player, PlayerOptions, RunError, Watcher,
 };
 use gridarena_cli::terminal::printable;
 use gridarena_engine::halma::record::Recorder;
@@ -176,6 +176,11 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
         blue: Player::with_options(&args.blue, options(args.blue_content_type))
             .map_err(Failure::Input)?,
     };
+    // Where each side's move is cut and how its requests are labelled: the engine's word for its kind.
+    let seats = Teams {
+        red: seat(&args.red, options(args.red_content_type)),
+        blue: seat(&args.blue, options(args.blue_content_type)),
+    };
     let labels = Teams {
         red: args.red.to_string(),
         blue: args.blue.to_string(),
@@ -211,8 +216,8 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
     for k in 1..=args.games {
         let seed = first_seed.wrapping_add(u64::from(k - 1));
         let game = match &start {
-            Some(start) => match_game_from(&settings, seed, start.game.clone()),
-            None => match_game(&settings, seed).map_err(|e| {
+            Some(start) => match_game_from(&settings, seed, start.game.clone(), seats.clone()),
+            None => match_game(&settings, seed, seats.clone()).map_err(|e| {
                 Failure::Input(format!(
                     "cannot set up the {} preset: {e}",
                     args.game.preset
@@ -249,7 +254,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
         writeln!(
             out,
             "{}",
-            printable(&game_line(k, args.games, from_turn, &played))
+            printable(&game_line(k, args.games, seed, from_turn, &played))
         )?;
         out.flush()?;
         totals.add(&played);
@@ -311,7 +316,7 @@ pub fn record_path(path: &Path, k: u32, games: u32) -> PathBuf {
 
 /// "game 2/3: seed 8, red wins after 57 ticks; errors: red 0, blue 3", then each program's clock. A game
 /// played on from turn T (`from_turn`) says which turns it played: "after 20 ticks (turns 31 to 50)".
-fn game_line(k: u32, games: u32, from_turn: Option<u32>, played: &Played) -> String {
+fn game_line(k: u32, games: u32, seed: u64, from_turn: Option<u32>, played: &Played) -> String {
     let report = &played.report;
     let turns = match from_turn {
         Some(t) => format!(
@@ -323,7 +328,7 @@ fn game_line(k: u32, games: u32, from_turn: Option<u32>, played: &Played) -> Str
     };
     let mut line = format!(
         "game {k}/{games}: seed {}, {} after {} ticks{turns}; errors: red {}, blue {}",
-        report.fixture.seed,
+        seed,
         describe(&report.ending),
         report.ticks,
         report.sides.red.errors,

@@ -1,7 +1,8 @@
-//! The headless game runner: who plays each team, and the transport around the engine's
-//! [`TournamentGame`] (a [`GameLoop`](gridarena_engine::halma::GameLoop) with the error policy and the
-//! tally of each side's answers), which decides whom to ask, the built-in AIs' seeds, what a missing
-//! answer becomes and how a game ends, exactly as on the browser page. A match's game and a tournament's
+//! The headless game runner: who plays each team, and the transport around the engine's [`Match`] (a
+//! [`GameLoop`](gridarena_engine::halma::GameLoop) with its players' wires, the error policy and the
+//! tally of each side's answers), which decides whom to ask, how each request is labelled and when it is
+//! given up on, the built-in AIs' seeds, what a missing answer becomes and how a game ends, exactly as on
+//! the browser page. A match's game and a tournament's
 //! are played by the one function [`play_game`]: a match is a tournament game with no tournament around it.
 //!
 //! - Each tick the movers are asked ([`Game::movers`]: both teams in the arena, the side to move in the
@@ -19,14 +20,14 @@ use crate::code::{self, CodePlayer};
 use crate::program::{self, Clock, ClockUse, ProgramPlayer};
 use crate::web::{check_url, Reply, WebAi};
 use gridarena_engine::halma::ai::BuiltIn;
-use gridarena_engine::halma::game_loop::{game_request_body, Ask};
+use gridarena_engine::halma::game_loop::Ask;
+use gridarena_engine::halma::play::{Ending, MatchReport, Seat};
 use gridarena_engine::halma::tick_clock::{Pace, TickClock};
 use gridarena_engine::halma::SetupError;
 use gridarena_engine::halma::{
-    AiPlayer, Answer, ContentType, Exchange, Game, GameResult, LoopError, NoMove, Team, Teams,
-    TickOutcome, Verdict, Wire,
+    AiPlayer, Answer, ContentType, Exchange, Game, GameResult, LoopError, Match, NoMove, Team,
+    Teams, TickOutcome, Verdict, Wire,
 };
-use gridarena_engine::tournament::game::{Ending, Fixture, GameReport, TournamentGame};
 use gridarena_engine::tournament::plan::EntryKind;
 use gridarena_engine::tournament::settings::Settings;
 use std::thread;
@@ -73,9 +74,7 @@ impl Player {
     pub fn with_options(spec: &AiPlayer, options: PlayerOptions) -> Result<Player, String> {
         Ok(match spec {
             AiPlayer::BuiltIn(ai) => Player::BuiltIn(*ai),
-            AiPlayer::Web(url) => {
-                Player::Web(WebAi::new(url)?.with_content_type(options.content_type))
-            }
+            AiPlayer::Web(url) => Player::Web(WebAi::new(url)?),
             AiPlayer::Program(program) => {
                 Player::Program(ProgramPlayer::new(program.clone(), options.clock))
             }
@@ -110,12 +109,6 @@ impl Player {
             Player::Code(CodePlayer::Course(_)) => EntryKind::CourseCode,
             Player::Code(CodePlayer::Function(_)) => EntryKind::FunctionCode,
         }
-    }
-
-    /// How long its game move may take under a tick of `tick_ms`, as the plan says for its kind (the
-    /// page's tournament obeys the same): `None` where its course clock alone decides.
-    fn move_limit(&self, tick_ms: u64) -> Option<Duration> {
-        self.kind().moves(tick_ms).limit()
     }
 
     /// What records and traces call it: the URL or the program's label.
@@ -163,7 +156,7 @@ pub fn check_players(game: &Game, players: &Teams<Player>) -> Result<(), String>
 /// A game played to its end: the engine's report, and what only the CLI knows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Played {
-    pub report: GameReport,
+    pub report: MatchReport,
     /// Each program player's clock at the end.
     pub clocks: Teams<Option<ClockUse>>,
 }
@@ -204,27 +197,23 @@ impl From<std::io::Error> for RunError {
     }
 }
 
-/// A match's game under `settings` (preset, turn limit, rules, error policy), played from `seed`: a
-/// tournament game with no tournament around it, so it is judged as one.
-pub fn match_game(settings: &Settings, seed: u64) -> Result<TournamentGame, SetupError> {
-    TournamentGame::new(match_fixture(seed), settings)
+/// A match's game under `settings` (preset, turn limit, rules, error policy), played from `seed`, its
+/// sides on `seats`: judged as a tournament's game is.
+pub fn match_game(settings: &Settings, seed: u64, seats: Teams<Seat>) -> Result<Match, SetupError> {
+    let game = Game::new(&settings.rules(), seed)?;
+    Ok(match_game_from(settings, seed, game, seats))
 }
 
 /// A match's game played on from `start` (a record's tick, a state file) under `settings`' error
 /// policy: the position's rules, turn and turn limit stand, `seed` seeds the built-in AIs.
-pub fn match_game_from(settings: &Settings, seed: u64, start: Game) -> TournamentGame {
-    TournamentGame::from_game(match_fixture(seed), settings, start)
+pub fn match_game_from(settings: &Settings, seed: u64, start: Game, seats: Teams<Seat>) -> Match {
+    Match::new(start, seed, settings.policy).with_seats(seats)
 }
 
-/// The fixture of a match's game: a tournament of one game, red entry 0 against blue entry 1.
-fn match_fixture(seed: u64) -> Fixture {
-    Fixture {
-        number: 0,
-        round: 0,
-        red: 0,
-        blue: 1,
-        seed,
-    }
+/// The seat of the player `spec` set up with `options`: where the engine cuts its kind's moves, and
+/// its requests labelled as the options say if it is a web AI.
+pub fn seat(spec: &AiPlayer, options: PlayerOptions) -> Seat {
+    EntryKind::of(spec).seat(options.content_type)
 }
 
 /// Plays `game` to its end with `players`, `tick_ms` milliseconds a tick, built-in AIs seeded from the
@@ -232,21 +221,20 @@ fn match_fixture(seed: u64) -> Fixture {
 /// answers from one that answers badly; how the game ends (the board, a forfeit, the turn limit's
 /// adjudication) is the engine's.
 pub fn play_game(
-    mut game: TournamentGame,
+    mut game: Match,
     players: &Teams<Player>,
     tick_ms: u64,
     watcher: &mut impl Watcher,
 ) -> Result<Played, RunError> {
     let refused = |e: LoopError| RunError::Internal(format!("the referee refused a tick: {e}"));
     let _ending = EndsGames(players);
-    let seed = game.fixture().seed;
     watcher.start(game.game())?;
     let report = loop {
         if let Some(report) = game.report() {
             break report;
         }
-        let asks = game.begin().map_err(refused)?;
-        let (mut replies, mut requests) = ask(game.game(), seed, players, &asks, tick_ms);
+        let asks = game.begin(|_| true, tick_ms).map_err(refused)?;
+        let (mut replies, mut requests) = ask(&game, players, &asks);
         let mut wires = Teams::<Option<_>>::default();
         for a in &asks {
             if let Some(reply) = replies[a.team].take() {
@@ -292,19 +280,18 @@ impl Drop for EndsGames<'_> {
     }
 }
 
-/// Asks every mover of a tick of `game` (set up from `seed`) and waits for the replies, each as long as
-/// the engine's plan says for its kind ([`Player::move_limit`]): a web AI's, a built-in's and function
-/// code's at most `tick_ms`, a program's and course code's until its clock's deadline. The cut-offs are
-/// kept in the engine's [`TickClock`], as the page's ticks keep theirs; the command line never waits
-/// out a tick (its pace is early, with no minimum), so the tick ends when the last thread is back.
-/// Returns the replies and what was sent to each web AI or program.
+/// Asks every mover of the tick `m` began and waits for the replies, each as long as the match's seat
+/// says ([`Match::deadline`]): a web AI's, a built-in's and function code's at most the tick, a
+/// program's and course code's until its clock's deadline. The cut-offs are kept in the engine's
+/// [`TickClock`], as the page's ticks keep theirs; the command line never waits out a tick (its pace is
+/// early, with no minimum), so the tick ends when the last thread is back. Returns the replies and what
+/// was sent to each web AI or program.
 fn ask(
-    game: &Game,
-    seed: u64,
+    m: &Match,
     players: &Teams<Player>,
     asks: &[Ask],
-    tick_ms: u64,
 ) -> (Teams<Option<Reply>>, Teams<Option<String>>) {
+    let (game, seed, tick_ms) = (m.game(), m.seed(), m.tick_ms());
     let limit = Duration::from_millis(tick_ms);
     let seeds = Teams::from_fn(|team| asks.iter().find(|a| a.team == team).map(|a| a.seed));
     let builtin =
@@ -320,32 +307,29 @@ fn ask(
     }
     let mut clock = TickClock::new(tick_ms, Pace::Early { min_ms: 0 });
     for team in Team::ALL.into_iter().filter(|&t| remote_asked(t)) {
-        match players[team].move_limit(tick_ms) {
-            Some(limit) => {
-                clock.ask_until(team, u64::try_from(limit.as_millis()).unwrap_or(u64::MAX))
-            }
-            // Its own clock decides, inside the program player.
-            None => clock.ask_until(team, u64::MAX),
-        }
+        // A seat on its course clock has no cut of the host's: the program player keeps its clock.
+        let cut = m.deadline(team).limit();
+        clock.ask_until(
+            team,
+            cut.map(|l| u64::try_from(l.as_millis()).unwrap_or(u64::MAX)),
+        );
     }
     let start = Instant::now();
-    let cut = |team: Team| {
-        clock
-            .cut_ms(team)
-            .filter(|&ms| ms != u64::MAX)
-            .map(Duration::from_millis)
-    };
+    let cut = |team: Team| clock.cut_ms(team).map(Duration::from_millis);
     // A web AI's body is known before it is sent; a program's request is what it was given.
     let bodies = Teams::from_fn(|team| {
-        (seeds[team].is_some() && players[team].is_web())
-            .then(|| game_request_body(game, team, tick_ms, seed))
+        (seeds[team].is_some() && players[team].is_web()).then(|| m.request_body(team))
     });
     let remote = |team: Team| -> (Reply, Option<String>) {
         match &players[team] {
             Player::Web(ai) => {
                 let body = bodies[team].as_deref().unwrap_or_default();
                 let deadline = start + cut(team).unwrap_or(limit);
-                (ai.ask(body, deadline, tick_ms), bodies[team].clone())
+                let content_type = m.content_type(team);
+                (
+                    ai.ask(body, content_type, deadline, tick_ms),
+                    bodies[team].clone(),
+                )
             }
             Player::Program(p) | Player::Code(CodePlayer::Course(p)) => {
                 program_reply(p, game, team, seed, cut(team))
@@ -494,17 +478,17 @@ pub fn describe(ending: &Ending) -> String {
 mod tests {
     use super::*;
     use gridarena_engine::halma::ai::{team_seed, tick_seed};
+    use gridarena_engine::halma::play::Policy;
     use gridarena_engine::halma::Preset;
-    use gridarena_engine::tournament::settings::Policy;
 
-    /// A match's game: `preset`, lenient, played from `seed`.
-    fn game_of(preset: Preset, seed: u64) -> TournamentGame {
+    /// A match's game of built-ins: `preset`, lenient, played from `seed`.
+    fn game_of(preset: Preset, seed: u64) -> Match {
         let settings = Settings {
             preset,
             policy: Policy::Lenient,
             ..Settings::default()
         };
-        match_game(&settings, seed).expect("a preset")
+        match_game(&settings, seed, Teams::default()).expect("a preset")
     }
 
     #[test]

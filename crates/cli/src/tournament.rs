@@ -8,7 +8,7 @@
 use crate::runner::{play_game, Player, PlayerOptions, RunError};
 use gridarena_engine::halma::Teams;
 use gridarena_engine::tournament::event::{Tournament, Withdrawal};
-use gridarena_engine::tournament::game::{Fixture, GameReport, TournamentGame};
+use gridarena_engine::tournament::game::{Fixture, GameReport};
 use std::sync::mpsc;
 use std::thread;
 
@@ -37,13 +37,16 @@ pub fn play(
             if failure.is_none() {
                 for fixture in tournament.next_games() {
                     let players = players_of(tournament, &fixture, options);
-                    let game = TournamentGame::new(fixture, tournament.settings());
+                    let game = tournament.start(&fixture);
                     let sender = sender.clone();
                     in_flight += 1;
                     scope.spawn(move || {
                         let result = match (game, players) {
                             (Ok(game), Ok(players)) => play_game(game, &players, tick_ms, &mut ())
-                                .map(|played| played.report),
+                                .map(|played| GameReport {
+                                    fixture,
+                                    played: played.report,
+                                }),
                             (Err(e), _) => Err(RunError::Internal(format!(
                                 "game {} could not be set up: {e}",
                                 fixture.number + 1
@@ -94,13 +97,8 @@ fn players_of(
     options: PlayerOptions,
 ) -> Result<Teams<Player>, String> {
     let player = |entry| {
-        let (Some(spec), Some(plan)) = (tournament.player(entry), tournament.plan(entry)) else {
+        let Some(spec) = tournament.player(entry) else {
             return Err(format!("entry {entry} is not in the roster"));
-        };
-        // The engine's plan labels a web entry's requests, as the page's tournament does.
-        let options = PlayerOptions {
-            content_type: plan.content_type,
-            ..options
         };
         Player::with_options(spec, options)
     };

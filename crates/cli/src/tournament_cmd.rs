@@ -15,14 +15,15 @@ use gridarena_cli::terminal::printable;
 use gridarena_cli::tournament::{play, Finished};
 use gridarena_cli::web::WebAi;
 use gridarena_engine::halma::game_loop::game_request_body;
+use gridarena_engine::halma::play::{Deadline, Policy};
 use gridarena_engine::halma::{AiPlayer, Answer, Game, Preset, Team, Teams};
 use gridarena_engine::tournament::event::{Tournament, MAX_BUNDLE_BYTES};
 use gridarena_engine::tournament::grades;
 use gridarena_engine::tournament::milestone::Milestone;
 use gridarena_engine::tournament::pairing::Format;
-use gridarena_engine::tournament::plan::{self, Deadline, EntryPlan, Occasion};
+use gridarena_engine::tournament::plan::{self, EntryPlan, Occasion};
 use gridarena_engine::tournament::roster::{Roster, MAX_ROSTER_BYTES};
-use gridarena_engine::tournament::settings::{Policy, Settings, DEFAULT_WITHDRAW_AFTER};
+use gridarena_engine::tournament::settings::{Settings, DEFAULT_WITHDRAW_AFTER};
 use gridarena_engine::tournament::table::Table;
 use std::fs;
 use std::io::{self, Write};
@@ -402,7 +403,7 @@ impl Asked<'_> {
             return format!("roll call: {label}: ready");
         };
         let ai = match WebAi::new(url) {
-            Ok(ai) => ai.with_content_type(plan.content_type),
+            Ok(ai) => ai,
             Err(why) => return format!("roll call: {label}: {why}"),
         };
         let wait = self.wait(call.deadline);
@@ -413,7 +414,7 @@ impl Asked<'_> {
             self.settings.tick_ms,
             self.settings.seed,
         );
-        let reply = ai.ask(&body, Instant::now() + wait, wait_ms);
+        let reply = ai.ask(&body, plan.content_type, Instant::now() + wait, wait_ms);
         self.verdict(&label, plan, reply.answer, reply.latency)
     }
 
@@ -550,7 +551,7 @@ pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<ExitCode, Fail
         let r = done.report;
         write_atomically(&bundle, &t.to_bundle())?;
         let labels = Teams::from_fn(|team: Team| names[r.fixture.entry(team)].clone());
-        if let Ok(record) = r.log.record(&r.fixture, t.settings(), labels) {
+        if let Ok(record) = r.record(t.settings(), labels) {
             let path = games_dir.join(format!("game-{}.jsonl", r.fixture.number + 1));
             durable::write_atomically(&path, record.as_bytes())?;
         }
@@ -563,8 +564,8 @@ pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<ExitCode, Fail
                 r.fixture.round + 1,
                 names[r.fixture.red],
                 names[r.fixture.blue],
-                r.ending,
-                r.ticks
+                r.played.ending,
+                r.played.ticks
             );
             eprintln!("{}", printable(&line));
         }

@@ -64,28 +64,17 @@ pub struct Reply {
 pub struct WebAi {
     url: String,
     https: bool,
-    content_type: ContentType,
     agent: Agent,
 }
 
 impl WebAi {
-    /// A player for the AI at `url` (checked with [`check_url`]), sent `text/plain` bodies.
+    /// A player for the AI at `url` (checked with [`check_url`]). How its requests are labelled is the
+    /// match's word ([`gridarena_engine::halma::Match::content_type`]), given with each request.
     pub fn new(url: &str) -> Result<WebAi, String> {
         let url = check_url(url)?;
         let agent = agent(concat!("gridarena/", env!("CARGO_PKG_VERSION")));
         let https = url.to_ascii_lowercase().starts_with("https://");
-        Ok(WebAi {
-            url,
-            https,
-            content_type: ContentType::default(),
-            agent,
-        })
-    }
-
-    /// The same AI, its requests labelled `content_type`.
-    pub fn with_content_type(mut self, content_type: ContentType) -> WebAi {
-        self.content_type = content_type;
-        self
+        Ok(WebAi { url, https, agent })
     }
 
     /// The URL, as it is labelled in records.
@@ -93,15 +82,16 @@ impl WebAi {
         &self.url
     }
 
-    /// How the request bodies are labelled.
-    pub fn content_type(&self) -> ContentType {
-        self.content_type
-    }
-
-    /// Sends `body` and reads the answer, giving up at `deadline`; `tick_ms` is what a time-out says and
-    /// the time limit the wire record keeps (the body's `timeLimitMs`).
-    pub fn ask(&self, body: &str, deadline: Instant, tick_ms: u64) -> Reply {
-        let sent_wire = Wire::sent(self.content_type, tick_ms);
+    /// Sends `body` labelled `content_type` and reads the answer, giving up at `deadline`; `tick_ms` is
+    /// what a time-out says and the time limit the wire record keeps (the body's `timeLimitMs`).
+    pub fn ask(
+        &self,
+        body: &str,
+        content_type: ContentType,
+        deadline: Instant,
+        tick_ms: u64,
+    ) -> Reply {
+        let sent_wire = Wire::sent(content_type, tick_ms);
         let timed_out = || Reply {
             answer: Answer::NoMove(NoMove::TimedOut { after_ms: tick_ms }),
             latency: None,
@@ -118,7 +108,7 @@ impl WebAi {
             .config()
             .timeout_global(Some(remaining))
             .build()
-            .header("Content-Type", self.content_type.header())
+            .header("Content-Type", content_type.header())
             .send(body);
         let response = match sent {
             Ok(r) => r,
@@ -313,7 +303,12 @@ mod tests {
             .map(|a| a.port())
             .expect("a free port");
         let ai = WebAi::new(&format!("http://127.0.0.1:{port}/")).expect("a valid URL");
-        let reply = ai.ask("{}", Instant::now() + Duration::from_secs(2), 2000);
+        let reply = ai.ask(
+            "{}",
+            ContentType::TextPlain,
+            Instant::now() + Duration::from_secs(2),
+            2000,
+        );
         assert_eq!(
             reply.answer,
             Answer::NoMove(NoMove::Failed("connection refused".into()))
@@ -321,17 +316,19 @@ mod tests {
         assert_eq!(reply.latency, None);
         // Sent as text/plain with the tick's limit; no status, no time, no body.
         assert_eq!(reply.wire, Some(Wire::sent(ContentType::TextPlain, 2000)));
-        let json = WebAi::new(&format!("http://127.0.0.1:{port}/"))
-            .expect("a valid URL")
-            .with_content_type(ContentType::Json);
-        let reply = json.ask("{}", Instant::now() + Duration::from_secs(2), 300);
+        let reply = ai.ask(
+            "{}",
+            ContentType::Json,
+            Instant::now() + Duration::from_secs(2),
+            300,
+        );
         assert_eq!(reply.wire, Some(Wire::sent(ContentType::Json, 300)));
     }
 
     #[test]
     fn a_past_deadline_times_out_without_a_request() {
         let ai = WebAi::new("http://127.0.0.1:9/").expect("a valid URL");
-        let reply = ai.ask("{}", Instant::now(), 5);
+        let reply = ai.ask("{}", ContentType::TextPlain, Instant::now(), 5);
         assert_eq!(
             reply.answer,
             Answer::NoMove(NoMove::TimedOut { after_ms: 5 })

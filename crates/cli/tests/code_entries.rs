@@ -8,8 +8,8 @@ mod files;
 mod run;
 
 use files::{bundle, gridarena, roster_file, tournament_args};
+use gridarena_engine::halma::play::Ending;
 use gridarena_engine::tournament::event::Tournament;
-use gridarena_engine::tournament::game::Ending;
 use run::run;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -102,7 +102,7 @@ fn a_class_of_function_entries_plays_a_tournament_beside_a_house_bot() {
     for r in t.finished() {
         let sides = [r.fixture.red, r.fixture.blue];
         let against_broken = sides.iter().any(|s| broken.contains(s));
-        match &r.ending {
+        match &r.played.ending {
             // An entry that never answers is withdrawn after a few games, one that errs forfeits.
             Ending::Forfeit { team, cause } | Ending::Withdrawn { team, cause } => {
                 let loser = r.fixture.entry(*team);
@@ -222,16 +222,16 @@ fn course_entries_play_the_classic_game_and_an_interrupted_run_resumes() {
     for r in t.finished() {
         assert!(
             !matches!(
-                r.ending,
+                r.played.ending,
                 Ending::Forfeit { .. } | Ending::DoubleForfeit { .. }
             ),
             "{:?}",
-            r.ending
+            r.played.ending
         );
         assert_eq!(
-            r.ticks, 24,
+            r.played.ticks, 24,
             "every game runs to the turn limit: {:?}",
-            r.ending
+            r.played.ending
         );
     }
     // No game's folder is left behind.

@@ -11,9 +11,9 @@ mod run;
 mod starter;
 
 use files::{gridarena, tournament_args};
+use gridarena_engine::halma::play::Ending;
 use gridarena_engine::halma::record::Record;
 use gridarena_engine::tournament::event::Tournament;
-use gridarena_engine::tournament::game::Ending;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -119,11 +119,11 @@ fn six_entries_in_a_double_round_robin_with_a_dead_one_withdrawn() {
         let crash = t.names().iter().position(|x| x == "Crash").unwrap();
         let dead = t.names().iter().position(|x| x == "Dead").unwrap();
         let sides = [r.fixture.red, r.fixture.blue];
-        if r.ending.was_played() && sides.contains(&crash) && !sides.contains(&dead) {
-            let Ending::Forfeit { team, cause } = &r.ending else {
+        if r.played.ending.was_played() && sides.contains(&crash) && !sides.contains(&dead) {
+            let Ending::Forfeit { team, cause } = &r.played.ending else {
                 panic!(
                     "the crashing entry forfeits every game under strict:3: {:?}",
-                    r.ending
+                    r.played.ending
                 )
             };
             assert_eq!(r.fixture.entry(*team), crash);
@@ -131,9 +131,9 @@ fn six_entries_in_a_double_round_robin_with_a_dead_one_withdrawn() {
         }
         let record =
             std::fs::read_to_string(out.join(format!("games/game-{}.jsonl", r.fixture.number + 1)));
-        if r.ending.was_played() {
+        if r.played.ending.was_played() {
             let record = Record::parse(&record.unwrap()).unwrap();
-            assert_eq!(record.ticks(), r.ticks as usize);
+            assert_eq!(record.ticks(), r.played.ticks as usize);
         }
     }
     let dead = t.names().iter().position(|x| x == "Dead").unwrap();
@@ -194,11 +194,14 @@ fn with_the_default_policy_a_crashing_and_a_closed_entry_rank_below_the_built_in
     for r in t.finished() {
         let sides = [r.fixture.red, r.fixture.blue];
         if sides.contains(&crash) && !sides.contains(&3) {
-            let Ending::Forfeit { team, cause } = &r.ending else {
-                panic!("the crashing entry forfeits to a built-in: {:?}", r.ending)
+            let Ending::Forfeit { team, cause } = &r.played.ending else {
+                panic!(
+                    "the crashing entry forfeits to a built-in: {:?}",
+                    r.played.ending
+                )
             };
             assert_eq!(r.fixture.entry(*team), crash);
-            assert_eq!(r.ticks, 10, "{cause}");
+            assert_eq!(r.played.ticks, 10, "{cause}");
             assert!(
                 cause.starts_with("10 errors in a row; the last: ") && cause.contains("HTTP 500"),
                 "{cause}"
@@ -517,12 +520,12 @@ fn a_course_entry_is_asked_single_at_the_roll_call_and_plays_on_its_clock_not_th
     assert_eq!(t.finished_count(), 1);
     let slow = t.names().iter().position(|n| n == "Slow").unwrap();
     for r in t.finished() {
-        assert_eq!(r.ticks, 6, "{:?}", r.ending);
+        assert_eq!(r.played.ticks, 6, "{:?}", r.played.ending);
         let team = gridarena_engine::halma::Team::ALL
             .into_iter()
             .find(|&team| r.fixture.entry(team) == slow)
             .unwrap();
-        let side = &r.sides[team];
+        let side = &r.played.sides[team];
         assert!(side.asked >= 3, "{side:?}");
         assert_eq!(
             (side.answered, side.errors),

@@ -53,8 +53,9 @@
 //! the game ended. [`divergences`] ranks the pairs by the size of the swing, the biggest first (then by
 //! pair), and leaves out pairs that never part (players that answer alike play the same game twice).
 
+use crate::halma::play::LoggedAnswer;
 use crate::halma::Team;
-use crate::tournament::game::{Fixture, GameReport, LoggedAnswer};
+use crate::tournament::game::{Fixture, GameReport};
 use crate::tournament::Score;
 use crate::SplitMix64;
 use serde::Serialize;
@@ -399,7 +400,7 @@ fn seat_points(score: Score, seat: Team) -> f64 {
 /// Where pair `pair`'s games part: `first` is game `2 * pair` (A on red), `second` game `2 * pair + 1`
 /// (A on blue). `None` when they never do (the same answers to the last tick of both).
 pub fn divergence(pair: u32, first: &GameReport, second: &GameReport) -> Option<Divergence> {
-    let (x, y) = (&first.log.ticks, &second.log.ticks);
+    let (x, y) = (&first.played.log.ticks, &second.played.log.ticks);
     let tick = (0..x.len().max(y.len())).find(|&i| {
         Team::ALL
             .iter()
@@ -420,10 +421,10 @@ pub fn divergence(pair: u32, first: &GameReport, second: &GameReport) -> Option<
         pair,
         tick,
         seat,
-        a: answer(&a_report.log.ticks, seat),
-        b: answer(&b_report.log.ticks, seat),
-        swing: seat_points(a_report.ending.score(), seat)
-            - seat_points(b_report.ending.score(), seat),
+        a: answer(&a_report.played.log.ticks, seat),
+        b: answer(&b_report.played.log.ticks, seat),
+        swing: seat_points(a_report.played.ending.score(), seat)
+            - seat_points(b_report.played.ending.score(), seat),
     })
 }
 
@@ -715,7 +716,6 @@ mod tests {
     fn played(a: &str, b: &str, games: u32) -> Vec<GameReport> {
         use crate::halma::{AiPlayer, Preset};
         use crate::tournament::event::Tournament;
-        use crate::tournament::game::TournamentGame;
         use crate::tournament::roster::{entries_from_lines, Roster};
         use crate::tournament::settings::Settings;
         let entries = entries_from_lines(&format!("A {a}\nB {b}")).unwrap();
@@ -745,9 +745,10 @@ mod tests {
             }
             assert!(start.len() <= 3);
             for f in start {
-                let mut game = TournamentGame::new(f, t.settings()).unwrap();
+                let mut game = t.start(&f).unwrap();
+                let tick_ms = t.settings().tick_ms;
                 while game.ending().is_none() {
-                    for ask in game.begin().unwrap() {
+                    for ask in game.begin(|_| true, tick_ms).unwrap() {
                         let Some(AiPlayer::BuiltIn(ai)) = t.player(f.entry(ask.team)) else {
                             panic!("built-ins only")
                         };
@@ -756,7 +757,11 @@ mod tests {
                     }
                     game.finish(1).unwrap();
                 }
-                t.finish(game.report().unwrap()).unwrap();
+                t.finish(GameReport {
+                    fixture: f,
+                    played: game.report().unwrap(),
+                })
+                .unwrap();
             }
         }
         assert!(t.is_over());
@@ -770,14 +775,17 @@ mod tests {
         let same = played("builtin:greedy", "builtin:greedy", 4);
         assert_eq!(divergences(2, |k| same.get(k as usize)), vec![]);
         // A pair is one game until the players differ.
-        assert_eq!(same[0].log, same[1].log);
+        assert_eq!(same[0].played.log, same[1].played.log);
 
         let games = played("builtin:search-lite", "builtin:greedy", 6);
         let found = divergences(3, |k| games.get(k as usize));
         assert_eq!(found.len(), 3, "search-lite and greedy differ somewhere");
         for d in &found {
             let (first, second) = (&games[2 * d.pair as usize], &games[2 * d.pair as usize + 1]);
-            assert_eq!(first.log.ticks[..d.tick], second.log.ticks[..d.tick]);
+            assert_eq!(
+                first.played.log.ticks[..d.tick],
+                second.played.log.ticks[..d.tick]
+            );
             assert_ne!(d.a, d.b);
             assert!((-1.0..=1.0).contains(&d.swing));
             assert_eq!(d.a_game() + d.b_game(), 4 * d.pair + 1);
@@ -797,21 +805,23 @@ mod tests {
         let games = played("builtin:greedy", "builtin:greedy", 2);
         let (first, mut second) = (games[0].clone(), games[1].clone());
         // B (red in the second game) answers otherwise at tick 3, and the second game ends otherwise.
-        let seat = (0..2).find(|&s| second.log.ticks[3][s].is_some()).unwrap();
+        let seat = (0..2)
+            .find(|&s| second.played.log.ticks[3][s].is_some())
+            .unwrap();
         let other = LoggedAnswer {
             ms: Some(9),
             code: Some("timed_out".to_string()),
             ..LoggedAnswer::default()
         };
-        second.log.ticks[3][seat] = Some(other.clone());
+        second.played.log.ticks[3][seat] = Some(other.clone());
         // Times do not count.
-        for tick in &mut second.log.ticks[..3] {
+        for tick in &mut second.played.log.ticks[..3] {
             for a in tick.iter_mut().flatten() {
                 a.ms = Some(12345);
             }
         }
         let team = Team::ALL[seat];
-        second.ending = crate::tournament::game::Ending::Forfeit {
+        second.played.ending = crate::halma::play::Ending::Forfeit {
             team,
             cause: "test".to_string(),
         };
@@ -819,11 +829,11 @@ mod tests {
         assert_eq!((d.pair, d.tick, d.seat), (0, 3, team));
         // Red: A sat there in the first game; blue: in the second.
         let (a, b) = match team {
-            Team::Red => (first.log.ticks[3][seat].clone(), Some(other)),
-            Team::Blue => (Some(other), first.log.ticks[3][seat].clone()),
+            Team::Red => (first.played.log.ticks[3][seat].clone(), Some(other)),
+            Team::Blue => (Some(other), first.played.log.ticks[3][seat].clone()),
         };
         assert_eq!((d.a.clone(), d.b.clone()), (a, b));
-        let points = |r: &GameReport| seat_points(r.ending.score(), team);
+        let points = |r: &GameReport| seat_points(r.played.ending.score(), team);
         let swing = match team {
             Team::Red => points(&first) - points(&second),
             Team::Blue => points(&second) - points(&first),

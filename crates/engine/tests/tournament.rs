@@ -2,13 +2,14 @@
 //! entry never answering, the bundle saved mid-way and resumed.
 
 use gridarena_engine::halma::ai::BuiltIn;
+use gridarena_engine::halma::play::{Ending, Policy};
 use gridarena_engine::halma::record::Record;
 use gridarena_engine::halma::{AiPlayer, Answer, NoMove, Preset, ProgramFailure, Team, Teams};
 use gridarena_engine::tournament::event::Tournament;
-use gridarena_engine::tournament::game::{Ending, GameReport, TournamentGame};
+use gridarena_engine::tournament::game::GameReport;
 use gridarena_engine::tournament::pairing::Format;
 use gridarena_engine::tournament::roster::{Entry, Roster};
-use gridarena_engine::tournament::settings::{Policy, Settings};
+use gridarena_engine::tournament::settings::Settings;
 use gridarena_engine::tournament::Score;
 
 fn roster(players: &[(&str, &str)]) -> Roster {
@@ -33,10 +34,11 @@ fn settings(format: Format) -> Settings {
 
 /// Plays one game: built-ins answer with their seed, web players "never answer" (a refused connection).
 fn play(t: &Tournament, fixture: gridarena_engine::tournament::game::Fixture) -> GameReport {
-    let mut game = TournamentGame::new(fixture, t.settings()).unwrap();
+    let mut game = t.start(&fixture).unwrap();
+    let tick_ms = t.settings().tick_ms;
     let players = Teams::from_fn(|team| t.player(fixture.entry(team)).cloned().unwrap());
     while game.ending().is_none() {
-        let asks = game.begin().unwrap();
+        let asks = game.begin(|_| true, tick_ms).unwrap();
         for ask in asks {
             let (answer, ms) = match &players[ask.team] {
                 AiPlayer::BuiltIn(ai) => (ai.answer(game.game(), ask.team, ask.seed), Some(1)),
@@ -59,7 +61,10 @@ fn play(t: &Tournament, fixture: gridarena_engine::tournament::game::Fixture) ->
         }
         game.finish(100).unwrap();
     }
-    game.report().unwrap()
+    GameReport {
+        fixture,
+        played: game.report().unwrap(),
+    }
 }
 
 /// Runs `t` to the end, stopping after `stop_after` games if given; returns the order games started in.
@@ -107,7 +112,7 @@ fn a_double_round_robin_plays_every_pair_twice_and_withdraws_the_dead_entry() {
     );
     let unplayed = t
         .finished()
-        .filter(|r| matches!(r.ending, Ending::Withdrawn { .. }))
+        .filter(|r| matches!(r.played.ending, Ending::Withdrawn { .. }))
         .count();
     assert_eq!(
         unplayed, 3,
@@ -210,22 +215,22 @@ fn the_strict_policy_forfeits_on_the_nth_error_and_names_the_cause() {
     .unwrap();
     run(&mut t, None);
     let report = t.finished().next().unwrap();
-    let Ending::Forfeit { team, cause } = &report.ending else {
-        panic!("{:?}", report.ending)
+    let Ending::Forfeit { team, cause } = &report.played.ending else {
+        panic!("{:?}", report.played.ending)
     };
     // Mini alternates, so the dead side's second error is on the third or fourth tick.
-    assert_eq!(report.sides[*team].errors, 2);
+    assert_eq!(report.played.sides[*team].errors, 2);
     assert!(
-        report.ticks <= 4,
+        report.played.ticks <= 4,
         "the second error ends it: {}",
-        report.ticks
+        report.played.ticks
     );
     assert_eq!(report.fixture.entry(*team), 1);
     assert!(
         cause.contains("2 errors; the last:") && cause.contains("connection refused"),
         "{cause}"
     );
-    assert!(report.ending.to_string().contains("forfeited"));
+    assert!(report.played.ending.to_string().contains("forfeited"));
 }
 
 #[test]
@@ -241,12 +246,12 @@ fn a_spent_clock_loses_at_once_under_the_strict_policy_and_costs_a_move_under_th
     let mut t = Tournament::new(roster(&players), strict).unwrap();
     run(&mut t, None);
     let report = t.finished().next().unwrap();
-    let Ending::Forfeit { team, cause } = &report.ending else {
-        panic!("{:?}", report.ending)
+    let Ending::Forfeit { team, cause } = &report.played.ending else {
+        panic!("{:?}", report.played.ending)
     };
     assert_eq!(report.fixture.entry(*team), 1);
     assert_eq!(
-        report.sides[*team].errors, 1,
+        report.played.sides[*team].errors, 1,
         "the first spent clock ends it, not the fifth"
     );
     assert!(cause.contains("out of time"), "{cause}");
@@ -260,14 +265,14 @@ fn a_spent_clock_loses_at_once_under_the_strict_policy_and_costs_a_move_under_th
     // The game goes on: greedy wins on the board, or at the turn limit by the error count.
     assert!(
         matches!(
-            report.ending,
+            report.played.ending,
             Ending::Played { .. } | Ending::Stalled { .. }
         ),
         "{:?}",
-        report.ending
+        report.played.ending
     );
-    assert!(report.sides[Team::Blue].errors + report.sides[Team::Red].errors > 1);
-    assert_eq!(report.ending.score(), {
+    assert!(report.played.sides[Team::Blue].errors + report.played.sides[Team::Red].errors > 1);
+    assert_eq!(report.played.ending.score(), {
         let slow = if report.fixture.red == 1 {
             Team::Red
         } else {
@@ -291,13 +296,10 @@ fn a_finished_game_replays_into_a_record_the_arena_page_loads() {
                 .player
                 .clone()
         });
-        let text = report
-            .log
-            .record(&report.fixture, t.settings(), players)
-            .unwrap();
+        let text = report.record(t.settings(), players).unwrap();
         let record = Record::parse(&text).unwrap();
-        assert_eq!(record.ticks(), report.ticks as usize);
-        if let Ending::Played { result } = report.ending {
+        assert_eq!(record.ticks(), report.played.ticks as usize);
+        if let Ending::Played { result } = report.played.ending {
             assert_eq!(record.result(), Some(result));
         }
     }
@@ -516,16 +518,17 @@ fn with_the_default_settings_a_dead_a_crashing_and_a_stalling_entry_finish_below
             break;
         }
         for fixture in start {
-            let mut game = TournamentGame::new(fixture, t.settings()).unwrap();
+            let mut game = t.start(&fixture).unwrap();
             while game.ending().is_none() {
-                for ask in game.begin().unwrap() {
+                for ask in game.begin(|_| true, 1000).unwrap() {
                     let kind = CLASS[fixture.entry(ask.team)].1;
                     let (answer, ms) = class_answer(kind, game.game(), ask.team, ask.seed);
                     assert!(game.deliver(ask.turn, ask.team, answer, ms));
                 }
                 game.finish(100).unwrap();
             }
-            t.finish(game.report().unwrap()).unwrap();
+            let played = game.report().unwrap();
+            t.finish(GameReport { fixture, played }).unwrap();
         }
     }
     assert!(t.is_over());
@@ -563,9 +566,9 @@ fn with_the_default_settings_a_dead_a_crashing_and_a_stalling_entry_finish_below
         let opponent = CLASS[r.fixture.entry(team.other())].1;
         if plays(opponent) {
             assert!(
-                matches!(&r.ending, Ending::Stalled { team: t, .. } if *t == team),
+                matches!(&r.played.ending, Ending::Stalled { team: t, .. } if *t == team),
                 "{:?}",
-                r.ending
+                r.played.ending
             );
         }
     }

@@ -8,6 +8,8 @@
 //!   team and returns a [`TickOutcome`] the UI renders without recomputing any rule.
 //! - [`GameLoop`]: a game driven from outside, tick by tick: whom to ask, which answers count. The page,
 //!   the command-line runner and tournaments all play through it.
+//! - [`Match`] ([`play`]): a game loop with its players' wires, their tally, the error policy and the
+//!   log: what every host holds.
 //! - [`tick_clock`]: how long a host waits for a tick's answers, and when it ends the tick.
 //! - [`protocol`]: the seeds' JSON request and the hostile-input parser for an AI's answer.
 //!
@@ -46,6 +48,7 @@ mod game;
 pub mod game_loop;
 mod movegen;
 mod perft;
+pub mod play;
 pub mod player;
 mod position;
 pub mod program;
@@ -67,6 +70,7 @@ pub use game::{
 };
 pub use game_loop::{Ask, GameLoop, LoopError};
 pub use perft::perft;
+pub use play::Match;
 pub use player::{AiPlayer, PlayerError};
 pub use position::{Piece, Position, SetupError};
 pub use program::{Program, ProgramFailure, ProgramFormat};

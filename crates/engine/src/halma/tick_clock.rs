@@ -34,8 +34,9 @@ pub enum Pace {
 enum Side {
     /// Not asked this tick.
     Idle,
-    /// Asked: waited for until `cut_ms` after the tick began.
-    Waiting { cut_ms: u64 },
+    /// Asked: waited for until `cut_ms` after the tick began, or, with `None`, until it answers (its
+    /// own clock cuts it: a program player kills its move at its course clock's deadline).
+    Waiting { cut_ms: Option<u64> },
     /// Its answer is in.
     Answered,
 }
@@ -48,6 +49,8 @@ pub enum Next {
     /// Sleep until `at_ms` after the tick began, or until the next answer, whichever comes first; then
     /// ask again.
     WakeAt { at_ms: u64 },
+    /// Sleep until the next answer: a side with no cut-off of the host's is still out.
+    Await,
 }
 
 /// The timing of one tick: its length, its pace, and each asked side's cut-off.
@@ -75,19 +78,20 @@ impl TickClock {
 
     /// `team` is asked and waited for until the tick's length.
     pub fn ask(&mut self, team: Team) {
-        self.ask_until(team, self.length_ms);
+        self.ask_until(team, Some(self.length_ms));
     }
 
     /// `team` is asked and waited for until `cut_ms` after the tick began (its own clock's deadline,
-    /// which may be shorter or longer than the tick).
-    pub fn ask_until(&mut self, team: Team, cut_ms: u64) {
+    /// which may be shorter or longer than the tick), or with `None` until it answers: the player cuts
+    /// itself on its own clock.
+    pub fn ask_until(&mut self, team: Team, cut_ms: Option<u64>) {
         self.sides[team] = Side::Waiting { cut_ms };
     }
 
-    /// `team`'s cut-off, while it is waited for.
+    /// `team`'s cut-off, while it is waited for and the host cuts it.
     pub fn cut_ms(&self, team: Team) -> Option<u64> {
         match self.sides[team] {
-            Side::Waiting { cut_ms } => Some(cut_ms),
+            Side::Waiting { cut_ms } => cut_ms,
             _ => None,
         }
     }
@@ -112,12 +116,12 @@ impl TickClock {
 
     /// Whether `team` was asked and has neither answered nor been cut off at `elapsed_ms`.
     pub fn waiting(&self, team: Team, elapsed_ms: u64) -> bool {
-        matches!(self.sides[team], Side::Waiting { cut_ms } if elapsed_ms < cut_ms)
+        matches!(self.sides[team], Side::Waiting { cut_ms } if cut_ms.is_none_or(|c| elapsed_ms < c))
     }
 
     /// Whether `team` was asked and is past its cut-off at `elapsed_ms` with no answer: no move.
     pub fn cut_off(&self, team: Team, elapsed_ms: u64) -> bool {
-        matches!(self.sides[team], Side::Waiting { cut_ms } if elapsed_ms >= cut_ms)
+        matches!(self.sides[team], Side::Waiting { cut_ms: Some(c) } if elapsed_ms >= c)
     }
 
     /// Whether any side is still waited for at `elapsed_ms`.
@@ -131,12 +135,15 @@ impl TickClock {
             Pace::WaitOut => self.length_ms,
             Pace::Early { min_ms } => min_ms,
         };
-        // The latest cut-off among the sides still waited for: an answer wakes the driver sooner.
-        let last_cut = Team::ALL
+        let waited: Vec<Team> = Team::ALL
             .into_iter()
             .filter(|&t| self.waiting(t, elapsed_ms))
-            .filter_map(|t| self.cut_ms(t))
-            .max();
+            .collect();
+        if waited.iter().any(|&t| self.cut_ms(t).is_none()) {
+            return Next::Await;
+        }
+        // The latest cut-off among the sides still waited for: an answer wakes the driver sooner.
+        let last_cut = waited.iter().filter_map(|&t| self.cut_ms(t)).max();
         let at_ms = last_cut.map_or(floor, |cut| cut.max(floor));
         if elapsed_ms >= at_ms {
             Next::End
@@ -197,7 +204,7 @@ mod tests {
         // A web AI cut at the 5 s tick, a course entry with 290 s left on its clock.
         let mut c = TickClock::new(5000, Pace::WaitOut);
         c.ask(Team::Red);
-        c.ask_until(Team::Blue, 290_000);
+        c.ask_until(Team::Blue, Some(290_000));
         assert_eq!(c.next(5000), Next::WakeAt { at_ms: 290_000 });
         assert!(c.cut_off(Team::Red, 5000));
         assert!(c.waiting(Team::Blue, 5000));
@@ -213,7 +220,7 @@ mod tests {
     #[test]
     fn a_short_own_deadline_does_not_shorten_a_waited_out_tick() {
         let mut c = TickClock::new(1000, Pace::WaitOut);
-        c.ask_until(Team::Red, 200);
+        c.ask_until(Team::Red, Some(200));
         assert_eq!(c.next(200), Next::WakeAt { at_ms: 1000 });
         assert!(c.cut_off(Team::Red, 200));
     }
@@ -249,5 +256,20 @@ mod tests {
             TickClock::new(900, Pace::WaitOut).next(0),
             Next::WakeAt { at_ms: 900 }
         );
+    }
+
+    #[test]
+    fn a_side_on_its_own_clock_is_awaited_without_a_cut_of_the_hosts() {
+        let mut c = TickClock::new(200, Pace::Early { min_ms: 0 });
+        c.ask(Team::Red);
+        c.ask_until(Team::Blue, None);
+        assert_eq!(c.cut_ms(Team::Blue), None);
+        assert_eq!(c.next(10), Next::Await);
+        c.answered(Team::Red);
+        // Far past the tick, the program is still out: only its answer ends the tick.
+        assert!(c.waiting(Team::Blue, 1_000_000) && !c.cut_off(Team::Blue, 1_000_000));
+        assert_eq!(c.next(1_000_000), Next::Await);
+        c.answered(Team::Blue);
+        assert_eq!(c.next(1_000_001), Next::End);
     }
 }

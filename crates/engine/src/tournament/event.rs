@@ -2,7 +2,7 @@
 //! withdrawals, and the bundle it is saved to and resumed from.
 //!
 //! The page and `gridarena halma tournament` hold one [`Tournament`] each and do only the playing: they
-//! ask [`Tournament::next_games`] what to start, play each through a [`TournamentGame`], and hand its
+//! ask [`Tournament::next_games`] what to start, play each through a [`Match`](crate::halma::Match) ([`super::game::start`]), and hand its
 //! [`GameReport`] to [`Tournament::finish`]. Everything that decides the outcome is here:
 //!
 //! - Round robins are scheduled whole at the start; a Swiss round is paired when the one before it has
@@ -16,13 +16,14 @@
 //!   does) rebuilds the same withdrawals and the same Swiss pairings, so a resumed tournament continues
 //!   exactly where it stopped. Games that were in progress are simply started again from their seed.
 
-use super::game::{Ending, Fixture, GameReport, TournamentGame};
+use super::game::{Fixture, GameReport};
 use super::milestone::MilestoneResult;
 use super::pairing::{double_round_robin, game_seed, round_robin, swiss_round, Format, Round};
 use super::roster::{Roster, RosterError};
 use super::settings::Settings;
 use super::standings::{Standings, StandingsError};
 use super::{EntryId, Finished, Pairing, Score};
+use crate::halma::play::Ending;
 use crate::halma::record::ENGINE_VERSION;
 use crate::halma::{AiPlayer, ContentType, Team};
 use serde::{Deserialize, Serialize};
@@ -296,7 +297,7 @@ impl Tournament {
                                 _ => continue,
                             };
                             games += 1;
-                            half_points += match (r.ending.score(), side) {
+                            half_points += match (r.played.ending.score(), side) {
                                 (Score::Draw, _) => 1,
                                 (Score::RedWins, Team::Red) | (Score::BlueWins, Team::Blue) => 2,
                                 _ => 0,
@@ -498,7 +499,7 @@ impl Tournament {
                     continue;
                 }
                 if let Some((team, cause)) = self.withdrawn_side(&f) {
-                    self.record(TournamentGame::withdrawn(f, team, cause));
+                    self.record(GameReport::withdrawn(f, team, cause));
                     changed = true;
                 }
             }
@@ -587,13 +588,13 @@ impl Tournament {
     fn record(&mut self, report: GameReport) {
         let number = report.fixture.number;
         self.running[number] = false;
-        if report.ending.was_played() {
+        if report.played.ending.was_played() {
             for team in Team::ALL {
                 let entry = report.fixture.entry(team);
                 if entry >= self.entries() {
                     continue;
                 }
-                let side = &report.sides[team];
+                let side = &report.played.sides[team];
                 if side.asked > 0 && side.answered == 0 {
                     self.silent_streak[entry] = self.silent_streak[entry].saturating_add(1);
                 } else if side.answered > 0 {
@@ -603,7 +604,9 @@ impl Tournament {
                 if limit.is_some_and(|k| self.silent_streak[entry] >= k)
                     && self.withdrawn(entry).is_none()
                 {
-                    let last = report.last_error[team].as_deref().unwrap_or("no answer");
+                    let last = report.played.last_error[team]
+                        .as_deref()
+                        .unwrap_or("no answer");
                     self.withdrawals.push(Withdrawal {
                         entry,
                         cause: format!(
@@ -644,7 +647,7 @@ impl Tournament {
             .filter(|r| !self.is_milestone_game(&r.fixture))
             .map(|r| Finished {
                 pairing: r.fixture.pairing(),
-                score: r.ending.score(),
+                score: r.played.ending.score(),
             })
             .collect()
     }
@@ -726,23 +729,23 @@ impl Tournament {
         organiser.sort_by_key(|w| w.after_games);
         let mut organiser = organiser.into_iter().peekable();
         for mut report in bundle.games {
-            report.restore_answer_times();
+            report.played.restore_answer_times();
             while let Some(w) = organiser.next_if(|w| w.after_games <= t.finished.len()) {
                 t.withdraw(w.entry, &w.cause)?;
             }
             // Swiss rounds and withdrawn entries' games come out here as they did live.
             t.settle();
             let number = report.fixture.number;
-            if report.log.ticks.len() != report.ticks as usize {
+            if report.played.log.ticks.len() != report.played.ticks as usize {
                 return Err(bad(format!(
                     "game {} says {} ticks but logs {}",
                     number + 1,
-                    report.ticks,
-                    report.log.ticks.len()
+                    report.played.ticks,
+                    report.played.log.ticks.len()
                 )));
             }
             let decided = t.reports.get(number).is_some_and(Option::is_some);
-            if decided && matches!(report.ending, Ending::Withdrawn { .. }) {
+            if decided && matches!(report.played.ending, Ending::Withdrawn { .. }) {
                 continue;
             }
             t.finish(report)?;

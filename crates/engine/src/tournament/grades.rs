@@ -43,7 +43,7 @@ pub fn grades(t: &Tournament) -> Result<Vec<Grade>, TournamentError> {
     for r in t.finished() {
         for team in Team::ALL {
             if let Some(tally) = tallies.get_mut(r.fixture.entry(team)) {
-                tally.add(&r.sides[team]);
+                tally.add(&r.played.sides[team]);
             }
         }
     }

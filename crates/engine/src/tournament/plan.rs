@@ -23,11 +23,13 @@
 //! request that says `timeLimitMs` = the tick, and is cut there.
 
 use super::event::Tournament;
+use super::game::{self, Fixture};
 use super::roster::{Roster, RosterError};
 use super::settings::Settings;
 use super::EntryId;
-use crate::halma::code::{ClockSettings, Format};
-use crate::halma::{AiPlayer, ContentType, Game, SetupError, Team};
+use crate::halma::code::Format;
+use crate::halma::play::{Cut, Deadline, Seat};
+use crate::halma::{AiPlayer, ContentType, Game, Match, SetupError, Team, Teams};
 
 /// The shortest wait of a roll call for an entry cut at the tick: a first request may find a server
 /// asleep, or an interpreter cold, even when its later moves fit a short tick.
@@ -68,15 +70,24 @@ impl EntryKind {
         }
     }
 
-    /// When a game move of this kind is given up on, with a tick of `tick_ms`: a course-format entry
-    /// (code or program) on its course clock, every other at the tick.
-    pub fn moves(self, tick_ms: u64) -> Deadline {
+    /// The wire of a player of this kind in a [`Match`], its requests labelled `content_type` if it
+    /// is a web AI (no other kind is sent a labelled request): a course-format entry (code or program)
+    /// is cut on its course clock, every other at the tick. A host's single match and a tournament's
+    /// game both seat their players here.
+    pub fn seat(self, content_type: ContentType) -> Seat {
         match self {
-            EntryKind::BuiltIn | EntryKind::Web | EntryKind::FunctionCode => {
-                Deadline::Millis(tick_ms)
-            }
-            EntryKind::CourseCode | EntryKind::Program => Deadline::CourseClock,
+            EntryKind::Web => Seat::at_the_tick(content_type),
+            EntryKind::BuiltIn | EntryKind::FunctionCode => Seat::default(),
+            EntryKind::CourseCode | EntryKind::Program => Seat {
+                content_type: ContentType::default(),
+                cut: Cut::CourseClock,
+            },
         }
+    }
+
+    /// When a game move of this kind is given up on, with a tick of `tick_ms`.
+    pub fn moves(self, tick_ms: u64) -> Deadline {
+        self.seat(ContentType::default()).cut.deadline(tick_ms)
     }
 
     /// What the roll call asks this kind under `settings`: nothing of a built-in AI; the first
@@ -93,50 +104,6 @@ impl EntryKind {
                 occasion: Occasion::Single,
                 deadline: Deadline::CourseClock,
             }),
-        }
-    }
-}
-
-/// When a question to an entry is given up on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Deadline {
-    /// This many milliseconds after it is asked (in a game, the tick): an answer after it is
-    /// `timed out`, and the tick does not wait for it.
-    Millis(u64),
-    /// When the entry's course clock says ([`crate::halma::code::CourseClock::deadline`]: its time left
-    /// plus the grace). The host waits for its answer until then, however long the tick is; a move
-    /// killed there has spent its clock.
-    CourseClock,
-}
-
-impl Deadline {
-    /// The longest this deadline can make a host wait, in milliseconds, with a course clock of
-    /// `clock`: the milliseconds, or a whole clock plus its grace (the time left is never more).
-    pub fn longest_ms(self, clock: ClockSettings) -> u64 {
-        match self {
-            Deadline::Millis(ms) => ms,
-            Deadline::CourseClock => {
-                let longest = clock.total.saturating_add(clock.grace);
-                u64::try_from(longest.as_millis()).unwrap_or(u64::MAX)
-            }
-        }
-    }
-
-    /// A limit of the host's own for this question: the milliseconds, or `None` where the course clock
-    /// alone decides (what a program player takes as its `limit`).
-    pub fn limit(self) -> Option<core::time::Duration> {
-        match self {
-            Deadline::Millis(ms) => Some(core::time::Duration::from_millis(ms)),
-            Deadline::CourseClock => None,
-        }
-    }
-
-    /// Whether an answer `latency_ms` after asking came in time for a game move: within the
-    /// milliseconds, or at all for a course clock (the clock charges it, and says when it is spent).
-    pub fn in_time(self, latency_ms: u64) -> bool {
-        match self {
-            Deadline::Millis(ms) => latency_ms <= ms,
-            Deadline::CourseClock => true,
         }
     }
 }
@@ -177,14 +144,12 @@ impl EntryPlan {
     /// a web AI only).
     pub fn new(player: &AiPlayer, content_type: ContentType, settings: &Settings) -> EntryPlan {
         let kind = EntryKind::of(player);
+        let seat = kind.seat(content_type);
         EntryPlan {
             kind,
             roll_call: kind.roll_call(settings),
-            moves: kind.moves(settings.tick_ms),
-            content_type: match kind {
-                EntryKind::Web => content_type,
-                _ => ContentType::default(),
-            },
+            moves: seat.cut.deadline(settings.tick_ms),
+            content_type: seat.content_type,
         }
     }
 
@@ -192,6 +157,11 @@ impl EntryPlan {
     /// answer slower than the tick is no use, however right, for an entry cut at the tick.
     pub fn in_time(&self, latency_ms: u64) -> bool {
         self.moves.in_time(latency_ms)
+    }
+
+    /// Its side's wire in a game's [`Match`]: the content type, and where a move is cut.
+    pub fn seat(&self) -> Seat {
+        self.kind.seat(self.content_type)
     }
 }
 
@@ -204,6 +174,16 @@ impl Tournament {
             self.content_type(entry),
             self.settings(),
         ))
+    }
+
+    /// The match of `fixture`, each side on the seat its entry's plan gives it: what every host plays
+    /// a scheduled game through.
+    pub fn start(&self, fixture: &Fixture) -> Result<Match, SetupError> {
+        let seats = Teams::from_fn(|team| {
+            self.plan(fixture.entry(team))
+                .map_or_else(Seat::default, |plan| plan.seat())
+        });
+        game::start(fixture, self.settings(), seats)
     }
 }
 
@@ -236,6 +216,7 @@ pub fn roll_call_position(settings: &Settings) -> Result<(Game, Team), SetupErro
 mod tests {
     use super::*;
     use crate::halma::ai::BuiltIn;
+    use crate::halma::code::ClockSettings;
     use crate::halma::code::{CodeFile, HashedSource, Lang, Source};
     use crate::halma::{Preset, Program, ProgramFormat};
     use crate::tournament::roster::Entry;

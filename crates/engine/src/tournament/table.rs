@@ -50,10 +50,10 @@ impl Table {
         played.sort_by_key(|r| r.fixture.number);
         let rated: Vec<Finished> = played
             .iter()
-            .filter(|r| r.ending.was_played())
+            .filter(|r| r.played.ending.was_played())
             .map(|r| Finished {
                 pairing: r.fixture.pairing(),
-                score: r.ending.score(),
+                score: r.played.ending.score(),
             })
             .collect();
         let rating = ratings(t.entries(), &rated);
@@ -61,7 +61,7 @@ impl Table {
         for r in &played {
             for team in Team::ALL {
                 if let Some(tally) = tallies.get_mut(r.fixture.entry(team)) {
-                    tally.add(&r.sides[team]);
+                    tally.add(&r.played.sides[team]);
                 }
             }
         }
