@@ -42,23 +42,27 @@ for f in dist/*.wasm dist/*.js; do
   printf '%s: %s bytes, %s gzipped\n' "$f" "$(wc -c <"$f")" "$(gz "$f")"
 done
 # What opening each page downloads (its JavaScript and its wasm; index.html starts it): gzipped, file by file.
-for page in halma go online hyperchess tournament compare doctor code; do
+# Every page of pages.json, the one list of them (scripts/pages.sh reads it; a failure to read it stops here).
+bins=$(./scripts/pages.sh --bins)
+workers=$(./scripts/pages.sh --workers)
+for bin in $bins; do
   total=0
   # A page with lazy parts (scripts/split.sh) also imports their loader at once.
-  for f in "dist/gridarena-$page.js" "dist/gridarena-${page}_bg.wasm" "dist/split/gridarena-$page/__wasm_split.js"; do
+  for f in "dist/$bin.js" "dist/${bin}_bg.wasm" "dist/split/$bin/__wasm_split.js"; do
     [ -f "$f" ] && total=$((total + $(gz "$f")))
   done
-  printf 'the %s page downloads %s bytes of wasm and JS, gzipped\n' "$page" "$total"
-  if [ -d "dist/split/gridarena-$page" ]; then
+  printf 'the %s page downloads %s bytes of wasm and JS, gzipped\n' "${bin#gridarena-}" "$total"
+  if [ -d "dist/split/$bin" ]; then
     printf '  and its lazy parts, loaded when idle after its first board: %s bytes gzipped (%s)\n' \
-      "$(gz dist/split/gridarena-$page/*.wasm)" \
-      "$(for f in dist/split/gridarena-$page/split_*.wasm; do n=${f##*/split_}; printf '%s %s, ' "${n%.wasm}" "$(gz "$f")"; done)"
+      "$(gz "dist/split/$bin"/*.wasm)" \
+      "$(for f in "dist/split/$bin"/split_*.wasm; do n=${f##*/split_}; printf '%s %s, ' "${n%.wasm}" "$(gz "$f")"; done)"
   fi
 done
-# The built-in AIs' modules: a page's workers load its game's one when a game first asks an AI (or when idle).
-for ai in halma go hyperchess; do
-  printf 'the %s AI module is %s bytes of wasm and JS, gzipped, loaded on demand\n' "$ai" \
-    "$(($(gz "dist/gridarena-ai-$ai.js") + $(gz "dist/gridarena-ai-${ai}_bg.wasm")))"
+# The built-in AIs' modules (pages.json's workers): a page's workers load its game's one when a game first
+# asks an AI (or when idle).
+for bin in $workers; do
+  printf 'the %s AI module is %s bytes of wasm and JS, gzipped, loaded on demand\n' "${bin#gridarena-ai-}" \
+    "$(($(gz "dist/$bin.js") + $(gz "dist/${bin}_bg.wasm")))"
 done
 
 step "the code players' worker runtime and the zip helpers (Node, Pyodide from web/node_modules)"

@@ -53,15 +53,18 @@ impl CodeSeat {
         self.0.new_game(seed.parse().unwrap_or_default());
     }
 
-    /// Asks for `team`'s move; `on_answer` gets one object; returns what the code is given.
+    /// Asks for `team`'s move on `occasion` (`game` or `single`, see
+    /// `gridarena::code::host::occasion_word`); `on_answer` gets one object; returns what the code is
+    /// given.
     pub fn ask(
         &self,
         request: &str,
         state: &str,
         team: &str,
+        occasion: &str,
         on_answer: js_sys::Function,
     ) -> String {
-        self.0.ask(request, state, team, on_answer)
+        self.0.ask(request, state, team, occasion, on_answer)
     }
 
     pub fn cancel(&self, waited_ms: f64) -> bool {

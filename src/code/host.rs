@@ -104,15 +104,16 @@ impl HostedPlayer {
         }
     }
 
-    /// Asks for a move of `team`, a word of [`asked_word`] (the team, and whether it is the course's
-    /// one-move check): `request` is the web protocol's request, `state` the game's state (the course
-    /// format writes `input.txt` from it). `on_answer` gets one object (see [`answer_object`]). Returns
-    /// what the code is given, for the inspector.
+    /// Asks for a move of `team` (`red` or `blue`) on `occasion`, a word of [`occasion_word`] (a game's
+    /// move, or the course's one-move check): `request` is the web protocol's request, `state` the game's
+    /// state (the course format writes `input.txt` from it). `on_answer` gets one object (see
+    /// [`answer_object`]). Returns what the code is given, for the inspector.
     pub fn ask(
         &self,
         request: &str,
         state: &str,
         team: &str,
+        occasion: &str,
         on_answer: js_sys::Function,
     ) -> String {
         let reply = move |moved: CodeMove| {
@@ -127,7 +128,7 @@ impl HostedPlayer {
         };
         let input = match player.source().format {
             Format::Function => None,
-            Format::Course => match course_input(player, state, team) {
+            Format::Course => match course_input(player, state, team, occasion) {
                 Ok(text) => Some(text),
                 Err(why) => {
                     reply(failed(NoMove::Code(CodeFailure::NotStarted { why })));
@@ -158,9 +159,15 @@ fn tell(on_status: &js_sys::Function, status: &Status) {
     let _ = on_status.call2(&JsValue::UNDEFINED, &words.into(), &text.into());
 }
 
-/// `input.txt` for the move `asked` ([`asked_word`]) in the game whose state is `state`.
-fn course_input(player: &CodePlayer, state: &str, asked: &str) -> Result<String, String> {
-    let (team, occasion) = read_asked_word(asked)?;
+/// `input.txt` for `team`'s move on `occasion` (an [`occasion_word`]) in the game whose state is `state`.
+fn course_input(
+    player: &CodePlayer,
+    state: &str,
+    team: &str,
+    occasion: &str,
+) -> Result<String, String> {
+    let team = team.parse::<Team>().map_err(|e| e.to_string())?;
+    let occasion = read_occasion(occasion)?;
     let state = serde_json::from_str::<serde_json::Value>(state)
         .and_then(serde_json::from_value::<GameState>)
         .map_err(|e| format!("the arena's game could not be read: {e}"))?;
@@ -168,28 +175,25 @@ fn course_input(player: &CodePlayer, state: &str, asked: &str) -> Result<String,
     player.course_input(&game, team, occasion == Occasion::Single)
 }
 
-/// The suffix of a move asked as the course's one-move check.
-const SINGLE_SUFFIX: &str = ":single";
-
-/// Who is asked, and on what occasion, as the one word the module's `CodeSeat.ask` takes for its team
-/// (`src/bin/gridarena-code.rs`: a string, since the two pages are two wasm modules): `red` or `blue`
-/// for a game's move, `red:single` or `blue:single` for the course's one-move check (`SINGLE`, which
-/// the engine's tournament plan asks of a course entry at its roll call).
-pub fn asked_word(team: Team, occasion: Occasion) -> String {
+/// The occasion of a move as the word the module's `CodeSeat.ask` takes for it
+/// (`src/bin/gridarena-code.rs`: a string, since the two pages are two wasm modules): `game` for a
+/// game's move, `single` for the course's one-move check (`SINGLE`, which the engine's tournament plan
+/// asks of a course entry at its roll call). Both modules build from this crate, so they agree on it.
+pub fn occasion_word(occasion: Occasion) -> &'static str {
     match occasion {
-        Occasion::Game => team.name().to_string(),
-        Occasion::Single => format!("{}{SINGLE_SUFFIX}", team.name()),
+        Occasion::Game => "game",
+        Occasion::Single => "single",
     }
 }
 
-/// Reads an [`asked_word`].
-fn read_asked_word(word: &str) -> Result<(Team, Occasion), String> {
-    let (team, occasion) = match word.strip_suffix(SINGLE_SUFFIX) {
-        Some(team) => (team, Occasion::Single),
-        None => (word, Occasion::Game),
-    };
-    let team = team.parse::<Team>().map_err(|e| e.to_string())?;
-    Ok((team, occasion))
+/// Reads an [`occasion_word`]; any other word is the asking page's mistake, said as one.
+fn read_occasion(word: &str) -> Result<Occasion, String> {
+    [Occasion::Game, Occasion::Single]
+        .into_iter()
+        .find(|&occasion| occasion_word(occasion) == word)
+        .ok_or_else(|| {
+            format!("the asking page named an unknown occasion {word:?} (known: game, single)")
+        })
 }
 
 fn failed(no_move: NoMove) -> CodeMove {
@@ -231,19 +235,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_asked_word_carries_the_team_and_the_occasion_across_the_modules() {
-        for team in Team::ALL {
-            for occasion in [Occasion::Game, Occasion::Single] {
-                assert_eq!(
-                    read_asked_word(&asked_word(team, occasion)),
-                    Ok((team, occasion))
-                );
-            }
+    fn the_occasion_word_carries_the_occasion_across_the_modules() {
+        for occasion in [Occasion::Game, Occasion::Single] {
+            assert_eq!(read_occasion(occasion_word(occasion)), Ok(occasion));
         }
-        // A game's move is the bare team, as before the occasion crossed.
-        assert_eq!(asked_word(Team::Blue, Occasion::Game), "blue");
-        assert_eq!(asked_word(Team::Red, Occasion::Single), "red:single");
-        assert!(read_asked_word("green").is_err());
-        assert!(read_asked_word("red:twice").is_err());
+        assert_eq!(occasion_word(Occasion::Game), "game");
+        assert_eq!(occasion_word(Occasion::Single), "single");
+        // The old word folded into the team is no occasion, nor is an empty one: each says what it got.
+        for unknown in ["red:single", "", "twice"] {
+            let why = read_occasion(unknown).unwrap_err();
+            assert!(
+                why.contains("unknown occasion") && why.contains(unknown),
+                "{why}"
+            );
+        }
     }
 }

@@ -57,7 +57,7 @@ pub fn CodePage() -> impl IntoView {
                 {asking}
                 <Show
                     when=move || selected.with(Option::is_some)
-                    fallback=|| view! { <p class="hint">"Make an AI on the left to begin: choose a starter and press Create."</p> }
+                    fallback=|| view! { <EmptyState /> }
                 >
                     <CodeHead state=state />
                 </Show>
@@ -70,5 +70,17 @@ pub fn CodePage() -> impl IntoView {
                 <p class="hint" data-testid="code-limits">{memory::note(MAX_MEMORY_MB)}</p>
             </div>
         </section>
+    }
+}
+
+/// What stands in the editor's place before there is an AI to edit. It names the form ("New AI"), not
+/// where it is: the list is at the left on a wide screen and above on a phone.
+#[component]
+fn EmptyState() -> impl IntoView {
+    view! {
+        <div class="code-empty" data-testid="code-empty">
+            <h2>"No AI yet"</h2>
+            <p>"Make one in the New AI form: choose a starter and press Create."</p>
+        </div>
     }
 }

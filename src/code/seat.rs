@@ -34,6 +34,7 @@ extern "C" {
         request: &str,
         state: &str,
         team: &str,
+        occasion: &str,
         on_answer: &js_sys::Function,
     ) -> Result<String, JsValue>;
     #[wasm_bindgen(method)]
@@ -301,9 +302,15 @@ impl Seat {
                     let callback = Closure::once_into_js(move |object: JsValue| {
                         reply(read_answer(&object));
                     });
-                    let asked = super::host::asked_word(team, occasion);
-                    js.ask(request, state, &asked, callback.unchecked_ref())
-                        .map_err(crate::ai_worker::js_error)
+                    let occasion = super::host::occasion_word(occasion);
+                    js.ask(
+                        request,
+                        state,
+                        team.name(),
+                        occasion,
+                        callback.unchecked_ref(),
+                    )
+                    .map_err(crate::ai_worker::js_error)
                 }
                 (None, SeatStatus::Failed(why)) => Err(why.clone()),
                 (None, _) => Err("the code players' module has not loaded yet".to_string()),

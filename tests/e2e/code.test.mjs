@@ -255,6 +255,11 @@ test('a hang costs one move: the next tick waits for the fresh worker', async ()
 
 test('the editor page: a new AI is tested, saved, kept over a reload, shared by link and played', async () => {
   const { page, errors } = await openApp(browser, `${server.url}#/code`, undefined, '[data-testid=code-page]');
+  // Before any AI, the editor's place says what to do, naming the form, not its side: the list is at the
+  // left on a wide screen and above on a phone.
+  const empty = await page.textContent('[data-testid=code-empty]');
+  assert.match(empty, /New AI form: choose a starter and press Create/);
+  assert.doesNotMatch(empty, /\b(left|right|above|below)\b/i);
   await page.fill('[data-testid=new-ai-name]', 'Ada');
   await page.selectOption('[data-testid=new-ai-template]', 'python');
   await page.click('[data-testid=new-ai-create]');
