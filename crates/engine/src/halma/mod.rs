@@ -45,6 +45,7 @@ pub mod exchange;
 mod game;
 pub mod game_loop;
 mod movegen;
+mod path;
 mod perft;
 pub mod player;
 mod position;
@@ -66,6 +67,7 @@ pub use game::{
     TickRefused,
 };
 pub use game_loop::{Ask, GameLoop, LoopError};
+pub use path::Path;
 pub use perft::perft;
 pub use player::{AiPlayer, PlayerError};
 pub use position::{Piece, Position, SetupError};
@@ -76,7 +78,7 @@ pub use square::{Square, MAX_BOARD_SIZE, MIN_BOARD_SIZE};
 pub use state::{GameState, TeamState, STATE_VERSION};
 pub use tally::AnswerTally;
 pub use team::{Team, Teams};
-pub use validate::{MoveError, Path};
+pub use validate::MoveError;
 
 /// A legal move, identified by the piece's square and its final square.
 ///
