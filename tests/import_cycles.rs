@@ -24,7 +24,6 @@ const KNOWN: &[(&str, &[&str])] = &[
     ("src/halma", &["arena", "arena_below", "arena_side"]),
     ("src/tournament", &["driver", "jobs"]),
     ("crates/engine/src", &["compare", "tournament"]),
-    ("crates/engine/src/halma", &["protocol", "state"]),
     ("crates/engine/src/tournament", &["event", "table"]),
 ];
 

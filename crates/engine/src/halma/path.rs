@@ -1,7 +1,7 @@
 //! A move as it travels, unchecked. Move generation writes one for a legal move and the referee checks
 //! one that arrived, so it is a module of its own that both use rather than either's.
 
-use super::protocol::Point;
+use super::point::Point;
 use super::Square;
 use serde::{Deserialize, Serialize};
 use std::fmt;

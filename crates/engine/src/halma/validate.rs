@@ -2,8 +2,8 @@
 
 use super::movegen::CourseStage;
 use super::path::Path;
+use super::point::Point;
 use super::position::{EMPTY, OCCUPIED};
-use super::protocol::Point;
 use super::{Move, Position, Square, Team};
 use std::fmt;
 
