@@ -24,7 +24,6 @@ const KNOWN: &[(&str, &[&str])] = &[
     ("src/halma", &["arena", "arena_below", "arena_side"]),
     ("src/tournament", &["driver", "jobs"]),
     ("crates/engine/src", &["compare", "tournament"]),
-    ("crates/engine/src/tournament", &["event", "table"]),
 ];
 
 /// Every `.rs` file under `dir`, with the module path of each from the crate's root (`src/halma/x.rs`
