@@ -21,7 +21,6 @@ use std::path::{Path, PathBuf};
 const KNOWN: &[(&str, &[&str])] = &[
     // The page's games and code players: the arena seats code players, whose hosts use Halma's types.
     ("src", &["code", "halma"]),
-    ("src/halma", &["arena", "arena_below", "arena_side"]),
     ("src/tournament", &["driver", "jobs"]),
     ("crates/engine/src", &["compare", "tournament"]),
 ];

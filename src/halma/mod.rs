@@ -6,6 +6,7 @@ mod arena_actions;
 mod arena_below;
 mod arena_keys;
 pub mod arena_model;
+mod arena_parts;
 mod arena_run;
 mod arena_setup;
 mod arena_side;
@@ -42,7 +43,8 @@ pub mod ticker;
 mod time_chart;
 pub mod web_ai;
 
-pub use arena::{ArenaPage, ArenaParts};
+pub use arena::ArenaPage;
+pub use arena_parts::ArenaParts;
 pub use debug_marks::{DebugMarks, DebugMarksProps};
 pub use inspector::{Inspector, InspectorProps};
 pub use position_editor::{PositionEditor, PositionEditorProps};
