@@ -41,7 +41,6 @@ pub mod session;
 mod setup_form;
 pub mod ticker;
 mod time_chart;
-pub mod web_ai;
 
 pub use arena::ArenaPage;
 pub use arena_parts::ArenaParts;
