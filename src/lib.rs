@@ -20,6 +20,7 @@ pub mod online;
 mod thinker;
 pub mod tick_wait;
 pub mod tournament;
+pub mod web_ai;
 mod widgets;
 
 use leptos::prelude::*;

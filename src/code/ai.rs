@@ -100,6 +100,14 @@ pub struct CodeRef {
 impl CodeRef {
     /// The prefix of the label.
     pub const PREFIX: &'static str = "code:";
+
+    /// What a menu of players shows for it: `Your AI: Ada v2`.
+    pub fn describe(&self) -> String {
+        match self.version {
+            Some(n) => format!("Your AI: {} v{n}", self.name),
+            None => format!("Your AI: {}", self.name),
+        }
+    }
 }
 
 impl fmt::Display for CodeRef {

@@ -5,17 +5,17 @@
 //!
 //! It lives on this page, not the arena's, so that the arena's start page carries none of it.
 
-use super::ai::CodeAi;
+use super::ai::{CodeAi, CodeRef};
 use super::player::CodePlayer;
 use super::store;
 use super::trial::{Trial, TRIAL_DEADLINE_MS};
-use crate::halma::player::Player;
-use crate::halma::web_ai;
+use crate::web_ai;
 use gloo_timers::callback::Timeout;
 use gridarena_engine::halma::ai::BuiltIn;
 use gridarena_engine::halma::game_loop::game_request_body;
-use gridarena_engine::halma::{Answer, ContentType, Game, GameState, Team};
+use gridarena_engine::halma::{AiPlayer, Answer, ContentType, Game, GameState, Team};
 use leptos::prelude::*;
+use std::fmt;
 
 /// What the address asks about: the position, the team to answer for, and the player that answered
 /// there (`ai=`: a web AI's address or `code:NAME`, with `type=json` for a web AI sent JSON), if named.
@@ -83,19 +83,64 @@ struct Asked {
 /// The menu value that stands for a web AI (or a bridged program) at the address typed beside it.
 const WEB: &str = "web";
 
+/// Whom the panel asks: an AI kept here, a built-in AI, or a web AI (a bridged program is one). The
+/// arena's `Player` also seats a person, who has nothing to answer here, so the panel reads its own
+/// labels, from the engine's [`AiPlayer`] and the code players' [`CodeRef`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Choice {
+    Kept(CodeRef),
+    BuiltIn(BuiltIn),
+    Web(String),
+}
+
+impl Choice {
+    /// Reads a label as the arena writes it: `code:NAME@v2`, `builtin:greedy`, or a web AI's address.
+    fn read(label: &str) -> Result<Choice, String> {
+        if label.starts_with(CodeRef::PREFIX) {
+            return label.parse().map(Choice::Kept);
+        }
+        match label.parse::<AiPlayer>().map_err(|e| e.to_string())? {
+            AiPlayer::BuiltIn(ai) => Ok(Choice::BuiltIn(ai)),
+            AiPlayer::Web(url) => Ok(Choice::Web(url)),
+            other => Err(format!(
+                "{other}: a program is asked as a web AI, at the address `gridarena halma bridge` prints"
+            )),
+        }
+    }
+
+    /// What the menu shows, as the arena's menu does.
+    fn describe(&self) -> String {
+        match self {
+            Choice::Kept(code) => code.describe(),
+            Choice::BuiltIn(ai) => format!("Built-in AI: {}", ai.name()),
+            Choice::Web(url) => format!("Web AI at {url}"),
+        }
+    }
+}
+
+impl fmt::Display for Choice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Choice::Kept(code) => code.fmt(f),
+            Choice::BuiltIn(ai) => AiPlayer::BuiltIn(*ai).fmt(f),
+            Choice::Web(url) => f.write_str(url),
+        }
+    }
+}
+
 /// The menu's first choice: the player the link names where it is on the menu (a web AI's address
 /// fills the address field), else the first AI kept here, else greedy.
 fn first_choice(named: Option<&str>, kept: &[String]) -> (String, String) {
-    match named.map(str::parse::<Player>) {
-        Some(Ok(Player::Web(url))) => (WEB.to_string(), url),
-        Some(Ok(p @ Player::BuiltIn(_))) => (p.to_string(), String::new()),
-        Some(Ok(p @ Player::Code(_))) if kept.contains(&p.to_string()) => {
+    match named.map(Choice::read) {
+        Some(Ok(Choice::Web(url))) => (WEB.to_string(), url),
+        Some(Ok(p @ Choice::BuiltIn(_))) => (p.to_string(), String::new()),
+        Some(Ok(p @ Choice::Kept(_))) if kept.contains(&p.to_string()) => {
             (p.to_string(), String::new())
         }
         _ => (
             kept.first()
                 .cloned()
-                .unwrap_or_else(|| Player::BuiltIn(BuiltIn::Greedy).to_string()),
+                .unwrap_or_else(|| Choice::BuiltIn(BuiltIn::Greedy).to_string()),
             String::new(),
         ),
     }
@@ -116,9 +161,9 @@ async fn ask(
                     .into(),
             );
         }
-        url.parse::<Player>()?
+        Choice::read(url)?
     } else {
-        chosen.parse::<Player>()?
+        Choice::read(chosen)?
     };
     let asked = |answer: &Answer, text: Option<String>, how: String, output: Option<String>| {
         let (passed, verdict) = trial.verdict(answer);
@@ -135,7 +180,7 @@ async fn ask(
         }
     };
     match player {
-        Player::Code(code) => {
+        Choice::Kept(code) => {
             let source = store::source_of(&code)?;
             let player = CodePlayer::start(source, 1, |_| {});
             let (moved, _, _) = trial.ask(&player).await;
@@ -145,7 +190,7 @@ async fn ask(
             };
             Ok(asked(&moved.answer, moved.body, how, moved.printed))
         }
-        Player::BuiltIn(ai) => {
+        Choice::BuiltIn(ai) => {
             let started = crate::now_ms();
             let answer = ai.answer(&trial.game, trial.team, crate::random_seed());
             let how = format!(
@@ -154,7 +199,7 @@ async fn ask(
             );
             Ok(asked(&answer, None, how, None))
         }
-        Player::Web(url) => {
+        Choice::Web(url) => {
             let controller = web_sys::AbortController::new().map_err(|_| {
                 "this browser cannot cancel requests (no AbortController)".to_string()
             })?;
@@ -178,7 +223,6 @@ async fn ask(
             };
             Ok(asked(&answer, wire.body, how, wire.stderr))
         }
-        Player::Human => Err("a person answers on the arena's board, not here".into()),
     }
 }
 
@@ -237,7 +281,7 @@ pub fn AskPanel(asking: Asking, #[prop(into)] ais: Signal<Vec<CodeAi>>) -> impl 
                     kept()
                         .into_iter()
                         .map(|value| {
-                            let label = value.parse::<Player>().map_or(value.clone(), |p| p.describe());
+                            let label = Choice::read(&value).map_or(value.clone(), |p| p.describe());
                             option(value, label)
                         })
                         .collect_view()
@@ -245,7 +289,7 @@ pub fn AskPanel(asking: Asking, #[prop(into)] ais: Signal<Vec<CodeAi>>) -> impl 
                 {BuiltIn::ALL
                     .into_iter()
                     .map(|ai| {
-                        let p = Player::BuiltIn(ai);
+                        let p = Choice::BuiltIn(ai);
                         option(p.to_string(), p.describe())
                     })
                     .collect_view()}
@@ -347,5 +391,26 @@ mod tests {
             assert_eq!(pick(named), s("code:Ada", ""), "{named:?}");
         }
         assert_eq!(first_choice(None, &[]), s("builtin:greedy", ""));
+    }
+
+    #[test]
+    fn a_label_reads_as_the_arena_writes_it() {
+        for label in [
+            "code:Ada",
+            "code:Ada@v2",
+            "builtin:search",
+            "http://127.0.0.1:8001/",
+        ] {
+            let choice = Choice::read(label);
+            assert_eq!(choice.map(|c| c.to_string()), Ok(label.to_string()));
+        }
+        let ada = Choice::read("code:Ada@v2").unwrap();
+        assert_eq!(ada.describe(), "Your AI: Ada v2");
+        let search = Choice::read("builtin:search").unwrap();
+        assert_eq!(search.describe(), "Built-in AI: search");
+        assert!(Choice::read("human").is_err());
+        assert!(Choice::read("code:").is_err());
+        let program = Choice::read("course:agents/ada:python3 hw.py").unwrap_err();
+        assert!(program.contains("gridarena halma bridge"), "{program}");
     }
 }

@@ -6,8 +6,7 @@
 //! The answer is a GTP move ("D4", "pass", "resign") or [`ERROR`] and why there is none, and it goes
 //! through the same checks as a person's click.
 
-use super::session::{GoSession, Ticket};
-use crate::ai_player::{read_job, AiSession};
+use crate::ai_player::read_job;
 use gridarena_engine::go::mcts::RESIGN_BELOW;
 use gridarena_engine::go::sgf;
 use gridarena_engine::go::{BoardSize, Game, Mcts, Move};
@@ -41,23 +40,6 @@ fn think(job: &str) -> Result<Move, String> {
     Ok(Mcts::new(playouts)
         .with_resign_below(Some(RESIGN_BELOW))
         .choose(&game, seed))
-}
-
-impl AiSession for GoSession {
-    type Ticket = Ticket;
-    const MODULE: &'static str = MODULE;
-
-    fn ai_job(&self) -> Option<(Ticket, String)> {
-        GoSession::ai_job(self).map(|j| (j.ticket, j.text))
-    }
-
-    fn ai_answer(&mut self, ticket: Ticket, reply: &str) -> Result<Option<String>, String> {
-        GoSession::ai_answer(self, ticket, reply, super::now())
-    }
-
-    fn is_over(&self) -> bool {
-        self.game().is_over()
-    }
 }
 
 /// Reads what [`go_builtin_answer`] returned: the move, or why there is none.

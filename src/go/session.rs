@@ -4,6 +4,7 @@
 //!
 //! Time is passed in (milliseconds of the page's clock) rather than read, for the same reason.
 
+use crate::ai_player::AiSession;
 use gridarena_engine::go::mcts::{self, DEFAULT_PLAYOUTS};
 use gridarena_engine::go::sgf::{self, GameInfo};
 use gridarena_engine::go::{BoardSize, Color, Game, GameResult, Move, Point, Score};
@@ -458,6 +459,25 @@ impl GoSession {
             None => format!("{} to play", title(self.game.to_move())),
         };
         Ok(format!("loaded a {size} game of {moves} moves: {state}"))
+    }
+}
+
+/// The page's AI player drives a session through this (`crate::ai_player`): the session, not the AI's
+/// job format, knows whose turn it is.
+impl AiSession for GoSession {
+    type Ticket = Ticket;
+    const MODULE: &'static str = super::builtin::MODULE;
+
+    fn ai_job(&self) -> Option<(Ticket, String)> {
+        GoSession::ai_job(self).map(|j| (j.ticket, j.text))
+    }
+
+    fn ai_answer(&mut self, ticket: Ticket, reply: &str) -> Result<Option<String>, String> {
+        GoSession::ai_answer(self, ticket, reply, super::now())
+    }
+
+    fn is_over(&self) -> bool {
+        self.game().is_over()
     }
 }
 

@@ -9,37 +9,17 @@
 use super::arena_actions::ArenaActions;
 use super::arena_below::ArenaBelow;
 use super::arena_keys::arena_keys;
+use super::arena_parts::ArenaParts;
 use super::arena_run::ArenaClock;
 use super::arena_setup::{EditCheck, Opening};
 use super::arena_side::ArenaSide;
 use super::arena_state::ArenaState;
 use super::board::Board;
 use super::board_view::BoardView;
-use super::debug_marks::{DebugMarksProps, Thought};
-use super::inspector::InspectorProps;
-use super::position_editor::PositionEditorProps;
+use super::debug_marks::Thought;
 use super::prefs;
-use super::replay_bar::ReplayBarProps;
-use super::setup_form::SetupFormProps;
-use super::ticker;
-use super::time_chart::TimeChartProps;
-use crate::lazy::Split;
 use gridarena_engine::halma::Square;
 use leptos::prelude::*;
-
-/// The arena's parts that its first board does not show, split off the start page's module
-/// (`src/lazy.rs`): its bin declares them, and each loads once the page is idle after the first board.
-#[derive(Clone, Copy)]
-pub struct ArenaParts {
-    /// The tick machinery ([`ticker::run`]): the first Step or Run waits for it.
-    pub clock: Split<ticker::Asked, ()>,
-    pub setup_form: Split<SetupFormProps>,
-    pub replay_bar: Split<ReplayBarProps>,
-    pub inspector: Split<InspectorProps>,
-    pub position_editor: Split<PositionEditorProps>,
-    pub time_chart: Split<TimeChartProps>,
-    pub debug_marks: Split<DebugMarksProps>,
-}
 
 /// The arena page.
 #[component]

@@ -1,8 +1,8 @@
 //! The arena's parts below the board and its side column, each loaded once the page is idle: the replay
 //! bar, the inspector and the new-game form.
 
-use super::arena::ArenaParts;
 use super::arena_actions::ArenaActions;
+use super::arena_parts::ArenaParts;
 use super::inspector::InspectorProps;
 use super::replay_bar::ReplayBarProps;
 use super::setup_form::SetupFormProps;

@@ -2,9 +2,9 @@
 //! board, the late-beat note, the answer times and their chart, the human's buttons, the controls and
 //! the position editor.
 
-use super::arena::ArenaParts;
 use super::arena_actions::ArenaActions;
 use super::arena_model::waiting_text;
+use super::arena_parts::ArenaParts;
 use super::board_view::BoardView;
 use super::controls::Controls;
 use super::debug_marks::{DebugMarksProps, Thought};

@@ -5,10 +5,10 @@
 //! the page no longer wants (its tick is over, the game was reset) never arrives at all.
 
 use super::builtin;
-use super::web_ai;
 use crate::code::seat::{Seat, SeatStatus};
 use crate::now_ms;
 use crate::thinker::Thinker;
+use crate::web_ai;
 use gridarena_engine::halma::ai::BuiltIn;
 use gridarena_engine::halma::{self, Answer, CodeFailure, ContentType, Match, NoMove, Team, Wire};
 use gridarena_engine::tournament::plan::Occasion;

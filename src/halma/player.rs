@@ -43,10 +43,7 @@ impl Player {
             Player::Human => "Human (click the board)".to_string(),
             Player::BuiltIn(ai) => format!("Built-in AI: {}", ai.name()),
             Player::Web(url) => format!("Web AI at {url}"),
-            Player::Code(code) => match code.version {
-                Some(n) => format!("Your AI: {} v{n}", code.name),
-                None => format!("Your AI: {}", code.name),
-            },
+            Player::Code(code) => code.describe(),
         }
     }
 

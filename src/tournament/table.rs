@@ -5,6 +5,7 @@
 use gridarena_engine::halma::Team;
 use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::standings::{Outcome, Standings};
+use gridarena_engine::tournament::table::Table;
 use gridarena_engine::tournament::EntryId;
 
 /// One line of the standings table, as text ready to show.
@@ -50,9 +51,9 @@ pub fn quarters(q: u64) -> String {
     }
 }
 
-/// The standings table, best first: the engine's [`Tournament::table`] as text.
+/// The standings table, best first: the engine's [`Table`] as text.
 pub fn rows(t: &Tournament) -> Result<Vec<TableRow>, String> {
-    let table = t.table().map_err(|e| e.to_string())?;
+    let table = Table::of(t).map_err(|e| e.to_string())?;
     let group_size = |g: usize| table.rows.iter().filter(|r| r.tie_group == g).count();
     Ok(table
         .rows
@@ -79,7 +80,7 @@ pub fn rows(t: &Tournament) -> Result<Vec<TableRow>, String> {
 
 /// The standings as CSV, with the ratings and tie groups: the engine's table file.
 pub fn csv(t: &Tournament) -> Result<String, String> {
-    t.table()
+    Table::of(t)
         .map(|table| table.to_csv())
         .map_err(|e| e.to_string())
 }

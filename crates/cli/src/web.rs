@@ -1,6 +1,6 @@
 //! Web AI players for the headless runner: one HTTP POST per tick, cut at the tick's deadline.
 //!
-//! The request is what the browser page sends (`src/halma/web_ai.rs`), so an AI cannot tell the two
+//! The request is what the browser page sends (`src/web_ai.rs`), so an AI cannot tell the two
 //! apart: the request JSON as the body with `Content-Type: text/plain` (a CORS "simple request" in the
 //! browser, the raw body that seed-era PHP AIs read) unless the team asked for `application/json`,
 //! redirects not followed, at most [`MAX_RESPONSE_BYTES`] of the answer read. Each reply carries what

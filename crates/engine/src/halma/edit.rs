@@ -14,7 +14,7 @@
 //!
 //! A position also reads and writes a compact text for the page's link (see [`PositionEdit::to_link`]).
 
-use super::protocol::PieceJson;
+use super::point::PieceJson;
 use super::state::{GameState, TeamState, STATE_VERSION};
 use super::{
     CampRules, Game, Mode, Piece, Point, Preset, Rules, SetupError, Square, Team, Teams,

@@ -11,7 +11,8 @@ pub use outcome::{
     TickRefused,
 };
 
-use super::protocol::{board_size, square_on, AiRequest, PieceJson, Point};
+use super::point::{square_on, PieceJson, Point};
+use super::protocol::{board_size, AiRequest};
 use super::state::{GameState, TeamState, STATE_VERSION};
 use super::{Mode, Piece, Position, Preset, Rules, SetupError, Square, Team, Teams};
 

@@ -47,9 +47,11 @@ pub mod exchange;
 mod game;
 pub mod game_loop;
 mod movegen;
+mod path;
 mod perft;
 pub mod play;
 pub mod player;
+mod point;
 mod position;
 pub mod program;
 pub mod protocol;
@@ -69,18 +71,20 @@ pub use game::{
     TickRefused,
 };
 pub use game_loop::{Ask, GameLoop, LoopError};
+pub use path::Path;
 pub use perft::perft;
 pub use play::Match;
 pub use player::{AiPlayer, PlayerError};
+pub use point::{PieceJson, Point};
 pub use position::{Piece, Position, SetupError};
 pub use program::{Program, ProgramFailure, ProgramFormat};
-pub use protocol::{AiRequest, PieceJson, Point, ResponseError, MAX_RESPONSE_BYTES};
+pub use protocol::{AiRequest, ResponseError, MAX_RESPONSE_BYTES};
 pub use rules::{CampRules, Mode, Preset, Rules, COLLISION_DAMAGE, DEFAULT_TURN_LIMIT};
 pub use square::{Square, MAX_BOARD_SIZE, MIN_BOARD_SIZE};
 pub use state::{GameState, TeamState, STATE_VERSION};
 pub use tally::AnswerTally;
 pub use team::{Team, Teams};
-pub use validate::{MoveError, Path};
+pub use validate::MoveError;
 
 /// A legal move, identified by the piece's square and its final square.
 ///

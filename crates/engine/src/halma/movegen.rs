@@ -7,9 +7,9 @@
 //! finds which kind of move rule 2 allows now, its second emits only those. The seed's rules keep the
 //! plain one, so they pay nothing for the course's.
 
+use super::path::Path;
 use super::position::{EMPTY, OCCUPIED};
 use super::square::{CELLS, DIRECTIONS, STRIDE};
-use super::validate::Path;
 use super::{Move, Piece, Position, Square, Team, MAX_BOARD_SIZE};
 
 /// The seen set's words, rounded up to a power of two so that a word index is masked into range, not

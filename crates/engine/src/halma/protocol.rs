@@ -4,6 +4,7 @@
 //! control, so it is read by hand from a JSON value: every way it can be wrong gets its own message that
 //! an AI author can act on, and nothing in it can make the engine panic.
 
+use super::point::{square_on, PieceJson, Point};
 use super::state::{GameState, TeamState, STATE_VERSION};
 use super::{
     CampRules, Game, Mode, Path, Piece, Position, Preset, SetupError, Square, Team, Teams,
@@ -14,89 +15,6 @@ use std::fmt;
 
 /// The largest response body the referee reads.
 pub const MAX_RESPONSE_BYTES: usize = 64 * 1024;
-
-/// A square as the protocol writes it: unchecked integers, so that an off-board square is a move error
-/// that names it rather than a parse failure.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Point {
-    pub x: i64,
-    pub y: i64,
-}
-
-impl Point {
-    /// The square, if the point is on a board of `size` a side.
-    pub fn square_on(self, size: u8) -> Option<Square> {
-        let on = |v: i64| u8::try_from(v).ok().filter(|&v| v < size);
-        Square::new(on(self.x)?, on(self.y)?)
-    }
-}
-
-impl From<Square> for Point {
-    fn from(s: Square) -> Point {
-        Point {
-            x: s.x().into(),
-            y: s.y().into(),
-        }
-    }
-}
-
-impl fmt::Display for Point {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "({},{})", self.x, self.y)
-    }
-}
-
-/// A piece in the request and in the game state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PieceJson {
-    pub x: i64,
-    pub y: i64,
-    #[serde(default)]
-    pub damage: i64,
-}
-
-impl From<Piece> for PieceJson {
-    fn from(p: Piece) -> PieceJson {
-        PieceJson {
-            x: p.square.x().into(),
-            y: p.square.y().into(),
-            damage: p.damage.into(),
-        }
-    }
-}
-
-impl PieceJson {
-    /// The piece, checked against a board of `size` a side.
-    pub(crate) fn to_piece(self, team: Team, size: u8) -> Result<Piece, SetupError> {
-        let square = square_on(
-            format!("{team} piece"),
-            Point {
-                x: self.x,
-                y: self.y,
-            },
-            size,
-        )?;
-        let damage = u8::try_from(self.damage)
-            .ok()
-            .filter(|&d| d <= super::COLLISION_DAMAGE)
-            .ok_or(SetupError::Damage {
-                team,
-                square,
-                damage: self.damage,
-            })?;
-        Ok(Piece { square, damage })
-    }
-}
-
-/// `point` as a square of a board of `size`, or an error naming `what` it is.
-pub(crate) fn square_on(what: String, point: Point, size: u8) -> Result<Square, SetupError> {
-    point.square_on(size).ok_or(SetupError::OffBoard {
-        what,
-        x: point.x,
-        y: point.y,
-        size,
-    })
-}
 
 /// The board size as a `u8`, refusing anything the engine does not support.
 pub(crate) fn board_size(size: i64) -> Result<u8, SetupError> {

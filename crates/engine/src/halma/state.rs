@@ -3,7 +3,7 @@
 //! It is the unchecked, serialisable face of a [`Game`](super::Game): anything may arrive here from a
 //! file, so [`Game::from_state`](super::Game::from_state) checks it all before a game is built from it.
 
-use super::protocol::{PieceJson, Point};
+use super::point::{PieceJson, Point};
 use super::{CampRules, GameResult, Mode, Preset};
 use serde::{Deserialize, Serialize};
 

@@ -1,42 +1,11 @@
 //! Checking a submitted move: the chain of landing squares an AI or a person sends.
 
 use super::movegen::CourseStage;
+use super::path::Path;
+use super::point::Point;
 use super::position::{EMPTY, OCCUPIED};
-
-use super::protocol::Point;
 use super::{Move, Position, Square, Team};
-use serde::{Deserialize, Serialize};
 use std::fmt;
-
-/// A move as the protocol writes it: the piece's square and every square it lands on, in order.
-///
-/// One landing one square away is a step; otherwise every landing is a jump of exactly two squares. The
-/// coordinates are unchecked integers: a `Path` is what arrived, [`Position::check`] says whether it is legal.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Path {
-    pub from: Point,
-    pub to: Vec<Point>,
-}
-
-impl Path {
-    /// A path between squares of a known board.
-    pub fn new(from: Square, to: Vec<Square>) -> Path {
-        Path {
-            from: from.into(),
-            to: to.into_iter().map(Point::from).collect(),
-        }
-    }
-}
-
-impl fmt::Display for Path {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.from)?;
-        for p in &self.to {
-            write!(f, "->{p}")?;
-        }
-        Ok(())
-    }
-}
 
 /// Why a submitted move is not legal. Each names the squares involved.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -665,11 +665,6 @@ impl Tournament {
         Standings::new(self.entries(), &self.results(), &byes).map_err(TournamentError::Standings)
     }
 
-    /// The table a teacher reads: the standings with ratings, ties, latency, errors and withdrawals.
-    pub fn table(&self) -> Result<super::table::Table, TournamentError> {
-        super::table::Table::of(self)
-    }
-
     /// Whether `text` is meant as a bundle rather than a roster (its `format` says so), so a reader
     /// that takes either (the CLI's roster argument, the page's import) can say what is wrong with it
     /// as the one it is.

@@ -7,9 +7,9 @@
 
 use super::{clip_chars, RecordError, QUOTE_CHARS};
 use crate::halma::exchange::Wire;
-use crate::halma::protocol::{Point, MAX_RESPONSE_BYTES};
+use crate::halma::protocol::MAX_RESPONSE_BYTES;
 use crate::halma::{
-    Answer, EnactedMove, ErrorKind, Game, GameResult, GameState, NoMove, Path, Team, Teams,
+    Answer, EnactedMove, ErrorKind, Game, GameResult, GameState, NoMove, Path, Point, Team, Teams,
     TickOutcome, TickRefused,
 };
 use serde::Deserialize;
