@@ -207,6 +207,7 @@ impl SettingsForm {
             first_mover,
             code_only: self.code_only,
             milestones: parse_list(&self.milestones).map_err(|why| format!("Milestones: {why}"))?,
+            clock: Settings::default().clock,
         };
         settings.check()?;
         Ok(settings)
