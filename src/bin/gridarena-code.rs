@@ -33,24 +33,30 @@ impl CodeSeat {
         ))
     }
 
-    /// Starts `source` (an AI's files as JSON, as a roster carries them) under the name `label`: a
-    /// tournament's code entry. A new game resets this very code; nothing is looked up in the browser.
+    /// Starts `source` (an AI's files as JSON, as a roster carries them) under the name `label`, on a
+    /// clock of `clock_ms` a game and `grace_ms` of grace (the tournament's): a tournament's code entry.
+    /// A new game resets this very code; nothing is looked up in the browser.
     #[wasm_bindgen(js_name = fromSource)]
     pub fn from_source(
         label: &str,
         source: &str,
         seed: &str,
+        clock_ms: f64,
+        grace_ms: f64,
         on_status: js_sys::Function,
     ) -> CodeSeat {
         let seed = seed.parse().unwrap_or_default();
+        let clock = gridarena::code::host::clock_from_millis(clock_ms, grace_ms);
         CodeSeat(gridarena::code::host::HostedPlayer::from_source(
-            label, source, seed, on_status,
+            label, source, seed, clock, on_status,
         ))
     }
 
+    /// A new game seeded with `seed`, on a clock of `clock_ms` and `grace_ms` (code handed over whole).
     #[wasm_bindgen(js_name = newGame)]
-    pub fn new_game(&mut self, seed: &str) {
-        self.0.new_game(seed.parse().unwrap_or_default());
+    pub fn new_game(&mut self, seed: &str, clock_ms: f64, grace_ms: f64) {
+        let clock = gridarena::code::host::clock_from_millis(clock_ms, grace_ms);
+        self.0.new_game(seed.parse().unwrap_or_default(), clock);
     }
 
     /// Asks for `team`'s move on `occasion` (`game` or `single`, see

@@ -12,6 +12,7 @@ use super::trial::{Trial, TRIAL_DEADLINE_MS};
 use crate::web_ai;
 use gloo_timers::callback::Timeout;
 use gridarena_engine::halma::ai::BuiltIn;
+use gridarena_engine::halma::code::ClockSettings;
 use gridarena_engine::halma::game_loop::game_request_body;
 use gridarena_engine::halma::{AiPlayer, Answer, ContentType, Game, GameState, Team};
 use leptos::prelude::*;
@@ -182,7 +183,7 @@ async fn ask(
     match player {
         Choice::Kept(code) => {
             let source = store::source_of(&code)?;
-            let player = CodePlayer::start(source, 1, |_| {});
+            let player = CodePlayer::start(source, 1, ClockSettings::default(), |_| {});
             let (moved, _, _) = trial.ask(&player).await;
             let how = match moved.ms {
                 Some(ms) => format!("answered in {} ms of the code's own time", ms.round()),

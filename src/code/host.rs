@@ -12,6 +12,7 @@ use super::ai::{CodeRef, Format, Source};
 use super::player::{CodePlayer, Status};
 use super::store;
 use super::CodeMove;
+use gridarena_engine::halma::code::ClockSettings;
 use gridarena_engine::halma::{Answer, CodeFailure, Game, GameState, NoMove, Team};
 use gridarena_engine::tournament::plan::Occasion;
 use wasm_bindgen::JsValue;
@@ -43,23 +44,25 @@ impl HostedPlayer {
         let player = label
             .parse::<CodeRef>()
             .and_then(|code| store::source_of(&code))
-            .map(|source| start(source, seed, on_status.clone()))
+            .map(|source| start(source, seed, ClockSettings::default(), on_status.clone()))
             .map_err(|why| CodeFailure::NotStarted { why });
         HostedPlayer::told(label, false, player, on_status)
     }
 
     /// Starts `json` (a [`Source`] as JSON, checked here as a roster checks it) under the name `label`
-    /// for a game seeded with `seed`: a tournament's code entry, which this browser does not keep.
+    /// for a game seeded with `seed`, on the tournament's `clock`: a tournament's code entry, which this
+    /// browser does not keep.
     pub fn from_source(
         label: &str,
         json: &str,
         seed: u64,
+        clock: ClockSettings,
         on_status: js_sys::Function,
     ) -> HostedPlayer {
         let player = serde_json::from_str::<Source>(json)
             .map_err(|e| format!("the entry's code could not be read: {e}"))
             .and_then(|source| source.check().map(|()| source))
-            .map(|source| start(source, seed, on_status.clone()))
+            .map(|source| start(source, seed, clock, on_status.clone()))
             .map_err(|why| CodeFailure::NotStarted { why });
         HostedPlayer::told(label, true, player, on_status)
     }
@@ -86,9 +89,15 @@ impl HostedPlayer {
 
     /// A new game seeded with `seed`: the same code with fresh module state if it is unchanged in this
     /// browser's storage, or what the label names now (edited on the "Write an AI" page meanwhile).
-    pub fn new_game(&mut self, seed: u64) {
+    /// Code handed over whole plays it on `clock`: a tournament's, which a warm player from an earlier
+    /// roll call may not have had, and then starts again on it.
+    pub fn new_game(&mut self, seed: u64, clock: ClockSettings) {
         if self.fixed {
             match &self.player {
+                Ok(player) if player.clock_settings() != clock => {
+                    let source = player.source();
+                    self.player = Ok(start(source, seed, clock, self.on_status.clone()));
+                }
                 Ok(player) => player.new_game(seed),
                 Err(failure) => tell(&self.on_status, &Status::Failed(failure.clone())),
             }
@@ -146,8 +155,26 @@ impl HostedPlayer {
     }
 }
 
-fn start(source: Source, seed: u64, on_status: js_sys::Function) -> CodePlayer {
-    CodePlayer::start(source, seed, move |status| {
+/// A clock as it crosses between the two pages' modules: its play time and grace in milliseconds,
+/// JavaScript numbers (whole, at most a day, so exact). [`clock_from_millis`] reads it back.
+pub fn clock_millis(clock: ClockSettings) -> (f64, f64) {
+    let ms = |d: std::time::Duration| d.as_millis() as f64;
+    (ms(clock.total), ms(clock.grace))
+}
+
+/// A clock from [`clock_millis`]'s numbers; a number that is not one (NaN, negative) reads as 0, which
+/// a tournament's settings never hold.
+pub fn clock_from_millis(total_ms: f64, grace_ms: f64) -> ClockSettings {
+    ClockSettings::from_millis(total_ms as u64, grace_ms as u64)
+}
+
+fn start(
+    source: Source,
+    seed: u64,
+    clock: ClockSettings,
+    on_status: js_sys::Function,
+) -> CodePlayer {
+    CodePlayer::start(source, seed, clock, move |status| {
         // Heard after whatever changed it is done, never inside it: the asking page may ask at once.
         let (status, on_status) = (status.clone(), on_status.clone());
         wasm_bindgen_futures::spawn_local(async move { tell(&on_status, &status) });
@@ -233,6 +260,18 @@ pub fn answer_object(moved: CodeMove) -> JsValue {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tournaments_clock_crosses_the_modules_as_whole_milliseconds() {
+        let clock = ClockSettings::from_millis(42_500, 1_250);
+        assert_eq!(clock_millis(clock), (42_500.0, 1_250.0));
+        let (total, grace) = clock_millis(clock);
+        assert_eq!(clock_from_millis(total, grace), clock);
+        let course = ClockSettings::default();
+        let (total, grace) = clock_millis(course);
+        assert_eq!(clock_from_millis(total, grace), course);
+        assert_eq!(clock_from_millis(f64::NAN, -5.0).total.as_millis(), 0);
+    }
 
     #[test]
     fn the_occasion_word_carries_the_occasion_across_the_modules() {

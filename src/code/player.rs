@@ -12,15 +12,16 @@
 //!   time left plus the grace, [`CourseClock::deadline`]), which the player keeps itself, as the CLI's
 //!   program player does: past it the move is cut off, has spent the clock, and answers `timed_out`. So
 //!   a host that plays it on its clock (the tournament, by the engine's plan) only waits for its answer.
-//! - **The course clock.** A course-format player has the course's 300 s a game, kept by the engine's
-//!   [`CourseClock`] as the CLI keeps a program's: the page cannot measure a worker's CPU time, so each
+//! - **The course clock.** A course-format player has a clock a game (the course's 300 s and 10 s of
+//!   grace, or a tournament's own from its settings), kept by the engine's [`CourseClock`] as the CLI
+//!   keeps a program's: the page cannot measure a worker's CPU time, so each
 //!   move is charged its wall time as the page measured it (the time waited for a move that was cut
 //!   off); once spent, every move is `out_of_time` without asking.
 
 use super::ai::{CodeFile, Format, Source};
 use super::worker::{move_message, reset_message, start_message, CodeWorker, Message, Reply};
 use super::CodeMove;
-use gridarena_engine::halma::code::{Charge, CourseClock};
+use gridarena_engine::halma::code::{Charge, ClockSettings, CourseClock};
 use gridarena_engine::halma::course::input_txt;
 use gridarena_engine::halma::{Answer, CodeFailure, Game, NoMove, ProgramFailure, Team};
 use std::cell::RefCell;
@@ -66,7 +67,7 @@ struct Inner {
     /// the move is answered or dropped.
     clock_deadline: Option<gloo_timers::callback::Timeout>,
     next_id: u32,
-    /// Course format: the course's clock for this game (the engine's defaults).
+    /// Course format: the clock for this game (the settings it was started with).
     clock: CourseClock,
     on_status: OnStatus,
     /// Promises waiting for the player to be ready or failed ([`CodePlayer::settled`]).
@@ -76,8 +77,14 @@ struct Inner {
 }
 
 impl CodePlayer {
-    /// Starts `source` for a game seeded with `seed`; `on_status` hears every change of [`Status`].
-    pub fn start(source: Source, seed: u64, on_status: impl Fn(&Status) + 'static) -> CodePlayer {
+    /// Starts `source` for a game seeded with `seed`, a course-format player on a clock of `clock` a
+    /// game; `on_status` hears every change of [`Status`].
+    pub fn start(
+        source: Source,
+        seed: u64,
+        clock: ClockSettings,
+        on_status: impl Fn(&Status) + 'static,
+    ) -> CodePlayer {
         let player = CodePlayer {
             inner: Rc::new(RefCell::new(Inner {
                 source,
@@ -89,7 +96,7 @@ impl CodePlayer {
                 sent_at: None,
                 clock_deadline: None,
                 next_id: 0,
-                clock: CourseClock::default(),
+                clock: CourseClock::new(clock),
                 on_status: Rc::new(on_status),
                 waiting: Vec::new(),
                 load_deadline: None,
@@ -109,6 +116,11 @@ impl CodePlayer {
 
     pub fn seed(&self) -> u64 {
         self.inner.borrow().seed
+    }
+
+    /// The settings of its clock, the same for every game.
+    pub fn clock_settings(&self) -> ClockSettings {
+        self.inner.borrow().clock.settings()
     }
 
     /// A new game seeded with `seed`: fresh module state, no side files, a full clock.

@@ -5,7 +5,9 @@
 //! come with that module, on demand, beside Pyodide.
 
 use super::ai::Source;
+use super::host::clock_millis;
 use super::CodeMove;
+use gridarena_engine::halma::code::ClockSettings;
 use gridarena_engine::halma::protocol::parse_response;
 use gridarena_engine::halma::{Answer, CodeFailure, NoMove, Team};
 use gridarena_engine::tournament::plan::Occasion;
@@ -27,7 +29,7 @@ extern "C" {
     /// The module's `CodeSeat` (`src/bin/gridarena-code.rs`).
     type JsSeat;
     #[wasm_bindgen(method, js_name = newGame)]
-    fn new_game(this: &JsSeat, seed: &str);
+    fn new_game(this: &JsSeat, seed: &str, clock_ms: f64, grace_ms: f64);
     #[wasm_bindgen(method, catch)]
     fn ask(
         this: &JsSeat,
@@ -67,6 +69,8 @@ struct Inner {
     /// browser's storage.
     source: Option<String>,
     seed: u64,
+    /// A course-format player's clock: the course's, or the tournament's for its code entries.
+    clock: ClockSettings,
     status: SeatStatus,
     js: Option<JsSeat>,
     on_status: OnStatus,
@@ -93,28 +97,42 @@ impl Seat {
     /// Starts the AI `label` names (`code:NAME`, `code:NAME@v3`) for a game seeded with `seed`, loading
     /// the code players' module first if this page has not yet; `on_status` hears every change.
     pub fn open(label: &str, seed: u64, on_status: impl Fn(&SeatStatus) + 'static) -> Seat {
-        Seat::start(label, None, seed, Rc::new(on_status))
+        Seat::start(
+            label,
+            None,
+            seed,
+            ClockSettings::default(),
+            Rc::new(on_status),
+        )
     }
 
     /// Starts `source` under the name `label` (what the inspector and the page call it) for a game
-    /// seeded with `seed`: code the page holds itself, as a tournament's code entry, rather than an AI
-    /// kept in this browser. A new game resets this very code.
+    /// seeded with `seed`, on `clock` (the tournament's settings'): code the page holds itself, as a
+    /// tournament's code entry, rather than an AI kept in this browser. A new game resets this very code.
     pub fn open_source(
         label: &str,
         source: &Source,
         seed: u64,
+        clock: ClockSettings,
         on_status: impl Fn(&SeatStatus) + 'static,
     ) -> Seat {
         let json = serde_json::to_string(source).unwrap_or_default();
-        Seat::start(label, Some(json), seed, Rc::new(on_status))
+        Seat::start(label, Some(json), seed, clock, Rc::new(on_status))
     }
 
-    fn start(label: &str, source: Option<String>, seed: u64, on_status: OnStatus) -> Seat {
+    fn start(
+        label: &str,
+        source: Option<String>,
+        seed: u64,
+        clock: ClockSettings,
+        on_status: OnStatus,
+    ) -> Seat {
         let seat = Seat {
             inner: Rc::new(RefCell::new(Inner {
                 label: label.to_string(),
                 source,
                 seed,
+                clock,
                 status: SeatStatus::Loading("loading the code players' module…".to_string()),
                 js: None,
                 on_status,
@@ -160,12 +178,13 @@ impl Seat {
                     }
                 });
             });
-        let (label, source, seed) = {
+        let (label, source, seed, clock) = {
             let inner = self.inner.borrow();
             (
                 inner.label.clone(),
                 inner.source.clone(),
                 inner.seed.to_string(),
+                clock_millis(inner.clock),
             )
         };
         let made = js_sys::Reflect::get(module, &"CodeSeat".into())
@@ -186,12 +205,17 @@ impl Seat {
                         .ok()
                         .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
                         .ok_or("the code players' module has no CodeSeat.fromSource")?;
-                    let args = js_sys::Array::of4(
-                        &label.into(),
-                        &json.into(),
-                        &seed.into(),
-                        heard.as_ref().unchecked_ref(),
-                    );
+                    let args = js_sys::Array::new();
+                    for arg in [
+                        label.into(),
+                        json.into(),
+                        seed.into(),
+                        clock.0.into(),
+                        clock.1.into(),
+                    ] {
+                        args.push(&arg);
+                    }
+                    args.push(heard.as_ref().unchecked_ref());
                     from_source
                         .apply(&class, &args)
                         .map_err(crate::ai_worker::js_error)
@@ -261,14 +285,23 @@ impl Seat {
     /// Until the module's seat says otherwise, the seat is loading again: a tick must not begin on the
     /// word of the last game.
     pub fn new_game(&self, seed: u64) {
+        let clock = self.inner.borrow().clock;
+        self.new_game_on_clock(seed, clock);
+    }
+
+    /// A new game seeded with `seed`, code handed over whole on `clock` (a tournament's): a seat kept
+    /// warm from a roll call on other settings plays the tournament's clock all the same.
+    pub fn new_game_on_clock(&self, seed: u64, clock: ClockSettings) {
         let mut inner = self.inner.borrow_mut();
         inner.seed = seed;
-        // Before the module is here, the seat it makes takes the new seed.
+        inner.clock = clock;
+        // Before the module is here, the seat it makes takes the new seed and clock.
         if inner.js.is_some() {
             inner.status = SeatStatus::Loading(String::new());
         }
         if let Some(js) = &inner.js {
-            js.new_game(&seed.to_string());
+            let (clock_ms, grace_ms) = clock_millis(clock);
+            js.new_game(&seed.to_string(), clock_ms, grace_ms);
         }
     }
 

@@ -4,6 +4,7 @@
 use super::ai::Source;
 use super::player::{CodePlayer, Status};
 use super::trial::trials;
+use gridarena_engine::halma::code::ClockSettings;
 use leptos::prelude::*;
 
 /// One position's result.
@@ -30,7 +31,7 @@ pub fn TestPanel(source: Signal<Option<Source>>) -> impl IntoView {
         status.set("Starting…".to_string());
         leptos::task::spawn_local(async move {
             let format = source.format;
-            let player = CodePlayer::start(source, 1, move |s| {
+            let player = CodePlayer::start(source, 1, ClockSettings::default(), move |s| {
                 if let Status::Loading(text) = s {
                     if !text.is_empty() {
                         status.set(text.clone());

@@ -35,7 +35,7 @@ use crate::notice::{Line, Tone};
 use crate::now_ms;
 use crate::tick_wait::{TickWait, Woken};
 use crate::web_ai;
-use gridarena_engine::halma::code::HashedSource;
+use gridarena_engine::halma::code::{ClockSettings, HashedSource};
 use gridarena_engine::halma::play::Deadline;
 use gridarena_engine::halma::tick_clock::{Pace, TickClock};
 use gridarena_engine::halma::{AiPlayer, Answer, NoMove, Team, Teams};
@@ -140,14 +140,15 @@ impl Control {
     }
 
     /// Seats `code` (a game's code entries, by team: name and code) in `askers` for a game seeded with
-    /// `seed`, each from the pool: its seat reused with a fresh game, or a new one opened. Waits while
-    /// the pool has no room (polling, as seats come back only when games end), then until every seat is
+    /// `seed` and played on the course `clock`, each from the pool: its seat reused with a fresh game, or
+    /// a new one opened. Waits while the pool has no room (polling, as seats come back only when games end), then until every seat is
     /// ready or has failed (loading an interpreter is not the code's time). Returns the pool's numbers
     /// for the seats, to give back, and the seats; `None` once the tournament is replaced meanwhile.
     async fn seat_code(
         self,
         code: &[(Team, String, Arc<HashedSource>)],
         seed: u64,
+        clock: ClockSettings,
         askers: &Teams<Asker>,
         still: impl Fn() -> bool,
     ) -> Option<(Vec<u64>, Vec<Seat>)> {
@@ -184,11 +185,11 @@ impl Control {
                 // rather than loading its interpreter again to fail again.
                 Some(seat) if matches!(seat.status(), SeatStatus::Failed(_)) => seat,
                 Some(seat) => {
-                    seat.new_game(seed);
+                    seat.new_game_on_clock(seed, clock);
                     seat
                 }
                 None => {
-                    let seat = Seat::open_source(name, source, seed, |_| {});
+                    let seat = Seat::open_source(name, source, seed, clock, |_| {});
                     self.pool.update_value(|p| p.fill(t.id, seat.clone()));
                     seat
                 }
@@ -297,7 +298,7 @@ impl Control {
         // How this game's players are asked: built-in AIs think in workers of their own, dropped
         // (terminated) with the game; code entries in seats from the pool.
         let askers: Teams<Asker> = Teams::default();
-        let Some((code, seed)) = self.run.with_untracked(|r| {
+        let Some((code, seed, clock)) = self.run.with_untracked(|r| {
             let r = r.as_ref()?;
             let names = r.tournament.names();
             let code: Vec<(Team, String, Arc<HashedSource>)> = r
@@ -307,7 +308,8 @@ impl Control {
                     (team, names.get(entry).cloned().unwrap_or_default(), source)
                 })
                 .collect();
-            Some((code, r.game(number)?.fixture.seed))
+            let clock = r.tournament.settings().clock;
+            Some((code, r.game(number)?.fixture.seed, clock))
         }) else {
             return;
         };
@@ -315,7 +317,7 @@ impl Control {
             (Vec::new(), Vec::new())
         } else {
             match self
-                .seat_code(&code, seed, &askers, move || self.current(epoch))
+                .seat_code(&code, seed, clock, &askers, move || self.current(epoch))
                 .await
             {
                 Some(seated) => seated,
@@ -329,11 +331,12 @@ impl Control {
     /// Plays game `number`'s ticks to its end (or until the tournament is replaced); `seats` are its code
     /// entries' seats.
     async fn ticks(self, number: usize, epoch: u64, askers: &Teams<Asker>, seats: &[Seat]) {
-        let Some((tick_ms, round)) = self.run.with_untracked(|r| {
+        let Some((tick_ms, round, course_clock)) = self.run.with_untracked(|r| {
             let r = r.as_ref()?;
             Some((
                 r.tournament.settings().tick_ms,
                 r.game(number)?.fixture.round,
+                r.tournament.settings().clock,
             ))
         }) else {
             return;
@@ -382,7 +385,7 @@ impl Control {
             };
             let mut clock = TickClock::new(tick_ms, pace);
             for r in &requests {
-                clock.ask_until(r.team, Some(roll_call::wait_ms(r.deadline)));
+                clock.ask_until(r.team, Some(roll_call::wait_ms(r.deadline, course_clock)));
             }
             let wait = TickWait::new(clock);
             self.waits.update_value(|w| {
@@ -394,7 +397,7 @@ impl Control {
                 // The machine's strain is read from code answers against the tick they must fit.
                 let timed = matches!(request.to, Question::Code { .. })
                     && request.deadline != Deadline::CourseClock;
-                let limit = roll_call::wait_ms(request.deadline);
+                let limit = roll_call::wait_ms(request.deadline, course_clock);
                 askers[team].ask(request.to, limit, move |asked| {
                     let ms = answered_ms(&asked.answer, asked.elapsed_ms);
                     if timed {
@@ -590,7 +593,10 @@ async fn check_code(
     let plan = entry.plan;
     let askers: Teams<Asker> = Teams::default();
     let code = [(Team::Red, entry.name.clone(), source)];
-    let Some((ids, _)) = ctl.seat_code(&code, settings.seed, &askers, still).await else {
+    let Some((ids, _)) = ctl
+        .seat_code(&code, settings.seed, settings.clock, &askers, still)
+        .await
+    else {
         return Check::Waiting;
     };
     let status = askers
@@ -749,6 +755,7 @@ pub fn roll_call(
 /// How long the roll call waits for `plan`'s entry (its roll call's deadline; the tick where it has
 /// none, which no asked entry lacks).
 fn plan_wait(plan: &EntryPlan, settings: &Settings) -> u64 {
-    plan.roll_call
-        .map_or(settings.tick_ms, |call| roll_call::wait_ms(call.deadline))
+    plan.roll_call.map_or(settings.tick_ms, |call| {
+        roll_call::wait_ms(call.deadline, settings.clock)
+    })
 }

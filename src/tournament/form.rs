@@ -1,6 +1,7 @@
 //! The settings form: every field as typed, read into the engine's [`Settings`] (which checks the ranges)
 //! only when the tournament starts, so a half-typed number is never an error while typing.
 
+use gridarena_engine::halma::code::ClockSettings;
 use gridarena_engine::halma::play::{Policy, DEFAULT_CONSECUTIVE_ERRORS};
 use gridarena_engine::halma::{CampRules, Preset, Team};
 use gridarena_engine::tournament::milestone::parse_list;
@@ -23,6 +24,8 @@ pub enum Field {
     Seed,
     CampRules,
     FirstMover,
+    ClockSeconds,
+    GraceSeconds,
     Milestones,
 }
 
@@ -49,6 +52,11 @@ pub struct SettingsForm {
     pub camp_rules: String,
     /// `drawn`, `red` or `blue`; read with the classic preset only.
     pub first_mover: String,
+    /// A course-format entry's clock, seconds a game; read with the classic preset only, the one a
+    /// course-format entry plays.
+    pub clock_seconds: String,
+    /// Its grace, in seconds; read with the classic preset only.
+    pub grace_seconds: String,
     /// Code entries only (and house bots): no web AI, no program.
     pub code_only: bool,
     /// `greedy:50, search-lite:50`: built-in AIs every entry plays twice, for grading.
@@ -65,6 +73,19 @@ fn number<T: std::str::FromStr>(what: &str, text: &str) -> Result<T, String> {
     text.trim()
         .parse()
         .map_err(|_| format!("{what}: {:?} is not a whole number.", text.trim()))
+}
+
+/// Seconds as typed (fractions allowed), in whole milliseconds; the settings check the range.
+fn millis(what: &str, text: &str) -> Result<u64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(seconds) if seconds.is_finite() && seconds >= 0.0 => {
+            Ok((seconds * 1000.0).round() as u64)
+        }
+        _ => Err(format!(
+            "{what}: {:?} is not a number of seconds.",
+            text.trim()
+        )),
+    }
 }
 
 fn optional<T: std::str::FromStr>(what: &str, text: &str) -> Result<Option<T>, String> {
@@ -100,6 +121,8 @@ impl SettingsForm {
             seed: s.seed.to_string(),
             camp_rules: s.camp_rules.name().to_string(),
             first_mover: s.first_mover.map_or("drawn", Team::name).to_string(),
+            clock_seconds: s.clock.total.as_secs_f64().to_string(),
+            grace_seconds: s.clock.grace.as_secs_f64().to_string(),
             code_only: s.code_only,
             milestones: s
                 .milestones
@@ -126,6 +149,8 @@ impl SettingsForm {
             Field::Milestones => &self.milestones,
             Field::CampRules => &self.camp_rules,
             Field::FirstMover => &self.first_mover,
+            Field::ClockSeconds => &self.clock_seconds,
+            Field::GraceSeconds => &self.grace_seconds,
         }
     }
 
@@ -145,6 +170,8 @@ impl SettingsForm {
             Field::Milestones => &mut self.milestones,
             Field::CampRules => &mut self.camp_rules,
             Field::FirstMover => &mut self.first_mover,
+            Field::ClockSeconds => &mut self.clock_seconds,
+            Field::GraceSeconds => &mut self.grace_seconds,
         };
         *slot = value;
     }
@@ -176,9 +203,10 @@ impl SettingsForm {
             other => other.to_string(),
         };
         let policy: Policy = policy.parse()?;
-        // The camp rules and the first mover are offered with the classic preset only; hidden, they
-        // keep what was chosen but play the seed's rules with a drawn first mover.
-        let (camp_rules, first_mover) = if preset == Preset::Classic {
+        // The camp rules, the first mover and the course clock are offered with the classic preset
+        // only; hidden, they keep what was chosen but play the seed's rules with a drawn first mover
+        // and the course's clock (no course-format entry plays another preset).
+        let (camp_rules, first_mover, clock) = if preset == Preset::Classic {
             let camp: CampRules = self
                 .camp_rules
                 .parse()
@@ -190,9 +218,13 @@ impl SettingsForm {
                         .map_err(|e| format!("First move: {e}"))?,
                 ),
             };
-            (camp, first)
+            let clock = ClockSettings::from_millis(
+                millis("Course clock", &self.clock_seconds)?,
+                millis("Grace", &self.grace_seconds)?,
+            );
+            (camp, first, clock)
         } else {
-            (CampRules::Seed, None)
+            (CampRules::Seed, None, ClockSettings::default())
         };
         let settings = Settings {
             format,
@@ -208,6 +240,7 @@ impl SettingsForm {
             first_mover,
             code_only: self.code_only,
             milestones: parse_list(&self.milestones).map_err(|why| format!("Milestones: {why}"))?,
+            clock,
         };
         settings.check()?;
         Ok(settings)
@@ -331,5 +364,28 @@ mod tests {
         f.set(Field::FirstMover, "drawn".into());
         f.set(Field::CampRules, "usc".into());
         assert!(f.settings().unwrap_err().starts_with("Camp rules"));
+    }
+
+    #[test]
+    fn the_course_clock_is_typed_in_seconds_with_the_classic_preset() {
+        let mut f = SettingsForm::default();
+        assert_eq!(
+            (f.clock_seconds.as_str(), f.grace_seconds.as_str()),
+            ("300", "10")
+        );
+        f.set(Field::Preset, "classic".into());
+        f.set(Field::ClockSeconds, " 42.5 ".into());
+        f.set(Field::GraceSeconds, "2".into());
+        let s = f.settings().unwrap();
+        assert_eq!(s.clock, ClockSettings::from_millis(42_500, 2_000));
+        assert_eq!(SettingsForm::from_settings(&s).clock_seconds, "42.5");
+        assert_eq!(SettingsForm::from_settings(&s).settings().unwrap(), s);
+        f.set(Field::ClockSeconds, "soon".into());
+        assert!(f.settings().unwrap_err().starts_with("Course clock"));
+        f.set(Field::ClockSeconds, "0".into());
+        assert!(f.settings().unwrap_err().starts_with("The course clock"));
+        // Another preset hides the fields, and no course entry plays it: the course's clock.
+        f.set(Field::Preset, "arena".into());
+        assert_eq!(f.settings().unwrap().clock, ClockSettings::default());
     }
 }

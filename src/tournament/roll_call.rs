@@ -77,14 +77,14 @@ pub fn request(settings: &Settings) -> Result<(String, Team), String> {
 }
 
 /// How long the page waits for a question under `deadline`: its milliseconds; for a course clock, the
-/// whole clock and its grace (the page's clock is the course's, [`ClockSettings::default`]), which the
-/// code player keeps itself and answers `timed_out` at, and [`LOAD_LIMIT_MS`] more, for a worker that
-/// was still loading when asked. Only a page that lost the answer waits that long.
-pub fn wait_ms(deadline: Deadline) -> u64 {
+/// whole of `clock` (the tournament's settings') and its grace, which the code player keeps itself and
+/// answers `timed_out` at, and [`LOAD_LIMIT_MS`] more, for a worker that was still loading when asked.
+/// Only a page that lost the answer waits that long.
+pub fn wait_ms(deadline: Deadline, clock: ClockSettings) -> u64 {
     match deadline {
         Deadline::Millis(ms) => ms,
         Deadline::CourseClock => deadline
-            .longest_ms(ClockSettings::default())
+            .longest_ms(clock)
             .saturating_add(u64::from(LOAD_LIMIT_MS)),
     }
 }
@@ -169,8 +169,8 @@ fn code_fix(code: &str) -> &'static str {
 fn timed_out_fix(settings: &Settings, plan: &EntryPlan, what: &str) -> String {
     match plan.moves {
         Deadline::CourseClock => format!(
-            "{what} must answer within its clock (the course's {} s a game): does it loop for ever?",
-            ClockSettings::default().total.as_secs()
+            "{what} must answer within its clock ({} s a game): does it loop for ever?",
+            settings.clock.total.as_secs_f64()
         ),
         Deadline::Millis(_) => format!(
             "{what} must answer within the tick length ({} ms): does it loop for ever, or search too deep? Or raise the tick length",
@@ -433,9 +433,24 @@ mod tests {
         assert_eq!(state, serde_json::to_string(&game.state()).unwrap());
         let call = course.plan.roll_call.unwrap();
         assert_eq!(
-            wait_ms(call.deadline),
+            wait_ms(call.deadline, s.clock),
             310_000 + u64::from(LOAD_LIMIT_MS),
             "the whole clock and grace, not 3 ticks"
+        );
+        // The tournament's own clock, not the course's, where its settings say another.
+        let short = ClockSettings::from_millis(60_000, 5_000);
+        assert_eq!(
+            wait_ms(call.deadline, short),
+            65_000 + u64::from(LOAD_LIMIT_MS)
+        );
+        let on_short = Settings {
+            clock: short,
+            ..s.clone()
+        };
+        assert!(
+            timed_out_fix(&on_short, &course.plan, "the code").contains("(60 s a game)"),
+            "{}",
+            timed_out_fix(&on_short, &course.plan, "the code")
         );
         // A 20 s answer is green for it: it plays on its clock, never cut at the tick.
         let green = judge_code(&s, &course.plan, good_move(&s), Some(20_000));
@@ -450,7 +465,7 @@ mod tests {
             Some(Ok(Question::Code { .. }))
         ));
         let call = function.plan.roll_call.unwrap();
-        assert_eq!(wait_ms(call.deadline), 15_000);
+        assert_eq!(wait_ms(call.deadline, s.clock), 15_000);
         let slow = judge_code(&s, &function.plan, good_move(&s), Some(6000));
         assert!(slow.is_red(), "{slow:?}");
     }

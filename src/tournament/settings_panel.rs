@@ -1,5 +1,5 @@
-//! The settings: format, preset (with the classic preset, the camp rules and first move), tick, limits
-//! and the error policy, each field as typed. Under every policy a game that reaches the turn limit goes
+//! The settings: format, preset (with the classic preset, the camp rules, first move and a course-format
+//! entry's clock), tick, limits and the error policy, each field as typed. Under every policy a game that reaches the turn limit goes
 //! against the side with more error ticks.
 
 use super::form::{Field, SettingsForm};
@@ -74,6 +74,8 @@ pub fn SettingsPanel(form: RwSignal<SettingsForm>) -> impl IntoView {
                     options=&[("seed", "seed"), ("course", "course (USC CSCI 561)")] />
                 <Choice form field=Field::FirstMover label="First move" testid="first-move"
                     options=&[("drawn", "drawn"), ("red", "red (Black)"), ("blue", "blue (White)")] />
+                <Input form field=Field::ClockSeconds label="Course clock (s a game)" testid="clock" />
+                <Input form field=Field::GraceSeconds label="Clock grace (s)" testid="grace" />
             </Show>
             <Input form field=Field::TickMs label="Tick (ms)" testid="tick" />
             <Input form field=Field::MaxTurns label="Turn limit (empty: the preset's)" testid="turns" />

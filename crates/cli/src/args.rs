@@ -5,6 +5,7 @@
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use gridarena_cli::program::{Clock, OutOfTime};
+use gridarena_engine::halma::code::ClockSettings;
 use gridarena_engine::halma::{CampRules, Preset, Team};
 use std::time::Duration;
 
@@ -73,6 +74,13 @@ impl ClockArgs {
             grace: Duration::from_secs_f64(self.grace),
             out_of_time,
         }
+    }
+
+    /// The clock as a tournament's settings keep it: whole milliseconds, rounded, which is how its
+    /// bundle stores it, so a run and its resumption play the same clock.
+    pub fn settings(&self) -> ClockSettings {
+        let millis = |seconds: f64| (seconds * 1000.0).round() as u64;
+        ClockSettings::from_millis(millis(self.clock), millis(self.grace))
     }
 }
 

@@ -11,7 +11,7 @@ use crate::progress::Progress;
 use clap::Args;
 use gridarena_cli::compare::{self as run_compare, Game, Plan, Sides};
 use gridarena_cli::durable;
-use gridarena_cli::runner::{describe, parse_player, PlayerOptions, RunError};
+use gridarena_cli::runner::{describe, parse_player, RunError};
 use gridarena_cli::terminal::printable;
 use gridarena_engine::compare::{
     self, Interval, ScoreTally, StopRule, Verdict, DEFAULT_GAMES, DEFAULT_MIN_GAMES,
@@ -88,9 +88,6 @@ pub struct CompareArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MIN_GAMES,
         value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_GAMES)))]
     min_games: u32,
-    /// The run's seed: every game's seed comes from it [default: random, printed on stderr]
-    #[arg(long, value_name = "S")]
-    seed: Option<u64>,
     /// Games played at once [default: the machine's cores, at most 8; 1 when a player is a web AI,
     /// which a single-threaded AI server could not answer twice in a tick]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
@@ -106,11 +103,6 @@ pub struct CompareArgs {
     /// Write each game's record (DIR/games/game-N.jsonl) and the result (DIR/summary.json) here
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Run a code player even where this machine cannot confine it (no Landlock, seccomp or
-    /// unprivileged namespaces): it could then reach your files, sockets or processes, so only for
-    /// code you trust
-    #[arg(long)]
-    unconfined_code: bool,
 }
 
 impl CompareArgs {
@@ -194,20 +186,15 @@ fn score_line(tally: &ScoreTally) -> String {
 pub fn run(args: &CompareArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
     gridarena_cli::program::supervise().map_err(Failure::Internal)?;
     let code = gridarena_cli::code::code_players(&[("A", &args.a), ("B", &args.b)]);
-    gridarena_cli::code::announce(&code, args.unconfined_code).map_err(Failure::Input)?;
+    gridarena_cli::code::announce(&code, args.game.unconfined_code).map_err(Failure::Input)?;
     // A comparison's games are match games: these settings make the rules and the error policy.
     let settings = args.game.settings();
     settings.rules().check_options().map_err(Failure::Input)?;
-    let clock = args.game.clock();
-    let options = |content_type| PlayerOptions {
-        content_type,
-        clock,
-    };
     let sides = Sides {
-        a: (&args.a, options(args.a_content_type)),
-        b: (&args.b, options(args.b_content_type)),
+        a: (&args.a, args.game.player_options(args.a_content_type)),
+        b: (&args.b, args.game.player_options(args.b_content_type)),
     };
-    let seed = args.seed.unwrap_or_else(crate::match_cmd::random_seed);
+    let seed = args.game.seed.unwrap_or_else(crate::match_cmd::random_seed);
     let plan = Plan {
         settings: &settings,
         seed,
@@ -219,7 +206,7 @@ pub fn run(args: &CompareArgs, out: &mut impl Write) -> Result<ExitCode, Failure
         out_of_time_loss: args.game.out_of_time_loss(),
     };
     run_compare::check(&plan, &sides).map_err(Failure::Input)?;
-    if args.seed.is_none() {
+    if args.game.seed.is_none() {
         let _ = writeln!(
             io::stderr(),
             "gridarena: random seed {seed} (--seed {seed} plays these games again)"

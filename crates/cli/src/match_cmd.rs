@@ -9,7 +9,7 @@ use crate::progress::Progress;
 use clap::Args;
 use gridarena_cli::runner::{
     check_players, describe, match_game, match_game_from, parse_player, play_game, seat, Played,
-    Player, PlayerOptions, RunError, Watcher,
+    Player, RunError, Watcher,
 };
 use gridarena_cli::terminal::printable;
 use gridarena_engine::halma::record::Recorder;
@@ -114,6 +114,9 @@ Examples:
 #[command(mut_arg("max_turns", |a| a.help(
     "Ticks after which a game is a draw [default: the preset's, 1000; with --from, the position's]"
 )))]
+#[command(mut_arg("seed", |a| a.help(
+    "The first game's seed; game k plays S + k - 1 [default: random, printed on stderr]"
+)))]
 pub struct MatchArgs {
     /// Red's player: builtin:greedy, builtin:search, the http:// or https:// URL of a web AI, or a program
     /// as course:DIR:COMMAND or lines:DIR:COMMAND
@@ -123,10 +126,10 @@ pub struct MatchArgs {
     #[arg(long, value_name = "PLAYER", value_parser = parse_player)]
     blue: AiPlayer,
     /// How red's requests are labelled, if red is a web AI: text (text/plain) or json (application/json)
-    #[arg(long, value_name = "TYPE", default_value = "text", value_parser = parse_content_type)]
+    #[arg(long, value_name = "TYPE", default_value = "text", value_parser = str::parse::<ContentType>)]
     red_content_type: ContentType,
     /// How blue's requests are labelled, if blue is a web AI: text (text/plain) or json (application/json)
-    #[arg(long, value_name = "TYPE", default_value = "text", value_parser = parse_content_type)]
+    #[arg(long, value_name = "TYPE", default_value = "text", value_parser = str::parse::<ContentType>)]
     blue_content_type: ContentType,
     #[command(flatten)]
     game: GameArgs,
@@ -137,9 +140,6 @@ pub struct MatchArgs {
     /// With a record in --from: the position after its tick N (0 is its start) [default: its last tick]
     #[arg(long, value_name = "N", requires = "from")]
     turn: Option<u32>,
-    /// The first game's seed; game k plays S + k - 1 [default: random, printed on stderr]
-    #[arg(long, value_name = "S")]
-    seed: Option<u64>,
     /// Write each game's record (JSON Lines) here; with --games N, FILE-k.jsonl for game k
     #[arg(long, value_name = "FILE.jsonl")]
     record: Option<PathBuf>,
@@ -153,33 +153,23 @@ pub struct MatchArgs {
     /// Print each tick's errors (no move, illegal move) on stderr as they happen
     #[arg(long, short)]
     verbose: bool,
-    /// Run a code player even where this machine cannot confine it (no Landlock, seccomp or
-    /// unprivileged namespaces): it could then reach your files, sockets or processes, so only for
-    /// code you trust
-    #[arg(long)]
-    unconfined_code: bool,
 }
 
 /// Plays the match and prints its results on `out`.
 pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
     gridarena_cli::program::supervise().map_err(Failure::Internal)?;
     let code = gridarena_cli::code::code_players(&[("red", &args.red), ("blue", &args.blue)]);
-    gridarena_cli::code::announce(&code, args.unconfined_code).map_err(Failure::Input)?;
-    let clock = args.game.clock();
-    let options = |content_type| PlayerOptions {
-        content_type,
-        clock,
-    };
+    gridarena_cli::code::announce(&code, args.game.unconfined_code).map_err(Failure::Input)?;
     let players = Teams {
-        red: Player::with_options(&args.red, options(args.red_content_type))
+        red: Player::with_options(&args.red, args.game.player_options(args.red_content_type))
             .map_err(Failure::Input)?,
-        blue: Player::with_options(&args.blue, options(args.blue_content_type))
+        blue: Player::with_options(&args.blue, args.game.player_options(args.blue_content_type))
             .map_err(Failure::Input)?,
     };
     // Where each side's move is cut and how its requests are labelled: the engine's word for its kind.
     let seats = Teams {
-        red: seat(&args.red, options(args.red_content_type)),
-        blue: seat(&args.blue, options(args.blue_content_type)),
+        red: seat(&args.red, args.game.player_options(args.red_content_type)),
+        blue: seat(&args.blue, args.game.player_options(args.blue_content_type)),
     };
     let labels = Teams {
         red: args.red.to_string(),
@@ -198,7 +188,7 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
             None
         }
     };
-    let first_seed = args.seed.unwrap_or_else(|| {
+    let first_seed = args.game.seed.unwrap_or_else(|| {
         let seed = random_seed();
         let _ = writeln!(
             io::stderr(),
@@ -292,11 +282,6 @@ pub fn random_seed() -> u64 {
     h.write_u128(now);
     h.write_u32(std::process::id());
     h.finish()
-}
-
-/// `--red-content-type` and `--blue-content-type`: the engine's names (`text`, `json`, or the header).
-fn parse_content_type(text: &str) -> Result<ContentType, String> {
-    text.parse()
 }
 
 /// `path` for game `k` of `games`: as given for a single game, else with `-k` before the extension.

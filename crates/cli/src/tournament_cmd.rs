@@ -9,7 +9,7 @@ use crate::io::{read_capped, CapError, Failure, Source};
 use crate::progress::Progress;
 use gridarena_cli::code::CodePlayer;
 use gridarena_cli::durable;
-use gridarena_cli::program::{self, OutOfTime, ProgramPlayer};
+use gridarena_cli::program::{self, Clock, OutOfTime, ProgramPlayer};
 use gridarena_cli::runner::{parse_player, PlayerOptions};
 use gridarena_cli::terminal::printable;
 use gridarena_cli::tournament::{play, Finished};
@@ -188,6 +188,7 @@ impl TournamentArgs {
             first_mover: self.rules.first.0,
             code_only: self.code_only,
             milestones: self.milestones.clone(),
+            clock: self.clock.settings(),
         })
     }
 }
@@ -317,13 +318,15 @@ fn open(args: &TournamentArgs, input: Input) -> Result<Tournament, Failure> {
     let kept = t.settings();
     if asked != *kept {
         eprintln!(
-            "note: resuming {} with the settings it started with ({}, {}, tick {} ms, {}, seed {}), not the options given",
+            "note: resuming {} with the settings it started with ({}, {}, tick {} ms, {}, seed {}, clock {} s, grace {} s), not the options given",
             from.display(),
             kept.format,
             kept.preset,
             kept.tick_ms,
             kept.policy,
-            kept.seed
+            kept.seed,
+            kept.clock.total.as_secs_f64(),
+            kept.clock.grace.as_secs_f64()
         );
     }
     eprintln!(
@@ -385,15 +388,10 @@ struct Asked<'a> {
 }
 
 impl Asked<'_> {
-    /// How long the roll call waits for an entry under `deadline`: its milliseconds, or this run's
-    /// whole course clock and its grace.
+    /// How long the roll call waits for an entry under `deadline`: its milliseconds, or the
+    /// tournament's whole course clock and its grace.
     fn wait(&self, deadline: Deadline) -> Duration {
-        deadline.limit().unwrap_or_else(|| {
-            self.options
-                .clock
-                .total
-                .saturating_add(self.options.clock.grace)
-        })
+        Duration::from_millis(deadline.longest_ms(self.settings.clock))
     }
 
     /// A web entry's roll call: the first game's request, labelled as its plan says.
@@ -525,14 +523,17 @@ pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<ExitCode, Fail
         .collect();
     gridarena_cli::code::announce(&code, args.unconfined_code).map_err(Failure::Input)?;
     let mut tournament = open(args, input)?;
+    // The tournament's own clock, which a resumed bundle keeps, whatever --clock says now.
+    let settings = tournament.settings();
     let options = PlayerOptions {
-        clock: args
-            .clock
-            .clock(if tournament.settings().policy.out_of_time_loses() {
+        clock: Clock::of(
+            settings.clock,
+            if settings.policy.out_of_time_loses() {
                 OutOfTime::Lose
             } else {
                 OutOfTime::NoMove
-            }),
+            },
+        ),
         ..PlayerOptions::default()
     };
     roll_call(&tournament, options)?;

@@ -409,6 +409,46 @@ fn a_tournament_exported_by_the_page_resumes_when_given_as_the_roster() {
     );
 }
 
+#[test]
+fn the_clock_is_kept_in_the_bundle_and_a_resumed_tournament_plays_it() {
+    let dir = temp_dir("clock");
+    let roster = roster_file(
+        &dir,
+        &[
+            ("Ada", "builtin:greedy".into()),
+            ("Bo", "builtin:search-lite".into()),
+        ],
+    );
+    let out = dir.join("out");
+    let options = "--preset mini --seed 3 --tick-ms 50 --max-turns 4";
+    let first = gridarena(&tournament_args(
+        &roster,
+        &format!("{options} --clock 42.5 --grace 1.25"),
+        &out,
+    ));
+    assert_eq!(first.code, 0, "{first:?}");
+    let clock = files::bundle(&out).settings().clock;
+    assert_eq!(
+        (clock.total, clock.grace),
+        (Duration::from_millis(42_500), Duration::from_millis(1_250))
+    );
+    // Another --clock on resuming: the bundle's clock stands, and the note says which it is.
+    let again = gridarena(&tournament_args(
+        &roster,
+        &format!("{options} --clock 60"),
+        &out,
+    ));
+    assert_eq!(again.code, 0, "{again:?}");
+    assert!(
+        again
+            .stderr
+            .contains("clock 42.5 s, grace 1.25 s), not the options given"),
+        "{}",
+        again.stderr
+    );
+    assert_eq!(files::bundle(&out).settings().clock, clock);
+}
+
 /// An endpoint that notes each request's Content-Type header and answers HTTP 500.
 fn noting_content_types() -> (u16, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
     use std::io::{Read, Write};

@@ -80,6 +80,15 @@ pub enum OutOfTime {
 }
 
 impl Clock {
+    /// The clock of `settings` (a tournament's), with what a spent one costs.
+    pub fn of(settings: ClockSettings, out_of_time: OutOfTime) -> Clock {
+        Clock {
+            total: settings.total,
+            grace: settings.grace,
+            out_of_time,
+        }
+    }
+
     /// The engine clock's settings: these, with the wall time capped at [`WALL_FACTOR`] times the total.
     pub fn settings(&self) -> ClockSettings {
         ClockSettings {

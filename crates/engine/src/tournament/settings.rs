@@ -60,6 +60,12 @@ pub struct Settings {
     /// Built-in AIs every entry plays twice, for grading ([`super::milestone`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub milestones: Vec<super::milestone::Milestone>,
+    /// The course clock of every entry that plays on one (course-format code, programs): its play time
+    /// a game and its grace. In the settings, not in each host, so that the same roster and settings
+    /// play the same games in the page and on the command line; a bundle from before it was kept
+    /// reads as the course's 300 s and 10 s.
+    #[serde(default)]
+    pub clock: crate::halma::code::ClockSettings,
 }
 
 impl Default for Settings {
@@ -78,6 +84,7 @@ impl Default for Settings {
             first_mover: None,
             code_only: false,
             milestones: Vec::new(),
+            clock: crate::halma::code::ClockSettings::default(),
         }
     }
 }
@@ -154,6 +161,19 @@ impl Settings {
             range("Withdraw after (games)", k.into(), 1, 1000)?;
         }
         super::milestone::check(&self.milestones)?;
+        let millis = |d: core::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        range(
+            "The course clock (ms a game)",
+            millis(self.clock.total),
+            crate::halma::code::clock::MIN_CLOCK_MS,
+            crate::halma::code::clock::MAX_CLOCK_MS,
+        )?;
+        range(
+            "The course clock's grace (ms)",
+            millis(self.clock.grace),
+            crate::halma::code::clock::MIN_CLOCK_MS,
+            crate::halma::code::clock::MAX_CLOCK_MS,
+        )?;
         self.rules().check_options()?;
         Ok(())
     }
@@ -261,5 +281,45 @@ mod tests {
             ..arena
         };
         assert!(arena_first.check().unwrap_err().contains("alternating"));
+    }
+
+    #[test]
+    fn the_course_clock_is_kept_with_the_settings_and_an_old_bundle_reads_the_courses() {
+        use crate::halma::code::ClockSettings;
+        let default = serde_json::to_string(&Settings::default()).unwrap();
+        assert!(
+            default.contains(r#""clock":{"totalMs":300000,"graceMs":10000}"#),
+            "{default}"
+        );
+        let short = Settings {
+            clock: ClockSettings::from_millis(60_000, 2_000),
+            ..Settings::default()
+        };
+        let json = serde_json::to_string(&short).unwrap();
+        assert_eq!(serde_json::from_str::<Settings>(&json).unwrap(), short);
+        assert!(short.check().is_ok());
+        // A bundle from before the clock was in the settings: the course's clock.
+        let old = default.replace(r#","clock":{"totalMs":300000,"graceMs":10000}"#, "");
+        assert!(!old.contains("clock"), "{old}");
+        assert_eq!(
+            serde_json::from_str::<Settings>(&old).unwrap().clock,
+            ClockSettings::default()
+        );
+        let zero = Settings {
+            clock: ClockSettings::from_millis(0, 10_000),
+            ..Settings::default()
+        };
+        assert_eq!(
+            zero.check().unwrap_err(),
+            "The course clock (ms a game) is 0; it must be from 1 to 86400000."
+        );
+        let absurd = Settings {
+            clock: ClockSettings::from_millis(300_000, 90_000_000),
+            ..Settings::default()
+        };
+        assert_eq!(
+            absurd.check().unwrap_err(),
+            "The course clock's grace (ms) is 90000000; it must be from 1 to 86400000."
+        );
     }
 }

@@ -20,6 +20,7 @@
 
 use crate::halma::course::Occasion;
 use core::time::Duration;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The course's play time for one game.
@@ -54,15 +55,56 @@ impl fmt::Display for Measured {
     }
 }
 
+/// The shortest play time or grace a tournament's settings take: a millisecond, as `--clock` and
+/// `--grace` take it.
+pub const MIN_CLOCK_MS: u64 = 1;
+/// The longest play time or grace a tournament's settings take: a day, as `--clock` and `--grace` take
+/// it. A longer clock is a typing slip, and would hold a game up for days.
+pub const MAX_CLOCK_MS: u64 = 86_400_000;
+
 /// A clock's settings, the same for every game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// A tournament keeps them in its settings, so that its bundle plays the same clock wherever it is
+/// resumed: serialized as `{"totalMs": 300000, "graceMs": 10000}`, whole milliseconds, either missing
+/// read as the course's. The wall factor is not stored: it is always [`WALL_FACTOR`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct ClockSettings {
     /// Play time per game.
+    #[serde(rename = "totalMs", with = "millis")]
     pub total: Duration,
     /// How long past its time left a move may run before it is killed.
+    #[serde(rename = "graceMs", with = "millis")]
     pub grace: Duration,
     /// The wall time of a game's moves is capped at this many times `total`.
+    #[serde(skip)]
     pub wall_factor: u32,
+}
+
+impl ClockSettings {
+    /// The clock a tournament's settings hold: `total` and `grace` in whole milliseconds, which is
+    /// how its bundle stores them, so a resumed tournament plays the very same clock.
+    pub fn from_millis(total_ms: u64, grace_ms: u64) -> ClockSettings {
+        ClockSettings {
+            total: Duration::from_millis(total_ms),
+            grace: Duration::from_millis(grace_ms),
+            wall_factor: WALL_FACTOR,
+        }
+    }
+}
+
+/// A [`Duration`] as whole milliseconds (sub-millisecond parts dropped).
+mod millis {
+    use core::time::Duration;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+        u64::deserialize(d).map(Duration::from_millis)
+    }
 }
 
 impl Default for ClockSettings {
@@ -389,5 +431,25 @@ mod tests {
         c.charge(cpu(u64::MAX, u64::MAX));
         assert!(!c.spent());
         assert_eq!(c.used(), S(u64::MAX));
+    }
+
+    #[test]
+    fn settings_are_stored_in_whole_milliseconds_and_missing_ones_are_the_courses() {
+        let settings = ClockSettings::from_millis(120_000, 2_500);
+        let json = serde_json::to_string(&settings).unwrap();
+        assert_eq!(json, r#"{"totalMs":120000,"graceMs":2500}"#);
+        assert_eq!(
+            serde_json::from_str::<ClockSettings>(&json).unwrap(),
+            settings
+        );
+        // The wall factor is not stored: it is always the course's.
+        assert_eq!(settings.wall_factor, WALL_FACTOR);
+        assert_eq!(
+            serde_json::from_str::<ClockSettings>("{}").unwrap(),
+            ClockSettings::default()
+        );
+        let total_only: ClockSettings = serde_json::from_str(r#"{"totalMs":60000}"#).unwrap();
+        assert_eq!((total_only.total, total_only.grace), (S(60), DEFAULT_GRACE));
+        assert!(serde_json::from_str::<ClockSettings>(r#"{"totalMs":-1}"#).is_err());
     }
 }
