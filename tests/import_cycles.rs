@@ -20,7 +20,6 @@ use std::path::{Path, PathBuf};
 /// the tournament's driver, the code page and seats, the Go page), or for want of time (the engine's).
 const KNOWN: &[(&str, &[&str])] = &[
     ("src/tournament", &["driver", "jobs"]),
-    ("crates/engine/src", &["compare", "tournament"]),
 ];
 
 /// Every `.rs` file under `dir`, with the module path of each from the crate's root (`src/halma/x.rs`

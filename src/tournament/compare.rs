@@ -1,6 +1,6 @@
 //! The Compare page's view model (`#/compare`): "did my change help?" in the page. Two players, A and
 //! B, play the games of the engine's compare schedule ([`gridarena_engine::compare`]) as a tournament of
-//! two entries ([`Tournament::compare`]), played by the tournament's own clock with no pacing; this
+//! two entries ([`compare::tournament`]), played by the tournament's own clock with no pacing; this
 //! module reads the form, counts the games as the CLI counts them (in their numbers' order, the stop rule
 //! read after each), and says what they show. It holds no signals and is tested natively.
 
@@ -181,7 +181,7 @@ pub struct Setup {
 impl Setup {
     /// The run as a tournament of two entries on the compare schedule.
     pub fn tournament(self) -> Result<Tournament, String> {
-        Tournament::compare(self.roster, self.settings, self.games).map_err(|e| e.to_string())
+        compare::tournament(self.roster, self.settings, self.games).map_err(|e| e.to_string())
     }
 }
 

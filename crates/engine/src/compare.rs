@@ -55,7 +55,11 @@
 
 use crate::halma::play::LoggedAnswer;
 use crate::halma::Team;
+use crate::tournament::event::{Tournament, TournamentError};
 use crate::tournament::game::{Fixture, GameReport};
+use crate::tournament::pairing::Format;
+use crate::tournament::roster::Roster;
+use crate::tournament::settings::{Settings, MAX_PER_ENTRY};
 use crate::tournament::Score;
 use crate::SplitMix64;
 use serde::Serialize;
@@ -108,6 +112,29 @@ pub fn fixture(seed: u64, k: u32) -> Fixture {
         blue,
         seed: game_seed(seed, k),
     }
+}
+
+/// A run of `games` games as a tournament of two entries (A first, B second) on the compare schedule:
+/// game `k` is [`fixture`]`(settings.seed, k)` for `k` in `0..games`, each pair a round, so a compare run
+/// in the page plays the very games `gridarena halma compare --seed` plays. The format and the
+/// milestones are ignored, and either entry may play every game at once (`per_entry` follows the
+/// concurrency). Its bundle does not read back as a comparison: the page does not keep one.
+pub fn tournament(
+    roster: Roster,
+    mut settings: Settings,
+    games: u32,
+) -> Result<Tournament, TournamentError> {
+    let entries = roster.entries.len();
+    if entries != 2 {
+        return Err(TournamentError::Settings(format!(
+            "A comparison takes two players, not {entries}."
+        )));
+    }
+    settings.format = Format::RoundRobin;
+    settings.milestones.clear();
+    settings.per_entry = settings.concurrency.min(MAX_PER_ENTRY);
+    let seed = settings.seed;
+    Tournament::with_fixtures(roster, settings, (0..games).map(|k| fixture(seed, k)))
 }
 
 /// How a game went for A.
@@ -715,9 +742,7 @@ mod tests {
     /// tournament of two entries on the compare schedule. The reports by game number.
     fn played(a: &str, b: &str, games: u32) -> Vec<GameReport> {
         use crate::halma::{AiPlayer, Preset};
-        use crate::tournament::event::Tournament;
-        use crate::tournament::roster::{entries_from_lines, Roster};
-        use crate::tournament::settings::Settings;
+        use crate::tournament::roster::entries_from_lines;
         let entries = entries_from_lines(&format!("A {a}\nB {b}")).unwrap();
         let settings = Settings {
             preset: Preset::Mini,
@@ -726,7 +751,7 @@ mod tests {
             seed: 7,
             ..Settings::default()
         };
-        let mut t = Tournament::compare(Roster { entries }, settings, games).unwrap();
+        let mut t = tournament(Roster { entries }, settings, games).unwrap();
         assert_eq!(
             t.settings().per_entry,
             3,
@@ -768,6 +793,37 @@ mod tests {
         (0..games as usize)
             .map(|k| t.report(k).unwrap().clone())
             .collect()
+    }
+
+    #[test]
+    fn a_comparison_takes_exactly_two_players_and_keeps_no_format_or_milestones() {
+        use crate::tournament::milestone::parse_list;
+        use crate::tournament::roster::entries_from_lines;
+        let settings = Settings {
+            format: Format::Swiss { rounds: 3 },
+            milestones: parse_list("greedy:50").unwrap(),
+            concurrency: 40,
+            seed: 9,
+            ..Settings::default()
+        };
+        let three =
+            entries_from_lines("A builtin:greedy\nB builtin:greedy\nC builtin:greedy").unwrap();
+        let err = tournament(Roster { entries: three }, settings.clone(), 4).unwrap_err();
+        assert_eq!(
+            err,
+            TournamentError::Settings("A comparison takes two players, not 3.".to_string())
+        );
+        let two = entries_from_lines("A builtin:greedy\nB builtin:greedy").unwrap();
+        let t = tournament(Roster { entries: two }, settings, 5).unwrap();
+        assert_eq!(t.settings().format, Format::RoundRobin);
+        assert!(t.settings().milestones.is_empty());
+        assert_eq!(t.settings().per_entry, MAX_PER_ENTRY);
+        assert_eq!(t.total_games(), 5);
+        assert_eq!(
+            t.byes(),
+            &[None, None, None],
+            "a round per pair, the last half full"
+        );
     }
 
     #[test]

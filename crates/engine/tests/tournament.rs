@@ -618,3 +618,45 @@ fn the_grades_file_has_a_row_per_entry_with_its_milestones_errors_and_code() {
     let resumed = Tournament::from_bundle(&t.to_bundle()).unwrap();
     assert_eq!(grades::to_csv(&resumed).unwrap(), csv);
 }
+
+#[test]
+fn a_given_schedule_is_played_as_given_and_one_that_does_not_fit_is_refused() {
+    use gridarena_engine::tournament::game::Fixture;
+    let game = |number: usize, round: usize, red: usize, blue: usize| Fixture {
+        number,
+        round,
+        red,
+        blue,
+        seed: 100 + number as u64,
+    };
+    // Rounds 0 and 2, none in round 1: each still has a bye slot, with no bye.
+    let schedule = vec![game(0, 0, 1, 0), game(1, 0, 2, 3), game(2, 2, 0, 1)];
+    let mut t = Tournament::with_fixtures(
+        roster(&FOUR),
+        settings(Format::RoundRobin),
+        schedule.clone(),
+    )
+    .unwrap();
+    assert_eq!(t.fixtures(), &schedule[..]);
+    assert_eq!(t.byes(), &[None, None, None]);
+    run(&mut t, None);
+    assert_eq!(t.finished_count(), 3);
+    assert!(t.is_over());
+
+    let refused = |settings: Settings, schedule: Vec<Fixture>| {
+        Tournament::with_fixtures(roster(&FOUR), settings, schedule).is_err()
+    };
+    let rr = || settings(Format::RoundRobin);
+    // Numbered out of place, an entry out of the roster, an entry against itself, a round going back.
+    assert!(refused(rr(), vec![game(1, 0, 0, 1)]));
+    assert!(refused(rr(), vec![game(0, 0, 0, 4)]));
+    assert!(refused(rr(), vec![game(0, 0, 2, 2)]));
+    assert!(refused(rr(), vec![game(0, 1, 0, 1), game(1, 0, 2, 3)]));
+    // A format that schedules games of its own, or milestones, would add to the schedule.
+    assert!(refused(settings(Format::Swiss { rounds: 2 }), vec![]));
+    let with_milestone = Settings {
+        milestones: gridarena_engine::tournament::milestone::parse_list("greedy:50").unwrap(),
+        ..rr()
+    };
+    assert!(refused(with_milestone, vec![]));
+}

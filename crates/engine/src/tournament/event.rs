@@ -203,33 +203,44 @@ impl Tournament {
         Ok(t)
     }
 
-    /// A comparison run as a tournament of two entries (A first, B second): game `k` is
-    /// [`crate::compare::fixture`]`(settings.seed, k)` for `k` in `0..games`, each pair a round, so a
-    /// compare run in the page plays the very games `gridarena halma compare --seed` plays. The format and
-    /// the milestones are ignored, and either entry may play every game at once (`per_entry` follows the
-    /// concurrency). Its bundle does not read back as a comparison: the page does not keep one.
-    pub fn compare(
+    /// A tournament of `roster` under `settings` whose schedule is `fixtures` and nothing else, each
+    /// fixture's round given a bye slot with no bye in it: for a schedule decided outside the tournament's
+    /// formats, such as a comparison's ([`crate::compare::tournament`]). The roster and the settings are
+    /// checked as by [`Tournament::new`]; the format must be a round robin (a Swiss would pair rounds of
+    /// its own later) and there must be no milestones (their games would come on top). Each fixture must
+    /// be numbered by its place, in rounds that never go back, between two different entries of the
+    /// roster. Its bundle does not read back with this schedule: [`Tournament::from_bundle`] schedules
+    /// the format's.
+    pub fn with_fixtures(
         roster: Roster,
-        mut settings: Settings,
-        games: u32,
+        settings: Settings,
+        fixtures: impl IntoIterator<Item = Fixture>,
     ) -> Result<Tournament, TournamentError> {
-        let entries = roster.entries.len();
-        if entries != 2 {
-            return Err(TournamentError::Settings(format!(
-                "A comparison takes two players, not {entries}."
-            )));
+        if settings.format != Format::RoundRobin || !settings.milestones.is_empty() {
+            return Err(TournamentError::Settings(
+                "A given schedule takes a round robin with no milestones.".to_string(),
+            ));
         }
-        settings.format = Format::RoundRobin;
-        settings.milestones.clear();
-        settings.per_entry = settings.concurrency.min(super::settings::MAX_PER_ENTRY);
         let mut t = Tournament::new(roster, settings)?;
         t.fixtures.clear();
         t.reports.clear();
         t.running.clear();
         t.byes.clear();
-        for k in 0..games {
-            let f = crate::compare::fixture(t.settings.seed, k);
-            if f.round == t.byes.len() {
+        let entries = t.entries();
+        for f in fixtures {
+            let place = t.fixtures.len();
+            let last_round = t.byes.len().checked_sub(1);
+            if f.number != place
+                || f.red >= entries
+                || f.blue >= entries
+                || f.red == f.blue
+                || last_round.is_some_and(|r| f.round < r)
+            {
+                return Err(TournamentError::Settings(format!(
+                    "Game {place} of the schedule does not fit it: {f:?}."
+                )));
+            }
+            while t.byes.len() <= f.round {
                 t.byes.push(None);
             }
             t.fixtures.push(f);
