@@ -10,6 +10,7 @@ use super::compare_live::CompareLive;
 use super::compare_parted::CompareParted;
 use super::compare_text::command_line;
 use super::driver::{cores, Control};
+use super::jobs;
 use super::replay_view::{ReplayView, Watched};
 use crate::code::store as kept;
 use crate::notice::{tone_class, Line, Tone};
@@ -50,7 +51,7 @@ fn link(form: &Form) -> String {
 #[component]
 pub fn ComparePage() -> impl IntoView {
     let notice = RwSignal::new(None::<Line>);
-    let ctl = Control::for_compare(notice);
+    let ctl = Control::for_compare(notice, jobs::HERE);
     let form = RwSignal::new(linked_form());
     let error = RwSignal::new(None::<String>);
     let started_ms = RwSignal::new(0.0);

@@ -21,7 +21,7 @@
 //! interpreter is not a move's time), and gives them back when it ends. So does each tick, for a seat
 //! whose worker was restarted when its last move was cut off.
 
-use super::jobs::{self, Asked, Job};
+use super::job::Job;
 use super::pool::{self, Machine, Pool, Strain};
 use super::roll_call::{self, Check};
 use super::runner::{Run, TickEnd};
@@ -49,6 +49,10 @@ use std::sync::Arc;
 
 /// The shortest tick of built-ins alone, in ms: quicker than that the wall is a blur.
 pub const PACE_MS: f64 = 80.0;
+
+/// A job asked of the clock, with the clock to do it on: the argument of [`super::jobs::run`], the
+/// function the tournament page's bin splits off.
+pub type Asked = (Control, Job);
 
 /// The finished-game lines kept for the page.
 const LOG_LINES: usize = 8;
@@ -82,7 +86,8 @@ pub struct Control {
 }
 
 impl Control {
-    /// A tournament's clock; `jobs` runs what the page asks of it ([`Job::run`], split off the page).
+    /// A tournament's clock; `jobs` runs what the page asks of it ([`super::jobs::run`], split off the
+    /// page).
     pub fn new(notice: RwSignal<Option<Line>>, jobs: Split<Asked, ()>) -> Control {
         Control {
             run: RwSignal::new(None),
@@ -106,11 +111,13 @@ impl Control {
     }
 
     /// The clock of a comparison (`#/compare`): nothing is kept in this browser, and every game plays
-    /// as fast as its players answer (no pace, web AIs' ticks end once they have answered).
-    pub fn for_compare(notice: RwSignal<Option<Line>>) -> Control {
+    /// as fast as its players answer (no pace, web AIs' ticks end once they have answered). The Compare
+    /// page keeps the clock in its own module, so `jobs` is [`super::jobs::HERE`], which runs them at
+    /// once.
+    pub fn for_compare(notice: RwSignal<Option<Line>>, jobs: Split<Asked, ()>) -> Control {
         Control {
             saves: false,
-            ..Control::new(notice, jobs::HERE)
+            ..Control::new(notice, jobs)
         }
     }
 

@@ -12,6 +12,7 @@
 pub mod compare;
 pub mod form;
 pub mod handed_in;
+pub mod job;
 pub mod jobs;
 pub mod pool;
 pub mod roll_call;
@@ -44,5 +45,5 @@ mod table_pace;
 mod wall;
 
 pub use compare_page::ComparePage;
-pub use driver::Control;
+pub use driver::{Asked, Control};
 pub use page::{Running, RunningProps, TournamentPage};

@@ -3,10 +3,10 @@
 //! tournament resumes on load; the roster comes from the link, else from the browser's storage.
 
 use super::crosstable_view::Crosstable;
-use super::driver::Control;
+use super::driver::{Asked, Control};
 use super::form::SettingsForm;
 use super::games_list::GamesList;
-use super::jobs::{Asked, Job, Kept};
+use super::job::{Job, Kept};
 use super::replay_view::{ReplayView, Watched};
 use super::roll_call::Check;
 use super::roll_call_panel::RollCallPanel;
@@ -73,7 +73,7 @@ enum Export {
 }
 
 /// The tournament page. `running_view` is the tournament in progress or over ([`Running`]) and `jobs`
-/// the clock that starts, resumes and plays it and calls the roll ([`Job::run`]), both split off the
+/// the clock that starts, resumes and plays it and calls the roll ([`super::jobs::run`]), both split off the
 /// page's module by its bin (`src/lazy.rs`): a tournament starts with a click, so the first download is
 /// the roster and the settings, and the rest loads once the page is idle.
 #[component]

@@ -3,7 +3,7 @@
 
 use super::driver::Control;
 use super::form::SettingsForm;
-use super::jobs::Job;
+use super::job::Job;
 use super::roll_call::{self, Check};
 use super::roster_list::RosterList;
 use crate::notice::{Line, Tone};

@@ -4,8 +4,7 @@
 //! `pages.json`. Declared in the page's own bin, never in the library (see `gridarena-halma/parts.rs`).
 
 use gridarena::lazy::Split;
-use gridarena::tournament::jobs::{self, Asked};
-use gridarena::tournament::{self, RunningProps};
+use gridarena::tournament::{self, jobs, Asked, RunningProps};
 
 gridarena::split_part!(
     running,
