@@ -18,6 +18,7 @@ pub mod lazy;
 pub mod notice;
 pub mod online;
 mod thinker;
+pub mod tick_alarm;
 pub mod tick_wait;
 pub mod tournament;
 pub mod web_ai;

@@ -3,10 +3,11 @@
 //! Every page that plays ticks (the arena, the tournament and Compare) sends a tick's requests, tells
 //! this each answer as it lands, and awaits [`TickWait::over`]; the rule of when the tick ends is the
 //! engine's, so the page and the command line cannot drift. The wait sleeps until the clock's next
-//! moment or the next answer, whichever is first: nothing polls.
+//! moment or the next answer, whichever is first: nothing polls. Its timer is the caller's
+//! [`TickAlarm`], one for all of a page's or a game's ticks, lent to each tick's wait in turn.
 
-use crate::alarm::Alarm;
 use crate::now_ms;
+use crate::tick_alarm::{Lease, TickAlarm};
 use gridarena_engine::halma::tick_clock::{Next, TickClock};
 use gridarena_engine::halma::Team;
 use std::cell::RefCell;
@@ -25,19 +26,32 @@ struct Inner {
     started: f64,
     /// The driver waiting for the tick's end, woken by an answer, a hurry, a cancel or the timer.
     waker: Option<Waker>,
-    /// Made on the first sleep, set again for each.
-    alarm: Option<Alarm>,
+    /// The page's or the game's timer, taken over when the wait was made, and `lease` saying so: once
+    /// the next tick's wait takes it, this one neither sets nor clears it.
+    alarm: TickAlarm,
+    lease: Lease,
     cancelled: bool,
 }
 
+impl Drop for Inner {
+    /// A wait given up while its timer is set does not leave it to go off for nothing.
+    fn drop(&mut self) {
+        self.alarm.release(self.lease);
+    }
+}
+
 impl TickWait {
-    /// The wait of a tick that begins now, timed by `clock` (its sides asked already).
-    pub fn new(clock: TickClock) -> TickWait {
+    /// The wait of a tick that begins now, timed by `clock` (its sides asked already), sleeping on
+    /// `alarm`: it takes the timer over from the tick before, whose wait must be over or cancelled by
+    /// then (a wait that lost the timer is woken only by an answer, a hurry or a cancel).
+    pub fn new(clock: TickClock, alarm: &TickAlarm) -> TickWait {
+        let lease = alarm.take_over();
         TickWait(Rc::new(RefCell::new(Inner {
             clock,
             started: now_ms(),
             waker: None,
-            alarm: None,
+            alarm: alarm.clone(),
+            lease,
             cancelled: false,
         })))
     }
@@ -143,9 +157,7 @@ impl Future for Over {
             // Only an answer ends the tick (a side with no cut of the host's), or the caller's time.
             Next::Await if self.at_ms.is_none() => {
                 inner.waker = Some(cx.waker().clone());
-                if let Some(alarm) = &mut inner.alarm {
-                    alarm.cancel();
-                }
+                inner.alarm.release(inner.lease);
                 return Poll::Pending;
             }
             Next::WakeAt { .. } | Next::Await => {
@@ -158,26 +170,13 @@ impl Future for Over {
                 let ms = (at_ms as f64 - elapsed)
                     .ceil()
                     .clamp(0.0, f64::from(i32::MAX)) as u32;
-                let handle = Rc::downgrade(&wait.0);
-                inner
-                    .alarm
-                    .get_or_insert_with(|| {
-                        Alarm::new(move || {
-                            let waker = handle
-                                .upgrade()
-                                .and_then(|inner| inner.borrow_mut().waker.take());
-                            if let Some(w) = waker {
-                                w.wake();
-                            }
-                        })
-                    })
-                    .set(ms.max(1));
+                inner.alarm.set(inner.lease, cx.waker(), ms.max(1));
                 return Poll::Pending;
             }
         };
-        if let Some(alarm) = &mut inner.alarm {
-            alarm.cancel();
-        }
+        // Over: neither the timer nor a late answer has anyone to wake.
+        inner.waker = None;
+        inner.alarm.release(inner.lease);
         Poll::Ready(woken)
     }
 }

@@ -19,6 +19,7 @@ use super::player::Player;
 use super::session::{Ask, Session};
 use crate::alarm::Alarm;
 use crate::code::seat::SeatStatus;
+use crate::tick_alarm::TickAlarm;
 use crate::tick_wait::{TickWait, Woken};
 use gridarena_engine::halma::tick_clock::{Pace, TickClock};
 use gridarena_engine::halma::{Answer, Team, Teams};
@@ -86,6 +87,9 @@ struct State {
     loading_said: bool,
     /// The tick in progress's wait: told each answer, it ends the tick when the engine's clock says.
     wait: Option<TickWait>,
+    /// The timer every tick's wait sleeps on, lent to each in turn: a tick makes no timer of its own
+    /// (issue 38).
+    alarm: TickAlarm,
     /// Step's busy look, shown once a tick has waited [`BUSY_AFTER_MS`]; cancelled when the tick ends
     /// (one timer, made once and set again for each tick: issue 38).
     busy: Option<Alarm>,
@@ -221,7 +225,7 @@ impl Ticker {
         for (ask, _) in &questions {
             clock.ask(ask.request.team);
         }
-        let wait = TickWait::new(clock);
+        let wait = TickWait::new(clock, &self.state.with_value(|s| s.alarm.clone()));
         self.state.update_value(|s| {
             s.disarm();
             s.wait = Some(wait.clone());

@@ -33,6 +33,7 @@ use crate::halma::asker::{Asker, Question};
 use crate::lazy::{InOrder, Split};
 use crate::notice::{Line, Tone};
 use crate::now_ms;
+use crate::tick_alarm::TickAlarm;
 use crate::tick_wait::{TickWait, Woken};
 use crate::web_ai;
 use gridarena_engine::halma::code::{ClockSettings, HashedSource};
@@ -349,6 +350,8 @@ impl Control {
             return;
         };
         let tick = tick_ms as f64;
+        // The timer each tick's wait sleeps on, one for the game: a tick makes none (issue 38).
+        let alarm = TickAlarm::new();
         loop {
             while self.paused.get_untracked() && self.current(epoch) {
                 self.bell.get_value().rung().await;
@@ -394,7 +397,7 @@ impl Control {
             for r in &requests {
                 clock.ask_until(r.team, Some(roll_call::wait_ms(r.deadline, course_clock)));
             }
-            let wait = TickWait::new(clock);
+            let wait = TickWait::new(clock, &alarm);
             self.waits.update_value(|w| {
                 w.retain(|(n, _)| *n != number);
                 w.push((number, wait.clone()));
