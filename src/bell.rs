@@ -71,24 +71,14 @@ impl Future for Rung {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Arc;
-    use std::task::Wake;
-
-    struct Count(AtomicUsize);
-    impl Wake for Count {
-        fn wake(self: Arc<Self>) {
-            self.0.fetch_add(1, Ordering::SeqCst);
-        }
-    }
+    use crate::test_waker::waker;
 
     #[test]
     fn a_wait_resolves_at_the_next_ring_only() {
         let bell = Bell::new();
         bell.ring();
         let mut rung = Box::pin(bell.rung());
-        let count = Arc::new(Count(AtomicUsize::new(0)));
-        let waker = Waker::from(count.clone());
+        let (count, waker) = waker();
         let mut cx = Context::from_waker(&waker);
         assert!(
             rung.as_mut().poll(&mut cx).is_pending(),
@@ -96,11 +86,7 @@ mod tests {
         );
         assert!(rung.as_mut().poll(&mut cx).is_pending());
         bell.ring();
-        assert_eq!(
-            count.0.load(Ordering::SeqCst),
-            1,
-            "woken once, however often polled"
-        );
+        assert_eq!(count.woken(), 1, "woken once, however often polled");
         assert!(rung.as_mut().poll(&mut cx).is_ready());
     }
 }

@@ -24,6 +24,9 @@ pub mod tournament;
 pub mod web_ai;
 mod widgets;
 
+#[cfg(test)]
+mod test_waker;
+
 use leptos::prelude::*;
 
 /// Mounts a page into the document's `<main id="page">` (index.html holds the header around it), for as

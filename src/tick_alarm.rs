@@ -136,25 +136,7 @@ impl Relay {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Arc;
-    use std::task::Wake;
-
-    struct Count(AtomicUsize);
-    impl Wake for Count {
-        fn wake(self: Arc<Self>) {
-            self.0.fetch_add(1, Ordering::SeqCst);
-        }
-    }
-
-    fn waker() -> (Arc<Count>, Waker) {
-        let count = Arc::new(Count(AtomicUsize::new(0)));
-        (count.clone(), Waker::from(count))
-    }
-
-    fn woken(count: &Count) -> usize {
-        count.0.load(Ordering::SeqCst)
-    }
+    use crate::test_waker::waker;
 
     #[test]
     fn the_timer_wakes_the_wait_that_set_it_once() {
@@ -165,7 +147,7 @@ mod tests {
         assert!(relay.arm(lease, &w));
         assert!(relay.arm(lease, &w), "set again for the same wait");
         relay.fire().expect("the holder is woken").wake();
-        assert_eq!(woken(&count), 1);
+        assert_eq!(count.woken(), 1);
         assert!(relay.fire().is_none(), "one wake a setting");
         assert!(
             !relay.disarm(lease),
@@ -182,7 +164,7 @@ mod tests {
         assert!(relay.disarm(lease), "set and not gone off: cleared");
         assert!(!relay.disarm(lease), "cleared once");
         assert!(relay.fire().is_none());
-        assert_eq!(woken(&count), 0);
+        assert_eq!(count.woken(), 0);
     }
 
     #[test]
@@ -200,7 +182,7 @@ mod tests {
         assert!(!relay.disarm(old));
         assert!(!relay.arm(old, &old_w), "nor can it set it again");
         relay.fire().expect("the new wait is woken").wake();
-        assert_eq!((woken(&old_count), woken(&new_count)), (0, 1));
+        assert_eq!((old_count.woken(), new_count.woken()), (0, 1));
     }
 
     #[test]

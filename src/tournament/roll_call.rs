@@ -96,7 +96,7 @@ pub fn question(entry: &Entry, settings: &Settings) -> Option<Result<Question, S
     let asked = match &entry.player {
         AiPlayer::Web(url) => request(settings).map(|(body, _)| Question::Web {
             url: url.clone(),
-            content_type: entry.plan.content_type,
+            content_type: entry.plan.seat.content_type,
             body,
         }),
         AiPlayer::Code(_) => code_question(settings, call.occasion),

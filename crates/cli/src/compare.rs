@@ -8,9 +8,10 @@
 //! the same seed gives the same run at any `concurrency`. Games still in flight when the rule stops
 //! the run are finished (a game cannot be cut short) and left out.
 
-use crate::runner::{check_players, play_game, seat, Played, Player, PlayerOptions, RunError};
+use crate::program::Clock;
+use crate::runner::{check_players, play_game, seat, Played, Player, RunError};
 use gridarena_engine::compare::{self, Counter, Outcome, ScoreTally, StopRule};
-use gridarena_engine::halma::{AiPlayer, Match, Team, Teams};
+use gridarena_engine::halma::{AiPlayer, ContentType, Match, Team, Teams};
 use gridarena_engine::tournament::game;
 use gridarena_engine::tournament::settings::Settings;
 use std::collections::BTreeMap;
@@ -18,18 +19,21 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc;
 use std::thread;
 
-/// The two players: how to make each, once per game.
+/// The two players: how to make each, once per game, and how each web AI's requests are labelled.
 pub struct Sides<'a> {
-    pub a: (&'a AiPlayer, PlayerOptions),
-    pub b: (&'a AiPlayer, PlayerOptions),
+    pub a: (&'a AiPlayer, ContentType),
+    pub b: (&'a AiPlayer, ContentType),
+    /// A program's or code entry's clock.
+    pub clock: Clock,
 }
 
 impl Sides<'_> {
     /// Fresh players for game `k` (a web AI's own connection, a program's own folder and process).
     pub fn players(&self, k: u32) -> Result<Teams<Player>, String> {
-        let make =
-            |(spec, options): (&AiPlayer, PlayerOptions)| Player::with_options(spec, options);
-        let (a, b) = (make(self.a)?, make(self.b)?);
+        let (a, b) = (
+            Player::on_clock(self.a.0, self.clock)?,
+            Player::on_clock(self.b.0, self.clock)?,
+        );
         Ok(match compare::a_seat(k) {
             Team::Red => Teams { red: a, blue: b },
             Team::Blue => Teams { red: b, blue: a },

@@ -191,8 +191,9 @@ pub fn run(args: &CompareArgs, out: &mut impl Write) -> Result<ExitCode, Failure
     let settings = args.game.settings();
     settings.rules().check_options().map_err(Failure::Input)?;
     let sides = Sides {
-        a: (&args.a, args.game.player_options(args.a_content_type)),
-        b: (&args.b, args.game.player_options(args.b_content_type)),
+        a: (&args.a, args.a_content_type),
+        b: (&args.b, args.b_content_type),
+        clock: args.game.clock(),
     };
     let seed = args.game.seed.unwrap_or_else(crate::match_cmd::random_seed);
     let plan = Plan {

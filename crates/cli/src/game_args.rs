@@ -5,9 +5,8 @@
 
 use clap::Args;
 use gridarena_cli::program::{Clock, OutOfTime};
-use gridarena_cli::runner::PlayerOptions;
 use gridarena_engine::halma::play::Policy;
-use gridarena_engine::halma::{ContentType, Preset};
+use gridarena_engine::halma::Preset;
 use gridarena_engine::tournament::settings::Settings;
 
 /// The longest tick accepted: ten minutes.
@@ -65,13 +64,9 @@ impl GameArgs {
         }
     }
 
-    /// How a player is set up: its requests labelled `content_type` (a web AI), on the settings'
-    /// clock with what a spent one costs (a program, a code entry).
-    pub fn player_options(&self, content_type: ContentType) -> PlayerOptions {
-        PlayerOptions {
-            content_type,
-            clock: Clock::of(self.settings().clock, self.out_of_time),
-        }
+    /// A program's or code entry's clock: the settings' course clock, with what a spent one costs.
+    pub fn clock(&self) -> Clock {
+        Clock::of(self.settings().clock, self.out_of_time)
     }
 
     /// Whether a spent clock loses the game (`--out-of-time lose`), rather than the later moves.
@@ -112,14 +107,9 @@ mod tests {
             (settings.clock.total, settings.clock.grace),
             (Duration::from_millis(2500), Duration::from_millis(250))
         );
-        let options = game.player_options(ContentType::Json);
-        assert_eq!(options.content_type, ContentType::Json);
+        let clock = game.clock();
         assert_eq!(
-            (
-                options.clock.total,
-                options.clock.grace,
-                options.clock.out_of_time
-            ),
+            (clock.total, clock.grace, clock.out_of_time),
             (
                 settings.clock.total,
                 settings.clock.grace,

@@ -161,15 +161,13 @@ pub fn run(args: &MatchArgs, out: &mut impl Write) -> Result<ExitCode, Failure> 
     let code = gridarena_cli::code::code_players(&[("red", &args.red), ("blue", &args.blue)]);
     gridarena_cli::code::announce(&code, args.game.unconfined_code).map_err(Failure::Input)?;
     let players = Teams {
-        red: Player::with_options(&args.red, args.game.player_options(args.red_content_type))
-            .map_err(Failure::Input)?,
-        blue: Player::with_options(&args.blue, args.game.player_options(args.blue_content_type))
-            .map_err(Failure::Input)?,
+        red: Player::on_clock(&args.red, args.game.clock()).map_err(Failure::Input)?,
+        blue: Player::on_clock(&args.blue, args.game.clock()).map_err(Failure::Input)?,
     };
     // Where each side's move is cut and how its requests are labelled: the engine's word for its kind.
     let seats = Teams {
-        red: seat(&args.red, args.game.player_options(args.red_content_type)),
-        blue: seat(&args.blue, args.game.player_options(args.blue_content_type)),
+        red: seat(&args.red, args.red_content_type),
+        blue: seat(&args.blue, args.blue_content_type),
     };
     let labels = Teams {
         red: args.red.to_string(),

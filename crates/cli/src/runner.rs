@@ -55,32 +55,23 @@ pub enum Player {
     Code(CodePlayer),
 }
 
-/// How the players of a match or tournament are set up, beyond their labels.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PlayerOptions {
-    /// How a web AI's requests are labelled.
-    pub content_type: ContentType,
-    /// A program's clock.
-    pub clock: Clock,
-}
-
 impl Player {
-    /// The player for `spec` with the default options; fails only on a URL that cannot be sent.
+    /// The player for `spec` on the default course clock; fails only on a URL that cannot be sent.
     pub fn new(spec: &AiPlayer) -> Result<Player, String> {
-        Player::with_options(spec, PlayerOptions::default())
+        Player::on_clock(spec, Clock::default())
     }
 
-    /// The player for `spec`; each option applies to the kind of player it concerns.
-    pub fn with_options(spec: &AiPlayer, options: PlayerOptions) -> Result<Player, String> {
+    /// The player for `spec`, a program or code entry on `clock` (the others have none). How its
+    /// requests are labelled and where its moves are cut is its match seat's ([`seat`]).
+    pub fn on_clock(spec: &AiPlayer, clock: Clock) -> Result<Player, String> {
         Ok(match spec {
             AiPlayer::BuiltIn(ai) => Player::BuiltIn(*ai),
             AiPlayer::Web(url) => Player::Web(WebAi::new(url)?),
             AiPlayer::Program(program) => {
-                Player::Program(ProgramPlayer::new(program.clone(), options.clock))
+                Player::Program(ProgramPlayer::new(program.clone(), clock))
             }
             AiPlayer::Code(source) => Player::Code(
-                CodePlayer::new(source.clone(), options.clock)
-                    .map_err(|e| format!("{spec}: {e}"))?,
+                CodePlayer::new(source.clone(), clock).map_err(|e| format!("{spec}: {e}"))?,
             ),
         })
     }
@@ -210,10 +201,10 @@ pub fn match_game_from(settings: &Settings, seed: u64, start: Game, seats: Teams
     Match::new(start, seed, settings.policy).with_seats(seats)
 }
 
-/// The seat of the player `spec` set up with `options`: where the engine cuts its kind's moves, and
-/// its requests labelled as the options say if it is a web AI.
-pub fn seat(spec: &AiPlayer, options: PlayerOptions) -> Seat {
-    EntryKind::of(spec).seat(options.content_type)
+/// The seat of the player `spec`: where the engine cuts its kind's moves, and its requests labelled
+/// `content_type` if it is a web AI.
+pub fn seat(spec: &AiPlayer, content_type: ContentType) -> Seat {
+    EntryKind::of(spec).seat(content_type)
 }
 
 /// Plays `game` to its end with `players`, `tick_ms` milliseconds a tick, built-in AIs seeded from the

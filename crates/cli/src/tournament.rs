@@ -5,7 +5,8 @@
 //! The caller sees every finished game ([`Finished`]) before the next games start, which is where
 //! `gridarena halma tournament` writes its bundle, so an interruption loses only the games in flight.
 
-use crate::runner::{play_game, Player, PlayerOptions, RunError};
+use crate::program::Clock;
+use crate::runner::{play_game, Player, RunError};
 use gridarena_engine::halma::Teams;
 use gridarena_engine::tournament::event::{Tournament, Withdrawal};
 use gridarena_engine::tournament::game::{Fixture, GameReport};
@@ -25,7 +26,7 @@ pub struct Finished<'a> {
 /// dropped; they are played again when the tournament resumes).
 pub fn play(
     tournament: &mut Tournament,
-    options: PlayerOptions,
+    clock: Clock,
     mut on_game: impl FnMut(Finished<'_>) -> std::io::Result<()>,
 ) -> Result<(), RunError> {
     let tick_ms = tournament.settings().tick_ms;
@@ -36,7 +37,7 @@ pub fn play(
         loop {
             if failure.is_none() {
                 for fixture in tournament.next_games() {
-                    let players = players_of(tournament, &fixture, options);
+                    let players = players_of(tournament, &fixture, clock);
                     let game = tournament.start(&fixture);
                     let sender = sender.clone();
                     in_flight += 1;
@@ -94,13 +95,13 @@ pub fn play(
 fn players_of(
     tournament: &Tournament,
     fixture: &Fixture,
-    options: PlayerOptions,
+    clock: Clock,
 ) -> Result<Teams<Player>, String> {
     let player = |entry| {
         let Some(spec) = tournament.player(entry) else {
             return Err(format!("entry {entry} is not in the roster"));
         };
-        Player::with_options(spec, options)
+        Player::on_clock(spec, clock)
     };
     Ok(Teams {
         red: player(fixture.red)?,

@@ -10,7 +10,7 @@ use crate::progress::Progress;
 use gridarena_cli::code::CodePlayer;
 use gridarena_cli::durable;
 use gridarena_cli::program::{self, Clock, OutOfTime, ProgramPlayer};
-use gridarena_cli::runner::{parse_player, PlayerOptions};
+use gridarena_cli::runner::parse_player;
 use gridarena_cli::terminal::printable;
 use gridarena_cli::tournament::{play, Finished};
 use gridarena_cli::web::WebAi;
@@ -344,7 +344,7 @@ fn open(args: &TournamentArgs, input: Input) -> Result<Tournament, Failure> {
 /// sees before the first game that their AI starts, reads the position and answers in time. Web
 /// entries are asked at once, each on a thread of its own; programs and code one after the other.
 /// Refuses a course-format entry in a game its format cannot describe.
-fn roll_call(tournament: &Tournament, options: PlayerOptions) -> Result<(), Failure> {
+fn roll_call(tournament: &Tournament, clock: Clock) -> Result<(), Failure> {
     let settings = tournament.settings();
     let (game, team) = plan::roll_call_position(settings).map_err(|e| {
         Failure::Input(format!("cannot set up the {} preset: {e}", settings.preset))
@@ -355,7 +355,7 @@ fn roll_call(tournament: &Tournament, options: PlayerOptions) -> Result<(), Fail
         game: &game,
         team,
         settings,
-        options,
+        clock,
     };
     thread::scope(|scope| {
         let web: Vec<_> = entries
@@ -384,7 +384,7 @@ struct Asked<'a> {
     game: &'a Game,
     team: Team,
     settings: &'a Settings,
-    options: PlayerOptions,
+    clock: Clock,
 }
 
 impl Asked<'_> {
@@ -412,7 +412,12 @@ impl Asked<'_> {
             self.settings.tick_ms,
             self.settings.seed,
         );
-        let reply = ai.ask(&body, plan.content_type, Instant::now() + wait, wait_ms);
+        let reply = ai.ask(
+            &body,
+            plan.seat.content_type,
+            Instant::now() + wait,
+            wait_ms,
+        );
         self.verdict(&label, plan, reply.answer, reply.latency)
     }
 
@@ -436,14 +441,13 @@ impl Asked<'_> {
                 program
                     .can_play(self.game)
                     .map_err(|e| refused(e.to_string()))?;
-                let player = ProgramPlayer::new(program.clone(), self.options.clock);
+                let player = ProgramPlayer::new(program.clone(), self.clock);
                 let reply = player.ask(&ask);
                 player.end_game();
                 (reply.answer, reply.latency)
             }
             AiPlayer::Code(source) => {
-                let player =
-                    CodePlayer::new(Arc::clone(source), self.options.clock).map_err(refused)?;
+                let player = CodePlayer::new(Arc::clone(source), self.clock).map_err(refused)?;
                 let asked = match &player {
                     CodePlayer::Course(p) => {
                         p.program()
@@ -525,18 +529,15 @@ pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<ExitCode, Fail
     let mut tournament = open(args, input)?;
     // The tournament's own clock, which a resumed bundle keeps, whatever --clock says now.
     let settings = tournament.settings();
-    let options = PlayerOptions {
-        clock: Clock::of(
-            settings.clock,
-            if settings.policy.out_of_time_loses() {
-                OutOfTime::Lose
-            } else {
-                OutOfTime::NoMove
-            },
-        ),
-        ..PlayerOptions::default()
-    };
-    roll_call(&tournament, options)?;
+    let clock = Clock::of(
+        settings.clock,
+        if settings.policy.out_of_time_loses() {
+            OutOfTime::Lose
+        } else {
+            OutOfTime::NoMove
+        },
+    );
+    roll_call(&tournament, clock)?;
     let games_dir = args.out.join("games");
     let named = |path: &Path, e: io::Error| {
         Failure::Output(io::Error::new(e.kind(), format!("{}: {e}", path.display())))
@@ -547,7 +548,7 @@ pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<ExitCode, Fail
     let mut progress = Progress::new(true);
     let names = tournament.names();
     let verbose = args.verbose;
-    play(&mut tournament, options, |done: Finished<'_>| {
+    play(&mut tournament, clock, |done: Finished<'_>| {
         let t = done.tournament;
         let r = done.report;
         write_atomically(&bundle, &t.to_bundle())?;

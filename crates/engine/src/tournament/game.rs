@@ -38,12 +38,61 @@ impl Fixture {
 }
 
 /// A finished tournament game: its fixture and how the match went. The bundle writes the match's fields
-/// beside the fixture, as before the match was a type of its own.
+/// beside the fixture, as before the match was a type of its own ([`ReportWire`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "ReportWire", into = "ReportWire")]
 pub struct GameReport {
     pub fixture: Fixture,
-    #[serde(flatten)]
     pub played: MatchReport,
+}
+
+/// A report as a bundle writes it: the fixture and the match's fields side by side. Spelled out rather
+/// than `#[serde(flatten)]`, which buffers each report through serde's generic content and put 15 KB of
+/// that code on the tournament page's first download (issue 52).
+#[derive(Serialize, Deserialize)]
+struct ReportWire {
+    fixture: Fixture,
+    ending: Ending,
+    ticks: u32,
+    sides: Teams<crate::halma::tally::AnswerTally>,
+    #[serde(default)]
+    last_error: Teams<Option<String>>,
+    log: crate::halma::play::GameLog,
+}
+
+impl From<ReportWire> for GameReport {
+    fn from(w: ReportWire) -> GameReport {
+        GameReport {
+            fixture: w.fixture,
+            played: MatchReport {
+                ending: w.ending,
+                ticks: w.ticks,
+                sides: w.sides,
+                last_error: w.last_error,
+                log: w.log,
+            },
+        }
+    }
+}
+
+impl From<GameReport> for ReportWire {
+    fn from(r: GameReport) -> ReportWire {
+        let MatchReport {
+            ending,
+            ticks,
+            sides,
+            last_error,
+            log,
+        } = r.played;
+        ReportWire {
+            fixture: r.fixture,
+            ending,
+            ticks,
+            sides,
+            last_error,
+            log,
+        }
+    }
 }
 
 impl GameReport {

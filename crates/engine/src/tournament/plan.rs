@@ -132,11 +132,12 @@ pub struct EntryPlan {
     pub kind: EntryKind,
     /// The roll call's question; `None` where there is nothing to ask (a built-in AI is always ready).
     pub roll_call: Option<RollCall>,
-    /// When a game move is given up on.
+    /// Its side's wire in a game's [`Match`]: how its requests are labelled (the roster's word for a web
+    /// AI, the default for everyone else, as no other kind is sent a labelled request) and where a move
+    /// is cut.
+    pub seat: Seat,
+    /// When a game move is given up on: the seat's cut under the plan's settings.
     pub moves: Deadline,
-    /// How its requests are labelled: the roster's word for a web AI, the default for everyone else
-    /// (no other kind is sent a labelled request).
-    pub content_type: ContentType,
 }
 
 impl EntryPlan {
@@ -149,7 +150,7 @@ impl EntryPlan {
             kind,
             roll_call: kind.roll_call(settings),
             moves: seat.cut.deadline(settings.tick_ms),
-            content_type: seat.content_type,
+            seat,
         }
     }
 
@@ -157,11 +158,6 @@ impl EntryPlan {
     /// answer slower than the tick is no use, however right, for an entry cut at the tick.
     pub fn in_time(&self, latency_ms: u64) -> bool {
         self.moves.in_time(latency_ms)
-    }
-
-    /// Its side's wire in a game's [`Match`]: the content type, and where a move is cut.
-    pub fn seat(&self) -> Seat {
-        self.kind.seat(self.content_type)
     }
 }
 
@@ -181,7 +177,7 @@ impl Tournament {
     pub fn start(&self, fixture: &Fixture) -> Result<Match, SetupError> {
         let seats = Teams::from_fn(|team| {
             self.plan(fixture.entry(team))
-                .map_or_else(Seat::default, |plan| plan.seat())
+                .map_or_else(Seat::default, |plan| plan.seat)
         });
         game::start(fixture, self.settings(), seats)
     }
@@ -261,7 +257,11 @@ mod tests {
         assert_eq!(plan.kind, EntryKind::BuiltIn);
         assert_eq!(plan.roll_call, None);
         assert_eq!(plan.moves, Deadline::Millis(500));
-        assert_eq!(plan.content_type, ContentType::default(), "only a web AI's");
+        assert_eq!(
+            plan.seat.content_type,
+            ContentType::default(),
+            "only a web AI's"
+        );
     }
 
     #[test]
@@ -277,7 +277,7 @@ mod tests {
                 })
             );
             assert_eq!(plan.moves, Deadline::Millis(2000));
-            assert_eq!(plan.content_type, content_type);
+            assert_eq!(plan.seat.content_type, content_type);
         }
         // A short tick still gets the roll call's least wait.
         let quick = EntryPlan::new(&web(), ContentType::TextPlain, &settings(200));
@@ -304,7 +304,7 @@ mod tests {
                 })
             );
             assert_eq!(plan.moves, Deadline::Millis(1000));
-            assert_eq!(plan.content_type, ContentType::default());
+            assert_eq!(plan.seat.content_type, ContentType::default());
             assert!(plan.in_time(1000) && !plan.in_time(1001));
         }
     }
@@ -351,7 +351,7 @@ mod tests {
                 })
             );
             assert_eq!(plan.moves, Deadline::CourseClock);
-            assert_eq!(plan.content_type, ContentType::default());
+            assert_eq!(plan.seat.content_type, ContentType::default());
         }
     }
 
@@ -373,7 +373,7 @@ mod tests {
         };
         let t = Tournament::new(roster.clone(), s.clone()).unwrap();
         let plans: Vec<EntryPlan> = (0..4).map(|e| t.plan(e).unwrap()).collect();
-        assert_eq!(plans[0].content_type, ContentType::Json);
+        assert_eq!(plans[0].seat.content_type, ContentType::Json);
         assert_eq!(plans[0].moves, Deadline::Millis(700));
         assert_eq!(plans[1].moves, Deadline::CourseClock);
         assert_eq!(plans[2].roll_call, None);

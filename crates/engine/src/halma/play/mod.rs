@@ -287,9 +287,10 @@ impl Match {
             path.map(|p| LoggedAnswer::new(&Answer::Move(p.clone()), None))
         });
         let outcome = self.game.finish(waited_ms)?;
+        let asked = std::mem::take(&mut self.asked);
         let mut entry: [Option<LoggedAnswer>; 2] = [None, None];
         for team in Team::ALL {
-            if !std::mem::take(&mut self.asked[team]) {
+            if !asked[team] {
                 entry[team as usize] = given[team].clone();
                 continue;
             }
@@ -303,7 +304,8 @@ impl Match {
             });
             entry[team as usize] = Some(logged);
         }
-        for e in &outcome.errors {
+        // The tally is of answers: a person at the board who has not moved yet is not an error.
+        for e in outcome.errors.iter().filter(|e| asked[e.team]) {
             self.sides[e.team].error(e);
             self.last_error[e.team] = Some(e.to_string());
         }

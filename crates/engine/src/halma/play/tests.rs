@@ -352,6 +352,24 @@ fn a_person_at_the_board_is_not_asked_and_its_move_is_logged_so_the_record_plays
 }
 
 #[test]
+fn a_person_who_has_not_moved_yet_is_no_error_in_the_tally() {
+    let rules = Preset::Arena.rules();
+    let mut m = Match::new(Game::new(&rules, 4).unwrap(), 4, Policy::Lenient);
+    let human = Team::Blue;
+    let asks = m.begin(|t| t != human, 700).unwrap();
+    let red = BuiltIn::Greedy.answer(m.game(), Team::Red, asks[0].seed);
+    assert!(m.deliver(asks[0].turn, Team::Red, red, Some(3)));
+    let outcome = m.finish(700).unwrap();
+    assert!(
+        outcome.errors.iter().any(|e| e.team == human),
+        "the rules count a mover without a move: {outcome:?}"
+    );
+    assert_eq!(m.tally(human).errors, 0, "{:?}", m.tally(human));
+    assert_eq!(m.tally(human).asked, 0);
+    assert_eq!(m.tally(Team::Red).errors, 0);
+}
+
+#[test]
 fn each_side_is_asked_on_its_seat() {
     let rules = Preset::Arena.rules();
     let seats = Teams {
