@@ -39,6 +39,7 @@ mod replay_bar;
 pub mod scrubber;
 pub mod session;
 mod setup_form;
+pub mod tick;
 pub mod ticker;
 mod time_chart;
 

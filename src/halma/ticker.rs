@@ -4,25 +4,26 @@
 //! The seed's timing, for every kind of player: all requests leave at the same moment, an answer that
 //! misses the deadline (the tick length) counts as no move, and a late answer is dropped, never applied
 //! to a later tick. The rules stay in [`Session`] and the engine; this only owns timers and workers.
-//! When a tick ends is the engine's [`TickClock`], awaited through a [`TickWait`] as the tournament's
-//! ticks are: Step's tick ends once its answers are in, Run's at its length (or at the beat, a worker's
-//! timer that keeps time in a hidden tab, whichever comes first).
+//! A tick is sent and awaited as the tournament's are ([`Tick`]: the engine's `TickClock` through a
+//! [`TickWait`]): Step's tick ends once its answers are in, Run's at its length (or at the beat, a
+//! worker's timer that keeps time in a hidden tab, whichever comes first).
 //!
 //! This, the askers of every kind of player and the session's tick are most of the arena's code, and a
 //! first board needs none of them: the page asks for a [`Call`] and its bin splits [`run`] off the start
 //! page's first download (`split_fn!`, `src/lazy.rs`), loaded once the page is idle.
 
-use super::asker::{Asker, Question, Reach};
+use super::asker::{self, Asker, Question, Reach};
 use super::builtin;
 use super::messages::{Line, Tone};
 use super::player::Player;
 use super::session::{Ask, Session};
+use super::tick::{Send, Tick};
 use crate::alarm::Alarm;
 use crate::code::seat::SeatStatus;
 use crate::tick_alarm::TickAlarm;
-use crate::tick_wait::{TickWait, Woken};
-use gridarena_engine::halma::tick_clock::{Pace, TickClock};
-use gridarena_engine::halma::{Answer, Team, Teams};
+use crate::tick_wait::TickWait;
+use gridarena_engine::halma::tick_clock::Pace;
+use gridarena_engine::halma::{Team, Teams};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -221,22 +222,38 @@ impl Ticker {
         } else {
             Pace::WaitOut
         };
-        let mut clock = TickClock::new(u64::from(ms), pace);
-        for (ask, _) in &questions {
-            clock.ask(ask.request.team);
-        }
-        let wait = TickWait::new(clock, &self.state.with_value(|s| s.alarm.clone()));
-        self.state.update_value(|s| {
-            s.disarm();
-            s.wait = Some(wait.clone());
+        // Every player is cut at the tick, as the arena has always played.
+        let sends = questions
+            .into_iter()
+            .map(|(ask, question)| Send {
+                team: ask.request.team,
+                turn: ask.request.turn,
+                question,
+                limit_ms: ask.time_limit_ms,
+                on_clock: false,
+            })
+            .collect();
+        self.state.update_value(State::disarm);
+        let (tick, shown) = self.state.with_value(|s| {
+            Tick::send((u64::from(ms), pace), sends, &s.askers, &s.alarm, {
+                move |team, round, asked, latency| self.deliver(round, team, asked, latency)
+            })
         });
-        for (ask, question) in questions {
-            self.send(ask, question, &wait);
-        }
+        // Kept now, so a request that times out still shows what was sent.
+        self.session.update_untracked(|s| {
+            for (team, round, sent) in shown {
+                s.keep_wire(round, team, sent.to, sent.text, sent.wire);
+            }
+        });
+        let wait = tick.wait().clone();
+        self.state.update_value(|s| s.wait = Some(wait.clone()));
         self.arm_busy();
         spawn_local(async move {
             // Cancelled when the tick ends otherwise: at Run's beat, or by a new game.
-            if matches!(wait.over().await, Woken::Over(_)) && self.is_current(&wait) {
+            let stop = move |team: Team, ms: f64| {
+                let _ = self.state.try_with_value(|s| s.askers[team].stop(ms));
+            };
+            if tick.end(stop).await.is_some() && self.is_current(&wait) {
                 self.finish();
             }
         });
@@ -292,25 +309,6 @@ impl Ticker {
         };
         let question = Question::for_move(reach, s.playing(), &ask.request, state);
         Some((ask, question))
-    }
-
-    /// Asks a team's player `question` for its move in this tick; the answer is delivered when it comes.
-    fn send(self, ask: Ask, question: Question, wait: &TickWait) {
-        let (team, round) = (ask.request.team, ask.request.turn);
-        let wait = wait.clone();
-        let sent = self.state.with_value(|s| {
-            s.askers[team].ask(question, ask.time_limit_ms, move |asked| {
-                let _ = self
-                    .session
-                    .try_update_untracked(|s| s.keep_answer_wire(round, team, asked.wire));
-                self.deliver(round, team, asked.answer, &wait);
-            })
-        });
-        // Kept now, so a request that times out still shows what was sent.
-        if let Some(sent) = sent {
-            self.session
-                .update_untracked(|s| s.keep_wire(round, team, sent.to, sent.text, sent.wire));
-        }
     }
 
     /// Gets the code players of the game on the page ready: loading starts now rather than at the first
@@ -395,15 +393,17 @@ impl Ticker {
         }
     }
 
-    fn deliver(self, round: u32, team: Team, answer: Answer, wait: &TickWait) {
-        let latency = wait.elapsed_ms();
+    /// Hands `team`'s answer for tick `round`, `latency` ms after the tick began, to the session (what
+    /// came over the wire kept for the inspector). Returns whether the session took it.
+    fn deliver(self, round: u32, team: Team, asked: asker::Asked, latency: f64) -> bool {
+        let _ = self
+            .session
+            .try_update_untracked(|s| s.keep_answer_wire(round, team, asked.wire));
         let mut taken = false;
         let _ = self
             .session
-            .try_update_untracked(|s| taken = s.deliver(round, team, answer, latency));
-        if taken {
-            wait.answered(team);
-        }
+            .try_update_untracked(|s| taken = s.deliver(round, team, asked.answer, latency));
+        taken
     }
 
     /// Enacts the tick in progress with what has arrived.

@@ -5,9 +5,9 @@
 //! a tick of built-ins only ends as soon as they have answered, but no sooner than [`PACE_MS`], so the
 //! wall stays watchable. "Skip to the end of the round" drops both waits for the current round: each tick
 //! ends as soon as its answers are in (web AIs still get at most the tick length). That rule is the
-//! engine's [`TickClock`], awaited through a [`TickWait`] told each answer ([`Control::deliver`]), as the
-//! arena's ticks are; a paused game and one waiting for a seat in the pool await a [`Bell`]. Nothing
-//! looks again and again.
+//! engine's `TickClock`; each tick is sent and awaited as the arena's are ([`Tick`]), its answers handed
+//! to the game ([`Control::deliver`]); a paused game and one waiting for a seat in the pool await a
+//! [`Bell`]. Nothing looks again and again.
 //!
 //! Each entry is given what the engine's plan says ([`gridarena_engine::tournament::plan`], which
 //! `gridarena halma tournament` obeys too): web AIs, built-ins and function-format code are cut at the
@@ -29,16 +29,17 @@ use super::store;
 use crate::bell::Bell;
 use crate::code::player::LOAD_LIMIT_MS;
 use crate::code::seat::{Seat, SeatStatus};
-use crate::halma::asker::{Asker, Question};
+use crate::halma::asker::{self, Asker, Question};
+use crate::halma::tick::{Send, Tick};
 use crate::lazy::{InOrder, Split};
 use crate::notice::{Line, Tone};
 use crate::now_ms;
 use crate::tick_alarm::TickAlarm;
-use crate::tick_wait::{TickWait, Woken};
+use crate::tick_wait::TickWait;
 use crate::web_ai;
 use gridarena_engine::halma::code::{ClockSettings, HashedSource};
 use gridarena_engine::halma::play::Deadline;
-use gridarena_engine::halma::tick_clock::{Pace, TickClock};
+use gridarena_engine::halma::tick_clock::Pace;
 use gridarena_engine::halma::{AiPlayer, Answer, NoMove, Team, Teams};
 use gridarena_engine::tournament::event::Tournament;
 use gridarena_engine::tournament::plan::EntryPlan;
@@ -377,11 +378,13 @@ impl Control {
             let has_web = requests
                 .iter()
                 .any(|r| matches!(r.to, Question::Web { .. }));
-            // The teams on their course clock: their moves are not cut at the tick, and the tick
-            // waits for them, at most as long as a whole clock can run.
-            let on_clock: Vec<Team> = requests
+            // Code cut at the tick: the machine's strain is read from its answers against the tick
+            // they must fit.
+            let code_at_tick: Vec<Team> = requests
                 .iter()
-                .filter(|r| r.deadline == Deadline::CourseClock)
+                .filter(|r| {
+                    matches!(r.to, Question::Code { .. }) && r.deadline != Deadline::CourseClock
+                })
                 .map(|r| r.team)
                 .collect();
             // When the tick ends is the engine's rule, as on the arena and the command line: a web
@@ -393,53 +396,46 @@ impl Control {
                     min_ms: PACE_MS.min(tick) as u64,
                 },
             };
-            let mut clock = TickClock::new(tick_ms, pace);
-            for r in &requests {
-                clock.ask_until(r.team, Some(roll_call::wait_ms(r.deadline, course_clock)));
-            }
-            let wait = TickWait::new(clock, &alarm);
+            let sends = requests
+                .into_iter()
+                // A course entry plays on its clock: not cut at the tick, which waits for it, at
+                // most as long as a whole clock can run.
+                .map(|r| Send {
+                    team: r.team,
+                    turn: r.turn,
+                    limit_ms: roll_call::wait_ms(r.deadline, course_clock),
+                    on_clock: r.deadline == Deadline::CourseClock,
+                    question: r.to,
+                })
+                .collect();
+            let timed: Teams<bool> = Teams::from_fn(|t| code_at_tick.contains(&t));
+            let (this_tick, _) = Tick::send((tick_ms, pace), sends, askers, &alarm, {
+                move |team, turn, asked: asker::Asked, _| {
+                    let ms = answered_ms(&asked.answer, asked.elapsed_ms);
+                    if timed[team] {
+                        self.strain
+                            .update_untracked(|s| s.answered(asked.elapsed_ms, tick_ms));
+                    }
+                    self.deliver(number, epoch, turn, team, asked.answer, ms)
+                }
+            });
+            let wait = this_tick.wait().clone();
             self.waits.update_value(|w| {
                 w.retain(|(n, _)| *n != number);
                 w.push((number, wait.clone()));
             });
-            for request in requests {
-                let (turn, team) = (request.turn, request.team);
-                // The machine's strain is read from code answers against the tick they must fit.
-                let timed = matches!(request.to, Question::Code { .. })
-                    && request.deadline != Deadline::CourseClock;
-                let limit = roll_call::wait_ms(request.deadline, course_clock);
-                askers[team].ask(request.to, limit, move |asked| {
-                    let ms = answered_ms(&asked.answer, asked.elapsed_ms);
-                    if timed {
-                        self.strain
-                            .update_untracked(|s| s.answered(asked.elapsed_ms, tick_ms));
-                    }
-                    self.deliver(number, epoch, turn, team, asked.answer, ms);
-                });
-            }
-            let mut woken = if on_clock.is_empty() {
-                wait.over().await
-            } else {
-                wait.over_or_at(tick_ms).await
-            };
-            if woken == Woken::Reached {
-                // The tick is over for every move cut at it; a move on its course clock goes on.
-                for team in Team::ALL.into_iter().filter(|t| !on_clock.contains(t)) {
-                    askers[team].stop(tick);
-                }
-                woken = wait.over().await;
-            }
+            let stop = |team: Team, ms: f64| askers[team].stop(ms);
+            let over = this_tick.end(stop).await;
             self.waits
                 .update_value(|w| w.retain(|(_, w)| !w.same(&wait)));
-            // An answer still on its way is for a tick that is over; a course move cut off here (only
-            // past its whole clock) is charged the time it ran.
-            let ran = match woken {
-                Woken::Over(ms) => ms,
-                _ => wait.elapsed_ms(),
-            };
-            for team in Team::ALL {
-                askers[team].stop(if on_clock.contains(&team) { ran } else { tick });
-            }
+            // A tick given up (the tournament replaced): whatever is still thinking is stopped.
+            let ran = over.unwrap_or_else(|| {
+                let ran = wait.elapsed_ms();
+                for team in Team::ALL {
+                    askers[team].stop(ran);
+                }
+                ran
+            });
             if !self.current(epoch) {
                 return;
             }
@@ -470,6 +466,8 @@ impl Control {
 }
 
 impl Control {
+    /// Hands `team`'s answer for tick `turn` to game `number`, unless the tournament was replaced.
+    /// Returns whether the game took it.
     fn deliver(
         self,
         number: usize,
@@ -478,9 +476,9 @@ impl Control {
         team: Team,
         answer: Answer,
         ms: Option<u32>,
-    ) {
+    ) -> bool {
         if !self.current(epoch) {
-            return;
+            return false;
         }
         let mut taken = false;
         self.run.update_untracked(|r| {
@@ -488,16 +486,7 @@ impl Control {
                 taken = r.deliver(number, turn, team, answer, ms);
             }
         });
-        if !taken {
-            return;
-        }
-        // The game's tick is told, and ends now if the engine's clock says so.
-        let wait = self
-            .waits
-            .with_value(|w| w.iter().find(|(n, _)| *n == number).map(|(_, w)| w.clone()));
-        if let Some(wait) = wait {
-            wait.answered(team);
-        }
+        taken
     }
 
     /// Pauses the tournament's games at their next tick, or resumes them.
