@@ -199,6 +199,20 @@ fn parse_version(text: &str) -> (u32, u32) {
     (next(), next())
 }
 
+/// The warm interpreter a Python course entry's moves are forks of ([`crate::program`]'s course
+/// format): `python3 -c WARM MAIN`, with stdout not joined to stderr, as it is its channel.
+pub fn warm_command(interpreter: &Interpreter, main: &str) -> String {
+    format!(
+        "{} -c {} {}",
+        quote(&interpreter.exe.to_string_lossy()),
+        quote(WARM_PY),
+        quote(main)
+    )
+}
+
+/// The warm interpreter's program (code/warm.py).
+const WARM_PY: &str = include_str!("warm.py");
+
 /// Text for `sh -c`, quoted so the shell takes it as one word whatever it holds.
 pub(crate) fn quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
@@ -290,12 +304,15 @@ impl CodePlayer {
                     quote(&source.main)
                 );
                 let program = Program::new(ProgramFormat::Course, "code", &command)?;
-                Ok(CodePlayer::Course(ProgramPlayer::of_code(
-                    program,
-                    clock,
-                    source,
-                    Arc::clone(&interpreter.sandbox),
-                )))
+                Ok(CodePlayer::Course(
+                    ProgramPlayer::of_code(
+                        program,
+                        clock,
+                        Arc::clone(&source),
+                        Arc::clone(&interpreter.sandbox),
+                    )
+                    .warm(warm_command(interpreter, &source.main)),
+                ))
             }
             (Format::Course, Lang::JavaScript) => {
                 Err("the course format is Python's: a JavaScript entry is a function".to_string())
