@@ -2,8 +2,9 @@
 //! with this machine's `python3` and `node` (docs/code-players.md, "Code entries on the command line").
 //!
 //! - The course format is the course's homework script, run as a program player is
-//!   ([`ProgramPlayer::of_code`]): each game's folder is made from the entry's files, and `python3 MAIN`
-//!   runs there once per move, with the course's clock.
+//!   ([`ProgramPlayer::of_code`]): each game's folder is made from the entry's files, and the script runs
+//!   there once per move as `python3 MAIN` would, with the course's clock, in a fork of the game's warm
+//!   interpreter ([`warm_command`], warm.py) rather than an interpreter started for each move.
 //! - The function format is run by a small runner shipped in this binary ([`function`]): one process
 //!   per side per game, so the module's state lasts one game, as on the page.
 //! - Every code process runs in the [`sandbox`]. Code entries are not "programs": they need no
