@@ -4,6 +4,10 @@
 //!   Python starters in both formats (`ai/course`, `ai/lines`), and for a shell one-liner that writes a
 //!   fixed answer at once (the referee's own overhead: the folder, `input.txt`, the spawn, the wait, the
 //!   read and the parse). The line format's first move includes starting the interpreter.
+//! - **a course code entry's move**, sandboxed: the course starter and a script that only writes its
+//!   answer, as a process per move (`python3 MAIN`, as before the warm interpreter) and as forks of the
+//!   game's warm interpreter (what a course entry plays as), beside the starter run again by one plain
+//!   interpreter with `runpy` (the floor: no start, no sandbox, no referee).
 //! - **games per second**: two trivial course programs (`sh` writing a fixed move, refused after the
 //!   first) through [`play_game`], 40 plies a game.
 //!
@@ -67,24 +71,63 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-/// A code entry's move in each format, in the sandbox: the course starter as a code entry against the
-/// same script run as a program (no sandbox), and the function starter, each a fresh game's moves.
+/// A code entry's move in each format, in the sandbox. The course format: the course starter and a
+/// script that only writes its answer, each a fresh game's moves, as forks of the game's warm
+/// interpreter (what a course entry plays as) and as a process per move (`python3 MAIN` each move, as
+/// before the warm interpreter), beside one plain interpreter running the starter again with `runpy`
+/// (no sandbox, no referee: the floor). Then the function starter.
 fn code_moves(root: &str, game: &Game, n: usize) {
-    use gridarena_cli::code::{read_path, CodePlayer};
-    use gridarena_engine::halma::code::HashedSource;
+    use gridarena_cli::code::{interpreter, read_path, CodePlayer};
+    use gridarena_engine::halma::code::{CodeFile, Format, HashedSource, Lang, Source};
     use std::sync::Arc;
     let entry = |path: &str| {
         let source = read_path(Path::new(&format!("{root}/{path}"))).expect("a starter");
         CodePlayer::new(Arc::new(HashedSource::new(source)), Clock::default()).expect("python3")
     };
-    let CodePlayer::Course(course) = entry("ai/course/halma_course.py") else {
-        panic!("the course starter is a course entry");
+    let python = interpreter(Lang::Python).expect("python3");
+    let fixed = Source {
+        lang: Lang::Python,
+        format: Format::Course,
+        main: "main.py".to_string(),
+        files: vec![CodeFile::text(
+            "main.py",
+            "with open('output.txt', 'w') as f:\n    f.write('E 4,0 5,0\\n')\n",
+        )],
     };
-    let times = moves(&course, game, n);
-    println!(
-        "  code entry, course starter, sandboxed: {:8.2} ms",
-        ms(median(times))
-    );
+    for (what, source) in [
+        (
+            "course starter",
+            read_path(Path::new(&format!("{root}/ai/course/halma_course.py"))).expect("a starter"),
+        ),
+        ("a script writing a fixed move", fixed),
+    ] {
+        let source = Arc::new(HashedSource::new(source));
+        let CodePlayer::Course(warm) =
+            CodePlayer::new(Arc::clone(&source), Clock::default()).expect("python3")
+        else {
+            panic!("a course entry");
+        };
+        let per_move = ProgramPlayer::of_code(
+            warm.program().clone(),
+            Clock::default(),
+            Arc::clone(&source),
+            Arc::clone(&python.sandbox),
+        );
+        let before = median(moves(&per_move, game, n));
+        let after = median(moves(&warm, game, n));
+        println!(
+            "  code entry, course, {what}, sandboxed: {:8.2} ms a process per move, {:8.2} ms warm ({:.1}x)",
+            ms(before),
+            ms(after),
+            before.as_secs_f64() / after.as_secs_f64()
+        );
+    }
+    if let Some(floor) = runpy_move(root, &python.exe, game, n) {
+        println!(
+            "  course starter run again by one interpreter with runpy (no sandbox, no referee): {:8.2} ms",
+            ms(floor)
+        );
+    }
     let CodePlayer::Function(function) = entry("ai/page/halma_function.py") else {
         panic!("the function starter is a function entry");
     };
@@ -109,6 +152,44 @@ fn code_moves(root: &str, game: &Game, n: usize) {
         ms(median(times)),
         ms(first)
     );
+}
+
+/// The median time of one plain interpreter running the course starter again with `runpy` in its
+/// folder, `n` times, on the classic start's input.txt: what a move costs with no start at all.
+fn runpy_move(root: &str, exe: &Path, game: &Game, n: usize) -> Option<Duration> {
+    use gridarena_engine::halma::course::{input_txt, Occasion};
+    let dir = std::env::temp_dir().join(format!("gridarena-bench-runpy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).ok()?;
+    std::fs::copy(
+        format!("{root}/ai/course/halma_course.py"),
+        dir.join("main.py"),
+    )
+    .ok()?;
+    let team = game.movers()[0];
+    let input = input_txt(game, team, 300.0, Occasion::FirstMove).ok()?;
+    std::fs::write(dir.join("input.txt"), input).ok()?;
+    let script = format!(
+        "import runpy, sys, time, contextlib, io\n\
+         times = []\n\
+         for _ in range({n}):\n\
+         \x20   t = time.perf_counter()\n\
+         \x20   with contextlib.redirect_stdout(io.StringIO()):\n\
+         \x20       try:\n\
+         \x20           runpy.run_path('main.py', run_name='__main__')\n\
+         \x20       except SystemExit:\n\
+         \x20           pass\n\
+         \x20   times.append(time.perf_counter() - t)\n\
+         print(sorted(times)[len(times) // 2])\n"
+    );
+    let out = std::process::Command::new(exe)
+        .args(["-c", &script])
+        .current_dir(&dir)
+        .output()
+        .ok();
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = out?;
+    let secs: f64 = String::from_utf8_lossy(&out.stdout).trim().parse().ok()?;
+    Some(Duration::from_secs_f64(secs))
 }
 
 fn main() {

@@ -2,8 +2,9 @@
 //! with this machine's `python3` and `node` (docs/code-players.md, "Code entries on the command line").
 //!
 //! - The course format is the course's homework script, run as a program player is
-//!   ([`ProgramPlayer::of_code`]): each game's folder is made from the entry's files, and `python3 MAIN`
-//!   runs there once per move, with the course's clock.
+//!   ([`ProgramPlayer::of_code`]): each game's folder is made from the entry's files, and the script runs
+//!   there once per move as `python3 MAIN` would, with the course's clock, in a fork of the game's warm
+//!   interpreter ([`warm_command`], warm.py) rather than an interpreter started for each move.
 //! - The function format is run by a small runner shipped in this binary ([`function`]): one process
 //!   per side per game, so the module's state lasts one game, as on the page.
 //! - Every code process runs in the [`sandbox`]. Code entries are not "programs": they need no
@@ -199,6 +200,20 @@ fn parse_version(text: &str) -> (u32, u32) {
     (next(), next())
 }
 
+/// The warm interpreter a Python course entry's moves are forks of ([`crate::program`]'s course
+/// format): `python3 -c WARM MAIN`, with stdout not joined to stderr, as it is its channel.
+pub fn warm_command(interpreter: &Interpreter, main: &str) -> String {
+    format!(
+        "{} -c {} {}",
+        quote(&interpreter.exe.to_string_lossy()),
+        quote(WARM_PY),
+        quote(main)
+    )
+}
+
+/// The warm interpreter's program (code/warm.py).
+const WARM_PY: &str = include_str!("warm.py");
+
 /// Text for `sh -c`, quoted so the shell takes it as one word whatever it holds.
 pub(crate) fn quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
@@ -290,12 +305,15 @@ impl CodePlayer {
                     quote(&source.main)
                 );
                 let program = Program::new(ProgramFormat::Course, "code", &command)?;
-                Ok(CodePlayer::Course(ProgramPlayer::of_code(
-                    program,
-                    clock,
-                    source,
-                    Arc::clone(&interpreter.sandbox),
-                )))
+                Ok(CodePlayer::Course(
+                    ProgramPlayer::of_code(
+                        program,
+                        clock,
+                        Arc::clone(&source),
+                        Arc::clone(&interpreter.sandbox),
+                    )
+                    .warm(warm_command(interpreter, &source.main)),
+                ))
             }
             (Format::Course, Lang::JavaScript) => {
                 Err("the course format is Python's: a JavaScript entry is a function".to_string())

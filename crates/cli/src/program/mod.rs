@@ -144,6 +144,8 @@ pub struct ClockUse {
 struct GameState {
     dir: Option<GameDir>,
     lines: Option<lines::Bot>,
+    /// Boxed: a player is kept in enums beside smaller ones.
+    warm: Option<Box<course::Warm>>,
     clock: CourseClock,
 }
 
@@ -152,6 +154,7 @@ impl GameState {
         GameState {
             dir: None,
             lines: None,
+            warm: None,
             clock: CourseClock::new(clock.settings()),
         }
     }
@@ -161,6 +164,7 @@ impl Drop for GameState {
     /// The process goes before its folder (the fields would drop the other way round).
     fn drop(&mut self) {
         self.lines = None;
+        self.warm = None;
     }
 }
 
@@ -171,6 +175,9 @@ pub struct ProgramPlayer {
     /// A code entry's files, written as each game's folder instead of a copy of `program.dir`, and the
     /// sandbox its processes run in.
     code: Option<(Arc<HashedSource>, Arc<Sandbox>)>,
+    /// For a course-format code entry, the command of its warm interpreter ([`course`]): its moves
+    /// are forks of it rather than processes of their own.
+    warm: Option<String>,
     state: Mutex<GameState>,
     /// Read without the state's lock, which a running move holds.
     cancels: cancel::Cancels,
@@ -203,6 +210,7 @@ impl ProgramPlayer {
             program,
             clock,
             code: None,
+            warm: None,
             state: Mutex::new(GameState::new(&clock)),
             cancels: cancel::Cancels::default(),
         }
@@ -220,6 +228,14 @@ impl ProgramPlayer {
             code: Some((source, sandbox)),
             ..ProgramPlayer::new(program, clock)
         }
+    }
+
+    /// Plays each course move as a fork of a warm interpreter started with `command` once per game
+    /// (code/warm.py), instead of running `program.command` once per move.
+    #[must_use]
+    pub fn warm(mut self, command: String) -> ProgramPlayer {
+        self.warm = Some(command);
+        self
     }
 
     /// The code entry's files, when this plays one.
@@ -284,7 +300,9 @@ impl ProgramPlayer {
         }
         let deadline = state.clock.deadline(ask.limit);
         let occasion = state.clock.occasion(ask.single);
-        let GameState { dir, lines, .. } = &mut *state;
+        let GameState {
+            dir, lines, warm, ..
+        } = &mut *state;
         // The game's folder is made at its first move, so a player never asked costs no copy.
         let dir = match dir {
             Some(dir) => dir.path(),
@@ -304,7 +322,11 @@ impl ProgramPlayer {
         let sandbox = self.code.as_ref().map(|(_, sandbox)| &**sandbox);
         let moved = match self.program.format {
             ProgramFormat::Course => course::play(
-                (&self.program.command, sandbox),
+                course::Runner {
+                    command: &self.program.command,
+                    sandbox,
+                    warm: self.warm.as_deref().map(|command| (command, warm)),
+                },
                 dir,
                 ask,
                 time_left,
@@ -331,7 +353,8 @@ impl ProgramPlayer {
                 )
             }
         };
-        let wall = start.elapsed();
+        // A warm interpreter's start is not the move's time (code/warm.py).
+        let wall = start.elapsed().saturating_sub(moved.setup);
         let mut reply = Reply {
             answer: moved.answer,
             latency: moved.answered.then_some(wall),
@@ -370,6 +393,8 @@ struct Moved {
     stderr: String,
     /// The move's CPU time, where measured.
     cpu: Option<Duration>,
+    /// Time spent before the move proper began (a warm interpreter's start): not charged to it.
+    setup: Duration,
 }
 
 impl Moved {
@@ -382,6 +407,7 @@ impl Moved {
             output: None,
             stderr: String::new(),
             cpu: None,
+            setup: Duration::ZERO,
         }
     }
 

@@ -46,6 +46,16 @@ pub struct Exit {
 }
 
 impl Exit {
+    /// The exit of a process another one waited for and reported (a warm interpreter's move): its raw
+    /// wait status and CPU time.
+    pub(super) fn reported(status: i32, cpu: Duration) -> Exit {
+        Exit {
+            status,
+            cpu,
+            over_quota: false,
+        }
+    }
+
     /// Its exit status, when it exited rather than being killed by a signal.
     pub fn code(&self) -> Option<i32> {
         libc::WIFEXITED(self.status).then(|| libc::WEXITSTATUS(self.status))
@@ -288,6 +298,27 @@ impl Running {
             .lock()
             .map(|t| t.since(mark))
             .unwrap_or_default()
+    }
+
+    /// Its stderr written after `mark` up to the last `marker` in it, waiting at most `limit` for the
+    /// marker to arrive (it is written after the rest, on the same stream, but read by another thread);
+    /// `None` if it did not.
+    pub fn stderr_until(&self, mark: u64, marker: &[u8], limit: Duration) -> Option<Vec<u8>> {
+        let deadline = Instant::now() + limit;
+        loop {
+            let since = self
+                .stderr
+                .lock()
+                .map(|t| t.since(mark))
+                .unwrap_or_default();
+            if let Some(at) = since.windows(marker.len()).rposition(|w| w == marker) {
+                return Some(since[..at].to_vec());
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            thread::sleep(Duration::from_micros(200));
+        }
     }
 
     /// Kills the whole process group and reaps the program.

@@ -2,8 +2,9 @@
 //!
 //! A class's code is untrusted by nature: a student may, on purpose or by mistake, try the network,
 //! a Unix socket of the teacher's session, the teacher's files or processes, or grow without bound.
-//! Each code process (the course script for each move, the function runner for each game) is started
-//! in layers, each closing what the others leave open (docs/code-players.md has the threat model):
+//! Each code process (a course entry's warm interpreter, whose forks run its moves, and the function
+//! runner, each one per game) is started in layers, each closing what the others leave open
+//! (docs/code-players.md has the threat model):
 //! - a session of its own, so it has no terminal to read or type into;
 //! - new user, network and PID namespaces: no interface but a loopback that is down, no abstract Unix
 //!   socket of anyone else, no process outside its own to see or signal, and one kill ends its whole
