@@ -98,6 +98,10 @@ printed on stderr (\"--seed N makes this game again\"); stdout is the state alon
     #[command(long_about = crate::tournament_cmd::ABOUT, after_help = crate::tournament_cmd::AFTER)]
     Tournament(crate::tournament_cmd::TournamentArgs),
 
+    /// Play the games of tournaments queued in PostgreSQL (`halma tournament --queue URL`), on this machine
+    #[command(long_about = crate::queue_cmd::WORKER_ABOUT)]
+    Worker(crate::queue_cmd::WorkerArgs),
+
     /// Did my change help? A against B, seats swapped, until one is shown stronger (a 95% interval)
     #[command(long_about = crate::compare_cmd::ABOUT, after_help = crate::compare_cmd::AFTER)]
     Compare(crate::compare_cmd::CompareArgs),
@@ -198,6 +202,7 @@ pub fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> 
         Command::Request(args) => request(&args, out),
         Command::Match(args) => crate::match_cmd::run(&args, out),
         Command::Tournament(args) => crate::tournament_cmd::run(&args, out),
+        Command::Worker(args) => crate::queue_cmd::work(&args),
         Command::Compare(args) => crate::compare_cmd::run(&args, out),
         Command::Probe(args) => crate::probe_cmd::run(&args, out),
         Command::Bridge(args) => crate::bridge_cmd::run(&args, out),

@@ -21,6 +21,7 @@ pub mod durable;
 pub mod io;
 pub mod probe;
 pub mod program;
+pub mod queue;
 pub mod runner;
 pub mod terminal;
 pub mod tournament;

@@ -15,6 +15,7 @@ mod match_cmd;
 mod match_from;
 mod probe_cmd;
 mod progress;
+mod queue_cmd;
 mod serve;
 mod tournament_cmd;
 

@@ -5,11 +5,12 @@
 //! The caller sees every finished game ([`Finished`]) before the next games start, which is where
 //! `gridarena halma tournament` writes its bundle, so an interruption loses only the games in flight.
 
-use crate::program::Clock;
+use crate::program::{Clock, OutOfTime};
 use crate::runner::{play_game, Player, RunError};
-use gridarena_engine::halma::Teams;
+use gridarena_engine::halma::{Match, Teams};
 use gridarena_engine::tournament::event::{Tournament, Withdrawal};
 use gridarena_engine::tournament::game::{Fixture, GameReport};
+use gridarena_engine::tournament::settings::Settings;
 use std::sync::mpsc;
 use std::thread;
 
@@ -29,7 +30,6 @@ pub fn play(
     clock: Clock,
     mut on_game: impl FnMut(Finished<'_>) -> std::io::Result<()>,
 ) -> Result<(), RunError> {
-    let tick_ms = tournament.settings().tick_ms;
     let (sender, receiver) = mpsc::channel::<Result<GameReport, RunError>>();
     thread::scope(|scope| {
         let mut in_flight = 0usize;
@@ -37,23 +37,11 @@ pub fn play(
         loop {
             if failure.is_none() {
                 for fixture in tournament.next_games() {
-                    let players = players_of(tournament, &fixture, clock);
-                    let game = tournament.start(&fixture);
+                    let one = play_one(tournament, fixture, clock);
                     let sender = sender.clone();
                     in_flight += 1;
                     scope.spawn(move || {
-                        let result = match (game, players) {
-                            (Ok(game), Ok(players)) => play_game(game, &players, tick_ms, &mut ())
-                                .map(|played| GameReport {
-                                    fixture,
-                                    played: played.report,
-                                }),
-                            (Err(e), _) => Err(RunError::Internal(format!(
-                                "game {} could not be set up: {e}",
-                                fixture.number + 1
-                            ))),
-                            (_, Err(e)) => Err(RunError::Internal(e)),
-                        };
+                        let result = one.play();
                         // The receiver outlives every game thread, so this send cannot fail.
                         let _ = sender.send(result);
                     });
@@ -88,6 +76,57 @@ pub fn play(
         }
         failure.map_or(Ok(()), Err)
     })
+}
+
+/// One game of a tournament, set up and ready to play on any thread: its match from
+/// [`Tournament::start`] and its players made by [`players_of`]. The in-process tournament
+/// ([`play`]) and a queue's worker (`gridarena halma worker`) both play a game through this, so a
+/// game is the same wherever it is played.
+pub struct OneGame {
+    fixture: Fixture,
+    tick_ms: u64,
+    set_up: Result<(Match, Teams<Player>), RunError>,
+}
+
+/// Sets up `fixture` of `tournament` (which need not have scheduled it: a queue's worker holds the
+/// tournament's roster and settings only) with `clock` for its programs and code.
+pub fn play_one(tournament: &Tournament, fixture: Fixture, clock: Clock) -> OneGame {
+    let players = players_of(tournament, &fixture, clock).map_err(RunError::Internal);
+    let game = tournament.start(&fixture).map_err(|e| {
+        RunError::Internal(format!(
+            "game {} could not be set up: {e}",
+            fixture.number + 1
+        ))
+    });
+    OneGame {
+        fixture,
+        tick_ms: tournament.settings().tick_ms,
+        set_up: game.and_then(|g| Ok((g, players?))),
+    }
+}
+
+impl OneGame {
+    /// Plays the game to its end through [`play_game`]: its report.
+    pub fn play(self) -> Result<GameReport, RunError> {
+        let (game, players) = self.set_up?;
+        play_game(game, &players, self.tick_ms, &mut ()).map(|played| GameReport {
+            fixture: self.fixture,
+            played: played.report,
+        })
+    }
+}
+
+/// The clock of every program and code entry of a tournament under `settings`: its course clock, and
+/// what a spent clock does under its error policy.
+pub fn clock_of(settings: &Settings) -> Clock {
+    Clock::of(
+        settings.clock,
+        if settings.policy.out_of_time_loses() {
+            OutOfTime::Lose
+        } else {
+            OutOfTime::NoMove
+        },
+    )
 }
 
 /// The two players of `fixture`, each with a connection of its own for a web AI, and a folder and

@@ -9,15 +9,16 @@ use crate::io::{read_capped, CapError, Failure, Source};
 use crate::progress::Progress;
 use gridarena_cli::code::CodePlayer;
 use gridarena_cli::durable;
-use gridarena_cli::program::{self, Clock, OutOfTime, ProgramPlayer};
+use gridarena_cli::program::{self, Clock, ProgramPlayer};
 use gridarena_cli::runner::parse_player;
 use gridarena_cli::terminal::printable;
-use gridarena_cli::tournament::{play, Finished};
+use gridarena_cli::tournament::{clock_of, play, Finished};
 use gridarena_cli::web::WebAi;
 use gridarena_engine::halma::game_loop::game_request_body;
 use gridarena_engine::halma::play::{Deadline, Policy};
 use gridarena_engine::halma::{AiPlayer, Answer, Game, Preset, Team, Teams};
-use gridarena_engine::tournament::event::{Tournament, MAX_BUNDLE_BYTES};
+use gridarena_engine::tournament::event::{Tournament, Withdrawal, MAX_BUNDLE_BYTES};
+use gridarena_engine::tournament::game::GameReport;
 use gridarena_engine::tournament::grades;
 use gridarena_engine::tournament::milestone::Milestone;
 use gridarena_engine::tournament::pairing::Format;
@@ -140,6 +141,11 @@ pub struct TournamentArgs {
     /// Print each finished game on stderr
     #[arg(long, short)]
     verbose: bool,
+    /// Play the games on a queue in PostgreSQL (postgres://...): this command coordinates (pairs each
+    /// round, writes --out) and any number of `gridarena halma worker URL`, on any machines, play
+    /// them. Run again with the same roster, --out and URL and it resumes (docs/tournament.md)
+    #[arg(long, value_name = "URL")]
+    queue: Option<String>,
     /// Run the roster's program entries: each is a command on this machine, so without this flag they
     /// are listed and nothing runs (a roster may come from anyone; read the commands first)
     #[arg(long)]
@@ -509,6 +515,140 @@ fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
     durable::write_atomically(path, text.as_bytes())
 }
 
+/// The files a tournament writes in `--out`, the same whether its games are played here
+/// ([`play`]) or by a queue's workers ([`crate::queue_cmd`]): the bundle, each game's record, the
+/// standings, the grades, and the table printed at the end.
+pub(crate) struct OutFiles {
+    dir: PathBuf,
+    bundle: PathBuf,
+    games: PathBuf,
+}
+
+/// A write to `path` that failed, naming it.
+fn named(path: &Path, e: io::Error) -> Failure {
+    Failure::Output(io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+}
+
+impl OutFiles {
+    /// The files of `dir`, its `games` folder made.
+    pub(crate) fn open(dir: &Path) -> Result<OutFiles, Failure> {
+        let games = dir.join("games");
+        fs::create_dir_all(&games).map_err(|e| named(&games, e))?;
+        Ok(OutFiles {
+            dir: dir.to_path_buf(),
+            bundle: dir.join("bundle.json"),
+            games,
+        })
+    }
+
+    /// Rewrites the bundle from `t`.
+    pub(crate) fn bundle(&self, t: &Tournament) -> Result<(), Failure> {
+        write_atomically(&self.bundle, &t.to_bundle()).map_err(|e| named(&self.bundle, e))
+    }
+
+    /// After a finished game: the bundle, and the game's record (`games/game-N.jsonl`).
+    pub(crate) fn game(&self, t: &Tournament, r: &GameReport) -> io::Result<()> {
+        write_atomically(&self.bundle, &t.to_bundle())?;
+        self.record(t, r)
+    }
+
+    /// The record of `r` (`games/game-N.jsonl`), which the arena page's Load record replays.
+    pub(crate) fn record(&self, t: &Tournament, r: &GameReport) -> io::Result<()> {
+        let names = t.names();
+        let labels = Teams::from_fn(|team: Team| names[r.fixture.entry(team)].clone());
+        if let Ok(record) = r.record(t.settings(), labels) {
+            durable::write_atomically(&self.record_path(r), record.as_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// Where the record of `r` goes.
+    pub(crate) fn record_path(&self, r: &GameReport) -> PathBuf {
+        self.games
+            .join(format!("game-{}.jsonl", r.fixture.number + 1))
+    }
+
+    /// At the end: `standings.csv` and `grades.csv`, and the table, the milestones and the
+    /// withdrawals printed on `out`.
+    pub(crate) fn finish(
+        &self,
+        tournament: &Tournament,
+        out: &mut impl Write,
+    ) -> Result<(), Failure> {
+        let names = tournament.names();
+        let table = Table::of(tournament).map_err(|e| Failure::Internal(e.to_string()))?;
+        let csv = self.dir.join("standings.csv");
+        write_atomically(&csv, &table.to_csv()).map_err(|e| named(&csv, e))?;
+        let grades_csv =
+            grades::to_csv(tournament).map_err(|e| Failure::Internal(e.to_string()))?;
+        let grades_path = self.dir.join("grades.csv");
+        write_atomically(&grades_path, &grades_csv).map_err(|e| named(&grades_path, e))?;
+        out.write_all(printable(&table.to_text()).as_bytes())
+            .map_err(Failure::Output)?;
+        for row in grades::grades(tournament).map_err(|e| Failure::Internal(e.to_string()))? {
+            if !row.milestones.is_empty() {
+                let passed: Vec<String> = row
+                    .milestones
+                    .iter()
+                    .filter(|m| m.passed)
+                    .map(|m| m.milestone.bot.to_string())
+                    .collect();
+                let line = format!(
+                    "milestones: {}: {} of {} passed{}",
+                    row.name,
+                    passed.len(),
+                    row.milestones.len(),
+                    match passed.is_empty() {
+                        true => String::new(),
+                        false => format!(" ({})", passed.join(", ")),
+                    }
+                );
+                writeln!(out, "{}", printable(&line)).map_err(Failure::Output)?;
+            }
+        }
+        for w in tournament.withdrawals() {
+            let line = format!("withdrawn: {}: {}", names[w.entry], w.cause);
+            writeln!(out, "{}", printable(&line)).map_err(Failure::Output)?;
+        }
+        writeln!(
+            out,
+            "{} games; files in {}",
+            tournament.finished_count(),
+            self.dir.display()
+        )
+        .map_err(Failure::Output)
+    }
+}
+
+/// The lines a finished game prints on stderr: the game with `--verbose`, and the withdrawals it
+/// caused.
+pub(crate) fn tell_game(
+    progress: &mut Progress,
+    verbose: bool,
+    names: &[String],
+    r: &GameReport,
+    withdrawals: &[Withdrawal],
+) {
+    if verbose {
+        progress.clear();
+        let line = format!(
+            "game {} (round {}): {} (red) vs {} (blue): {}, {} ticks",
+            r.fixture.number + 1,
+            r.fixture.round + 1,
+            names[r.fixture.red],
+            names[r.fixture.blue],
+            r.played.ending,
+            r.played.ticks
+        );
+        eprintln!("{}", printable(&line));
+    }
+    for w in withdrawals {
+        progress.clear();
+        let line = format!("withdrawn: {}: {}", names[w.entry], w.cause);
+        eprintln!("{}", printable(&line));
+    }
+}
+
 /// Plays the tournament and prints its table on `out`.
 pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<ExitCode, Failure> {
     gridarena_cli::program::supervise().map_err(Failure::Internal)?;
@@ -528,109 +668,39 @@ pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<ExitCode, Fail
     gridarena_cli::code::announce(&code, args.unconfined_code).map_err(Failure::Input)?;
     let mut tournament = open(args, input)?;
     // The tournament's own clock, which a resumed bundle keeps, whatever --clock says now.
-    let settings = tournament.settings();
-    let clock = Clock::of(
-        settings.clock,
-        if settings.policy.out_of_time_loses() {
-            OutOfTime::Lose
-        } else {
-            OutOfTime::NoMove
-        },
-    );
+    let clock = clock_of(tournament.settings());
     roll_call(&tournament, clock)?;
-    let games_dir = args.out.join("games");
-    let named = |path: &Path, e: io::Error| {
-        Failure::Output(io::Error::new(e.kind(), format!("{}: {e}", path.display())))
-    };
-    fs::create_dir_all(&games_dir).map_err(|e| named(&games_dir, e))?;
-    let bundle = args.out.join("bundle.json");
-    write_atomically(&bundle, &tournament.to_bundle()).map_err(|e| named(&bundle, e))?;
-    let mut progress = Progress::new(true);
-    let names = tournament.names();
+    let files = OutFiles::open(&args.out)?;
+    files.bundle(&tournament)?;
     let verbose = args.verbose;
-    play(&mut tournament, clock, |done: Finished<'_>| {
-        let t = done.tournament;
-        let r = done.report;
-        write_atomically(&bundle, &t.to_bundle())?;
-        let labels = Teams::from_fn(|team: Team| names[r.fixture.entry(team)].clone());
-        if let Ok(record) = r.record(t.settings(), labels) {
-            let path = games_dir.join(format!("game-{}.jsonl", r.fixture.number + 1));
-            durable::write_atomically(&path, record.as_bytes())?;
-        }
-        let total = t.total_games() as u64;
-        if verbose {
+    match &args.queue {
+        Some(url) => crate::queue_cmd::coordinate(url, &mut tournament, &files, verbose)?,
+        None => {
+            let mut progress = Progress::new(true);
+            let names = tournament.names();
+            play(&mut tournament, clock, |done: Finished<'_>| {
+                let t = done.tournament;
+                let r = done.report;
+                files.game(t, r)?;
+                tell_game(&mut progress, verbose, &names, r, done.withdrawals);
+                let running = t.running().len();
+                progress.draw(
+                    t.finished_count() as u64,
+                    t.total_games() as u64,
+                    &format!(
+                        "games  round {}  {running} playing",
+                        t.current_round().map_or(0, |r| r + 1)
+                    ),
+                );
+                Ok(())
+            })
+            .map_err(|e| match e {
+                gridarena_cli::runner::RunError::Output(e) => Failure::Output(e),
+                gridarena_cli::runner::RunError::Internal(why) => Failure::Internal(why),
+            })?;
             progress.clear();
-            let line = format!(
-                "game {} (round {}): {} (red) vs {} (blue): {}, {} ticks",
-                r.fixture.number + 1,
-                r.fixture.round + 1,
-                names[r.fixture.red],
-                names[r.fixture.blue],
-                r.played.ending,
-                r.played.ticks
-            );
-            eprintln!("{}", printable(&line));
-        }
-        for w in done.withdrawals {
-            progress.clear();
-            let line = format!("withdrawn: {}: {}", names[w.entry], w.cause);
-            eprintln!("{}", printable(&line));
-        }
-        let running = t.running().len();
-        progress.draw(
-            t.finished_count() as u64,
-            total,
-            &format!(
-                "games  round {}  {running} playing",
-                t.current_round().map_or(0, |r| r + 1)
-            ),
-        );
-        Ok(())
-    })
-    .map_err(|e| match e {
-        gridarena_cli::runner::RunError::Output(e) => Failure::Output(e),
-        gridarena_cli::runner::RunError::Internal(why) => Failure::Internal(why),
-    })?;
-    progress.clear();
-    let table = Table::of(&tournament).map_err(|e| Failure::Internal(e.to_string()))?;
-    let csv = args.out.join("standings.csv");
-    write_atomically(&csv, &table.to_csv()).map_err(|e| named(&csv, e))?;
-    let grades_csv = grades::to_csv(&tournament).map_err(|e| Failure::Internal(e.to_string()))?;
-    let grades_path = args.out.join("grades.csv");
-    write_atomically(&grades_path, &grades_csv).map_err(|e| named(&grades_path, e))?;
-    out.write_all(printable(&table.to_text()).as_bytes())
-        .map_err(Failure::Output)?;
-    for row in grades::grades(&tournament).map_err(|e| Failure::Internal(e.to_string()))? {
-        if !row.milestones.is_empty() {
-            let passed: Vec<String> = row
-                .milestones
-                .iter()
-                .filter(|m| m.passed)
-                .map(|m| m.milestone.bot.to_string())
-                .collect();
-            let line = format!(
-                "milestones: {}: {} of {} passed{}",
-                row.name,
-                passed.len(),
-                row.milestones.len(),
-                match passed.is_empty() {
-                    true => String::new(),
-                    false => format!(" ({})", passed.join(", ")),
-                }
-            );
-            writeln!(out, "{}", printable(&line)).map_err(Failure::Output)?;
         }
     }
-    for w in tournament.withdrawals() {
-        let line = format!("withdrawn: {}: {}", names[w.entry], w.cause);
-        writeln!(out, "{}", printable(&line)).map_err(Failure::Output)?;
-    }
-    writeln!(
-        out,
-        "{} games; files in {}",
-        tournament.finished_count(),
-        args.out.display()
-    )
-    .map_err(Failure::Output)?;
+    files.finish(&tournament, out)?;
     Ok(ExitCode::SUCCESS)
 }
