@@ -31,8 +31,13 @@ pub const MAX_QUEUE_ROSTER_BYTES: usize = 64 * 1024 * 1024;
 /// How long one call to the database may take before its connection is taken as gone.
 const CALL_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// The tables, created if missing. Each statement is safe to run again.
+/// The tables, created if missing. Each statement is safe to run again, and the whole runs under a
+/// transaction-scoped advisory lock: `IF NOT EXISTS` alone is not safe against a second process creating
+/// the same table at the same moment (a worker and a coordinator started together), which then fails on
+/// a unique index of the catalogue. With the lock, the second waits and finds the tables made.
 const SCHEMA: &str = "
+BEGIN;
+SELECT pg_advisory_xact_lock(7453010373645655921);
 CREATE TABLE IF NOT EXISTS tq_tournaments (
     id TEXT PRIMARY KEY,
     roster TEXT NOT NULL,
@@ -69,6 +74,7 @@ CREATE TABLE IF NOT EXISTS tq_workers (
     tournament_id TEXT,
     number INTEGER
 );
+COMMIT;
 ";
 
 /// What went wrong with the database.
@@ -85,6 +91,16 @@ impl fmt::Display for QueueError {
         match self {
             QueueError::Unreachable(why) => write!(f, "the database is unreachable: {why}"),
             QueueError::Data(why) => write!(f, "the queue's data: {why}"),
+        }
+    }
+}
+
+impl QueueError {
+    /// The same error, saying what was being done.
+    fn context(self, doing: &str) -> QueueError {
+        match self {
+            QueueError::Unreachable(why) => QueueError::Unreachable(format!("{doing}: {why}")),
+            QueueError::Data(why) => QueueError::Data(format!("{doing}: {why}")),
         }
     }
 }
@@ -257,12 +273,8 @@ impl Db {
                 tokio::time::timeout(CALL_TIMEOUT, client.batch_execute(SCHEMA))
                     .await
                     .map_err(|_| QueueError::Unreachable("creating the tables timed out".into()))?
-                    .map_err(|e| match e.code() {
-                        // Two processes creating the tables at once: the other one won; again.
-                        Some(c) if c.code() == "23505" || c.code() == "42P07" => {
-                            QueueError::Unreachable(format!("{e} (creating the tables)"))
-                        }
-                        _ => QueueError::from(e),
+                    .map_err(|e| {
+                        QueueError::from(e).context("the queue's tables could not be created")
                     })?;
                 Ok::<_, QueueError>(client)
             })?;
