@@ -368,16 +368,7 @@ fn prepare(db: &mut Db, id: &str, args: &WorkerArgs) -> Result<Prepared, String>
             programs.join("\n")
         ));
     }
-    let code: Vec<_> = roster
-        .entries
-        .iter()
-        .filter_map(|e| {
-            Some((
-                printable(&e.name).into_owned(),
-                Arc::clone(e.code.as_ref()?),
-            ))
-        })
-        .collect();
+    let code = gridarena_cli::code::roster_code(&roster);
     gridarena_cli::code::announce(&code, args.unconfined_code)?;
     let tournament = Tournament::new(roster, settings).map_err(|e| e.to_string())?;
     Ok(Prepared { tournament })

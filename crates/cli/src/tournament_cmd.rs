@@ -654,17 +654,7 @@ pub fn run(args: &TournamentArgs, out: &mut impl Write) -> Result<ExitCode, Fail
     gridarena_cli::program::supervise().map_err(Failure::Internal)?;
     let input = read_roster(&args.roster)?;
     check_consent(&input.roster, args.allow_programs)?;
-    let code: Vec<_> = input
-        .roster
-        .entries
-        .iter()
-        .filter_map(|e| {
-            Some((
-                printable(&e.name).into_owned(),
-                Arc::clone(e.code.as_ref()?),
-            ))
-        })
-        .collect();
+    let code = gridarena_cli::code::roster_code(&input.roster);
     gridarena_cli::code::announce(&code, args.unconfined_code).map_err(Failure::Input)?;
     let mut tournament = open(args, input)?;
     // The tournament's own clock, which a resumed bundle keeps, whatever --clock says now.

@@ -231,6 +231,23 @@ pub fn code_players(players: &[(&str, &AiPlayer)]) -> Vec<(String, Arc<HashedSou
         .collect()
 }
 
+/// The code entries of `roster`, each by its name as a terminal may print it: what a tournament, or a
+/// queue's worker taking one up, must announce before its first game.
+pub fn roster_code(
+    roster: &gridarena_engine::tournament::roster::Roster,
+) -> Vec<(String, Arc<HashedSource>)> {
+    roster
+        .entries
+        .iter()
+        .filter_map(|e| {
+            Some((
+                crate::terminal::printable(&e.name).into_owned(),
+                Arc::clone(e.code.as_ref()?),
+            ))
+        })
+        .collect()
+}
+
 /// Checks, before any game, that this machine has the interpreters `entries` (name, code) need, and
 /// says once what will run them and what the sandbox cannot do here. The error names every entry an
 /// interpreter is missing for, or says why this machine cannot confine code (refused unless
