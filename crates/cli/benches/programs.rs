@@ -7,7 +7,9 @@
 //! - **a course code entry's move**, sandboxed: the course starter and a script that only writes its
 //!   answer, as a process per move (`python3 MAIN`, as before the warm interpreter) and as forks of the
 //!   game's warm interpreter (what a course entry plays as), beside the starter run again by one plain
-//!   interpreter with `runpy` (the floor: no start, no sandbox, no referee).
+//!   interpreter with `runpy` (the floor the warm move is measured against: no start, no sandbox, no
+//!   referee) and, lower still, that interpreter running the starter's code compiled once (no compile
+//!   either, as the warm interpreter's moves do while the script is unchanged).
 //! - **games per second**: two trivial course programs (`sh` writing a fixed move, refused after the
 //!   first) through [`play_game`], 40 plies a game.
 //!
@@ -94,6 +96,7 @@ fn code_moves(root: &str, game: &Game, n: usize) {
             "with open('output.txt', 'w') as f:\n    f.write('E 4,0 5,0\\n')\n",
         )],
     };
+    let mut warm_starter = Duration::ZERO;
     for (what, source) in [
         (
             "course starter",
@@ -115,6 +118,9 @@ fn code_moves(root: &str, game: &Game, n: usize) {
         );
         let before = median(moves(&per_move, game, n));
         let after = median(moves(&warm, game, n));
+        if what == "course starter" {
+            warm_starter = after;
+        }
         println!(
             "  code entry, course, {what}, sandboxed: {:8.2} ms a process per move, {:8.2} ms warm ({:.1}x)",
             ms(before),
@@ -122,10 +128,16 @@ fn code_moves(root: &str, game: &Game, n: usize) {
             before.as_secs_f64() / after.as_secs_f64()
         );
     }
-    if let Some(floor) = runpy_move(root, &python.exe, game, n) {
+    if let Some((runpy, exec)) = runpy_move(root, &python.exe, game, n) {
         println!(
-            "  course starter run again by one interpreter with runpy (no sandbox, no referee): {:8.2} ms",
-            ms(floor)
+            "  course starter run again by one interpreter with runpy (no sandbox, no referee): {:8.2} ms \
+             (the warm move is {:.2}x that)",
+            ms(runpy),
+            ms(warm_starter) / ms(runpy)
+        );
+        println!(
+            "  course starter's code compiled once, run again by one interpreter (no compile either): {:8.2} ms",
+            ms(exec)
         );
     }
     let CodePlayer::Function(function) = entry("ai/page/halma_function.py") else {
@@ -154,9 +166,10 @@ fn code_moves(root: &str, game: &Game, n: usize) {
     );
 }
 
-/// The median time of one plain interpreter running the course starter again with `runpy` in its
-/// folder, `n` times, on the classic start's input.txt: what a move costs with no start at all.
-fn runpy_move(root: &str, exe: &Path, game: &Game, n: usize) -> Option<Duration> {
+/// The median times of one plain interpreter running the course starter again in its folder, `n` times
+/// each, on the classic start's input.txt: with `runpy` (what a move costs with no start at all), and
+/// as its code compiled once (no compile either).
+fn runpy_move(root: &str, exe: &Path, game: &Game, n: usize) -> Option<(Duration, Duration)> {
     use gridarena_engine::halma::course::{input_txt, Occasion};
     let dir = std::env::temp_dir().join(format!("gridarena-bench-runpy-{}", std::process::id()));
     std::fs::create_dir_all(&dir).ok()?;
@@ -170,16 +183,20 @@ fn runpy_move(root: &str, exe: &Path, game: &Game, n: usize) -> Option<Duration>
     std::fs::write(dir.join("input.txt"), input).ok()?;
     let script = format!(
         "import runpy, sys, time, contextlib, io\n\
-         times = []\n\
-         for _ in range({n}):\n\
-         \x20   t = time.perf_counter()\n\
-         \x20   with contextlib.redirect_stdout(io.StringIO()):\n\
-         \x20       try:\n\
-         \x20           runpy.run_path('main.py', run_name='__main__')\n\
-         \x20       except SystemExit:\n\
-         \x20           pass\n\
-         \x20   times.append(time.perf_counter() - t)\n\
-         print(sorted(times)[len(times) // 2])\n"
+         def median(run):\n\
+         \x20   times = []\n\
+         \x20   for _ in range({n}):\n\
+         \x20       t = time.perf_counter()\n\
+         \x20       with contextlib.redirect_stdout(io.StringIO()):\n\
+         \x20           try:\n\
+         \x20               run()\n\
+         \x20           except SystemExit:\n\
+         \x20               pass\n\
+         \x20       times.append(time.perf_counter() - t)\n\
+         \x20   return sorted(times)[len(times) // 2]\n\
+         code = compile(open('main.py', 'rb').read(), 'main.py', 'exec', dont_inherit=True)\n\
+         print(median(lambda: runpy.run_path('main.py', run_name='__main__')),\n\
+         \x20     median(lambda: exec(code, {{'__name__': '__main__', '__file__': 'main.py'}})))\n"
     );
     let out = std::process::Command::new(exe)
         .args(["-c", &script])
@@ -188,8 +205,13 @@ fn runpy_move(root: &str, exe: &Path, game: &Game, n: usize) -> Option<Duration>
         .ok();
     let _ = std::fs::remove_dir_all(&dir);
     let out = out?;
-    let secs: f64 = String::from_utf8_lossy(&out.stdout).trim().parse().ok()?;
-    Some(Duration::from_secs_f64(secs))
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut secs = text.split_whitespace().map(|s| s.parse::<f64>().ok());
+    let (runpy, exec) = (secs.next()??, secs.next()??);
+    Some((
+        Duration::from_secs_f64(runpy),
+        Duration::from_secs_f64(exec),
+    ))
 }
 
 fn main() {

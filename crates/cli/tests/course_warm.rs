@@ -367,3 +367,44 @@ fn a_syntax_error_is_a_crash_and_a_thread_is_waited_for_as_at_a_process_end() {
         assert!(matches!(reply.answer, Answer::Move(_)), "{reply:?}");
     }
 }
+
+/// The warm interpreter compiles the script once, ahead of the moves; a move still runs what a fresh
+/// `python3 main.py` would: the script's bytes as they are at that move (one that rewrites itself runs
+/// its new text next), and a script whose compiling warns prints the warning at every move.
+#[test]
+fn a_move_runs_the_scripts_text_of_that_move_and_warns_as_a_fresh_process() {
+    if !runnable() {
+        return;
+    }
+    let game = classic();
+    // Each move prints its generation, then writes the next generation of itself.
+    let main = format!(
+        "GENERATION = 1\n\
+         print('generation', GENERATION)\n\
+         text = open(__file__).read()\n\
+         first, rest = text.split('\\n', 1)\n\
+         open(__file__, 'w').write('GENERATION = %d\\n' % (GENERATION + 1) + rest)\n\
+         {ANSWER}"
+    );
+    let rewriting = course_player(entry(&[("main.py", &main)]));
+    for generation in 1..=3 {
+        let reply = ask(&rewriting, &game, None);
+        assert!(matches!(reply.answer, Answer::Move(_)), "{reply:?}");
+        assert!(
+            stderr(&reply)
+                .trim_end()
+                .ends_with(&format!("generation {generation}")),
+            "move {generation}: {reply:?}"
+        );
+    }
+    let main = format!("if 'x' is 1:\n    pass\n{ANSWER}");
+    let warning = course_player(entry(&[("main.py", &main)]));
+    for side in 1..=2 {
+        let reply = ask(&warning, &game, None);
+        assert!(matches!(reply.answer, Answer::Move(_)), "{reply:?}");
+        assert!(
+            stderr(&reply).contains("SyntaxWarning"),
+            "move {side}: {reply:?}"
+        );
+    }
+}

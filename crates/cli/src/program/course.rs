@@ -309,8 +309,15 @@ fn read_report(line: &[u8]) -> Option<Exit> {
     ))
 }
 
-/// A word no move's stderr holds by chance: the time, this process and a count.
+/// A word no move's stderr holds by chance, nor by the script's guess: 128 random bits from the
+/// kernel (the time, this process and a count where it has none to give).
 fn nonce() -> String {
+    let mut bytes = [0u8; 16];
+    // SAFETY: getrandom writes at most `bytes.len()` bytes into the buffer it is given.
+    let got = unsafe { libc::getrandom(bytes.as_mut_ptr().cast(), bytes.len(), 0) };
+    if got == bytes.len() as isize {
+        return bytes.iter().map(|b| format!("{b:02x}")).collect();
+    }
     static COUNT: AtomicU64 = AtomicU64::new(0);
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
