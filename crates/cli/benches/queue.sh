@@ -23,14 +23,39 @@ cleanup() {
   jobs -p | xargs -r kill 2> /dev/null || true
   "$root/scripts/pg-cluster.sh" stop "$GRIDARENA_TEST_PG_DIR" || true
   rm -rf "$work"
+  [ -z "${cgroups:-}" ] || { sleep 1; find "$cgroups" -depth -type d -exec rmdir {} + 2> /dev/null || true; }
 }
 trap cleanup EXIT
 pg_bin="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)"
 psql() { "$pg_bin/psql" "$GRIDARENA_TEST_PG" -qAtX "$@"; }
 options=(--format swiss --preset classic --camp-rules course --first blue --max-turns 300 --seed 1)
 
-# CPU seconds (user + system) a `/usr/bin/time -f "%U %S"` file says.
-cpu_of() { awk '{s += $1 + $2} END {printf "%.2f", s}' "$@"; }
+# CPU time is counted by cgroup (v2, where this user may make one): a code entry's processes are not
+# always reaped by gridarena (the sandbox's init is killed with its game), so neither `time` nor a
+# process's children's times count them, while a cgroup holds every process started in it.
+cgroups="$(findmnt -t cgroup2 -n -o TARGET 2> /dev/null | head -n 1 || true)"
+if [ -n "$cgroups" ] && mkdir "$cgroups/gridarena-bench-$$" 2> /dev/null; then
+  cgroups="$cgroups/gridarena-bench-$$"
+else
+  echo "no cgroup v2 this user may write: CPU seconds are not measured (run as root, or in a delegated cgroup)"
+  cgroups=""
+fi
+# Runs a command in cgroup NAME (made if missing): in_cgroup NAME COMMAND...
+in_cgroup() {
+  local name=$1
+  shift
+  if [ -z "$cgroups" ]; then
+    "$@"
+    return
+  fi
+  mkdir -p "$cgroups/$name"
+  sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cgroups/$name" "$@"
+}
+# CPU seconds used in cgroup NAME (0 where there are none).
+cpu_of() {
+  [ -n "$cgroups" ] || { echo 0; return; }
+  awk '$1 == "usage_usec" {printf "%.2f", $2 / 1e6}' "$cgroups/$1/cpu.stat"
+}
 # CPU seconds the database server has used: the postmaster, its ended backends and the live ones.
 pg_cpu() {
   local pm tick
@@ -57,12 +82,12 @@ run_queue() {
   local pg_before
   pg_before=$(pg_cpu)
   start=$(now)
-  /usr/bin/time -f "%U %S" -o "$work/$name.coordinator.time" "$bin" halma tournament "$roster" \
+  in_cgroup "$name.coordinator" "$bin" halma tournament "$roster" \
     "${options[@]}" --rounds "$rounds" --concurrency $((workers * 2)) --queue "$url" --out "$work/$name" \
     > /dev/null 2> "$work/$name.coordinator.log" &
   local coordinator=$!
   for i in $(seq 1 "$workers"); do
-    /usr/bin/time -f "%U %S" -o "$work/$name.worker$i.time" "$bin" halma worker "$url" --name "w$i" \
+    in_cgroup "$name.workers" "$bin" halma worker "$url" --name "w$i" \
       --poll-ms 100 --idle-exit 3 > /dev/null 2> "$work/$name.worker$i.log" &
     pids+=($!)
   done
@@ -72,8 +97,8 @@ run_queue() {
   local games wall workers_cpu coordinator_cpu db_cpu
   games=$(games_in "$work/$name")
   wall=$(echo "$end - $start" | bc)
-  workers_cpu=$(cpu_of "$work/$name".worker*.time)
-  coordinator_cpu=$(cpu_of "$work/$name.coordinator.time")
+  workers_cpu=$(cpu_of "$name.workers")
+  coordinator_cpu=$(cpu_of "$name.coordinator")
   db_cpu=$(echo "$(pg_cpu) - $pg_before" | bc)
   awk -v n="$name" -v g="$games" -v w="$wall" -v wc="$workers_cpu" -v cc="$coordinator_cpu" -v dc="$db_cpu" \
     'BEGIN {printf "  %-22s %4d games in %7.1f s: %6.3f games/s; CPU s a game: workers %.3f, coordinator %.4f (%.2f%% of a game), database %.4f\n",
@@ -88,14 +113,14 @@ run_queue() {
 run_local() {
   local name=$1 roster=$2 rounds=$3 start end
   start=$(now)
-  /usr/bin/time -f "%U %S" -o "$work/$name.time" "$bin" halma tournament "$roster" "${options[@]}" \
+  in_cgroup "$name" "$bin" halma tournament "$roster" "${options[@]}" \
     --rounds "$rounds" --concurrency "$cores" --out "$work/$name" > /dev/null 2> "$work/$name.log" \
     || { tail -n 20 "$work/$name.log"; exit 1; }
   end=$(now)
   local games wall cpu
   games=$(games_in "$work/$name")
   wall=$(echo "$end - $start" | bc)
-  cpu=$(cpu_of "$work/$name.time")
+  cpu=$(cpu_of "$name")
   awk -v n="$name" -v g="$games" -v w="$wall" -v c="$cpu" \
     'BEGIN {printf "  %-22s %4d games in %7.1f s: %6.3f games/s; CPU s a game: %.3f\n", n, g, w, g / w, c / g}'
   cp "$work/$name/standings.csv" "$work/$name.standings.csv"
