@@ -324,10 +324,41 @@ impl Db {
     }
 }
 
+/// The lease rule, in one place: a worker's claim on a game holds while the game is `playing` under
+/// its owner and attempt (`$1` the tournament, `$2` the game, `$3` the owner, `$4` the attempt: the
+/// statements that use it take [`lease_params`] first). The attempt is part of the token because the
+/// same owner may claim the same game again after its lease ran out; a write on the old attempt must
+/// then fail. A macro, not a `const`, so that `concat!` builds each statement at compile time.
+macro_rules! lease_held {
+    () => {
+        "tournament_id = $1 AND number = $2 AND lease_owner = $3 AND attempts = $4 AND state = 'playing'"
+    };
+}
+
+/// [`lease_held!`] and not run out: what renewing a lease and writing a result need. Giving a game
+/// back needs only [`lease_held!`]: a game whose lease ran out and that nobody took over yet may as
+/// well be queued at once.
+macro_rules! lease_live {
+    () => {
+        concat!(lease_held!(), " AND lease_until >= now()")
+    };
+}
+
 /// The queries, each one call.
 pub mod sql {
     use super::*;
+    use tokio_postgres::types::ToSql;
     use tokio_postgres::Client;
+
+    /// `claim`'s lease as the parameters `$1` to `$4` of [`lease_held!`].
+    fn lease_params(claim: &Claim) -> [&(dyn ToSql + Sync); 4] {
+        [
+            &claim.tournament,
+            &claim.number,
+            &claim.owner,
+            &claim.attempt,
+        ]
+    }
 
     /// Stores a tournament unless it is there; whether it was new.
     pub async fn create_tournament(
@@ -515,18 +546,14 @@ pub mod sql {
 
     /// Renews `claim`'s lease for `lease` seconds; false when it no longer holds (lost or ran out).
     pub async fn renew(c: &Client, claim: &Claim, lease: f64) -> Result<bool, QueueError> {
+        let [t, g, o, a] = lease_params(claim);
         let n = c
             .execute(
-                "UPDATE tq_games SET lease_until = now() + make_interval(secs => $5)
-                 WHERE tournament_id = $1 AND number = $2 AND lease_owner = $3 AND attempts = $4
-                   AND state = 'playing' AND lease_until >= now()",
-                &[
-                    &claim.tournament,
-                    &claim.number,
-                    &claim.owner,
-                    &claim.attempt,
-                    &lease,
-                ],
+                concat!(
+                    "UPDATE tq_games SET lease_until = now() + make_interval(secs => $5) WHERE ",
+                    lease_live!()
+                ),
+                &[t, g, o, a, &lease],
             )
             .await?;
         c.execute(
@@ -537,21 +564,18 @@ pub mod sql {
         Ok(n == 1)
     }
 
-    /// Gives a claimed game back unplayed (the worker cannot play it).
-    pub async fn give_back(c: &Client, claim: &Claim) -> Result<(), QueueError> {
-        c.execute(
-            "UPDATE tq_games SET state = 'queued', lease_owner = NULL, lease_until = NULL
-             WHERE tournament_id = $1 AND number = $2 AND lease_owner = $3 AND attempts = $4
-               AND state = 'playing'",
-            &[
-                &claim.tournament,
-                &claim.number,
-                &claim.owner,
-                &claim.attempt,
-            ],
-        )
-        .await?;
-        Ok(())
+    /// Gives a claimed game back unplayed (the worker cannot play it); whether it was still held.
+    pub async fn give_back(c: &Client, claim: &Claim) -> Result<bool, QueueError> {
+        let n = c
+            .execute(
+                concat!(
+                    "UPDATE tq_games SET state = 'queued', lease_owner = NULL, lease_until = NULL WHERE ",
+                    lease_held!()
+                ),
+                &lease_params(claim),
+            )
+            .await?;
+        Ok(n == 1)
     }
 
     /// Writes `claim`'s result, in one transaction that changes the game only while the lease holds,
@@ -563,19 +587,15 @@ pub mod sql {
         result: &str,
     ) -> Result<Result<(), Refusal>, QueueError> {
         let tx = c.transaction().await?;
+        let [t, g, o, a] = lease_params(claim);
         let n = tx
             .execute(
-                "UPDATE tq_games SET state = 'done', result = $5, done_at = now(), done_by = $3,
-                   done_seq = nextval('tq_done_seq'), lease_until = NULL
-                 WHERE tournament_id = $1 AND number = $2 AND lease_owner = $3 AND attempts = $4
-                   AND state = 'playing' AND lease_until >= now()",
-                &[
-                    &claim.tournament,
-                    &claim.number,
-                    &claim.owner,
-                    &claim.attempt,
-                    &result,
-                ],
+                concat!(
+                    "UPDATE tq_games SET state = 'done', result = $5, done_at = now(), done_by = $3,
+                       done_seq = nextval('tq_done_seq'), lease_until = NULL WHERE ",
+                    lease_live!()
+                ),
+                &[t, g, o, a, &result],
             )
             .await?;
         if n == 1 {
