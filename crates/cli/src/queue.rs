@@ -191,6 +191,8 @@ pub struct Done {
     pub number: i32,
     pub result: String,
     pub applied: Option<i32>,
+    /// The lease owner that wrote the result (`the bundle` for a game imported from one).
+    pub done_by: String,
 }
 
 /// The queue's counts for the progress line.
@@ -212,6 +214,12 @@ pub struct Db {
     client: Option<Client>,
     /// Connections opened so far: a session's state (a lock) lasts one generation.
     generation: u64,
+    /// The `application_name` of every connection this handle opens, unique to it: a session of
+    /// an earlier generation that the server has not noticed gone yet (a partition leaves it open
+    /// until its keepalives fail) is known by it as this handle's own, and ended ([`sql::try_lock`]).
+    session: String,
+    /// How long one call (or opening the connection) may take: [`CALL_TIMEOUT`] unless set.
+    timeout: Duration,
 }
 
 impl Db {
@@ -224,12 +232,34 @@ impl Db {
             .enable_all()
             .build()
             .map_err(|e| format!("cannot start the database's runtime: {e}"))?;
+        static HANDLES: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let session = format!(
+            "gridarena {}.{nanos:x}.{}",
+            std::process::id(),
+            HANDLES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        );
         Ok(Db {
             url: url.to_string(),
             runtime,
             client: None,
             generation: 0,
+            session,
+            timeout: CALL_TIMEOUT,
         })
+    }
+
+    /// Cuts each call (and opening the connection) after `timeout` instead of [`CALL_TIMEOUT`]: for
+    /// the one last call of a process that is being stopped.
+    pub fn set_timeout(&mut self, timeout: Duration) {
+        self.timeout = timeout;
+    }
+
+    /// The `application_name` of this handle's connections.
+    pub fn session(&self) -> &str {
+        &self.session
     }
 
     /// Whether the connection is open (it may still have died since).
@@ -260,17 +290,18 @@ impl Db {
                 .parse()
                 .map_err(|e| QueueError::Data(format!("the URL: {e}")))?;
             if config.get_connect_timeout().is_none() {
-                config.connect_timeout(Duration::from_secs(10));
+                config.connect_timeout(self.timeout.min(Duration::from_secs(10)));
             }
             config.keepalives_idle(Duration::from_secs(10));
+            config.application_name(&self.session);
+            let timeout = self.timeout;
             let client = self.runtime.block_on(async {
-                let (client, connection) =
-                    tokio::time::timeout(CALL_TIMEOUT, config.connect(NoTls))
-                        .await
-                        .map_err(|_| QueueError::Unreachable("connecting timed out".to_string()))?
-                        .map_err(|e| QueueError::Unreachable(e.to_string()))?;
+                let (client, connection) = tokio::time::timeout(timeout, config.connect(NoTls))
+                    .await
+                    .map_err(|_| QueueError::Unreachable("connecting timed out".to_string()))?
+                    .map_err(|e| QueueError::Unreachable(e.to_string()))?;
                 tokio::spawn(connection);
-                tokio::time::timeout(CALL_TIMEOUT, client.batch_execute(SCHEMA))
+                tokio::time::timeout(timeout, client.batch_execute(SCHEMA))
                     .await
                     .map_err(|_| QueueError::Unreachable("creating the tables timed out".into()))?
                     .map_err(|e| {
@@ -282,8 +313,9 @@ impl Db {
             self.generation += 1;
         }
         let client = self.client.as_mut().expect("opened above");
+        let timeout = self.timeout;
         let result = self.runtime.block_on(async {
-            tokio::time::timeout(CALL_TIMEOUT, f(client))
+            tokio::time::timeout(timeout, f(client))
                 .await
                 .unwrap_or_else(|_| Err(QueueError::Unreachable("a call timed out".to_string())))
         });
@@ -444,7 +476,7 @@ pub mod sql {
     pub async fn done(c: &Client, id: &str, only_new: bool) -> Result<Vec<Done>, QueueError> {
         let rows = c
             .query(
-                "SELECT number, result, applied FROM tq_games
+                "SELECT number, result, applied, done_by FROM tq_games
                  WHERE tournament_id = $1 AND state = 'done' AND ($2 = false OR applied IS NULL)
                  ORDER BY applied NULLS LAST, done_seq",
                 &[&id, &only_new],
@@ -456,8 +488,32 @@ pub mod sql {
                 number: r.get(0),
                 result: r.get::<_, Option<String>>(1).unwrap_or_default(),
                 applied: r.get(2),
+                done_by: r
+                    .get::<_, Option<String>>(3)
+                    .unwrap_or_else(|| "nobody".to_string()),
             })
             .collect())
+    }
+
+    /// Queues game `number` again, its result cleared (and its fixture set to `fixture`, when
+    /// given), when it is done and not taken by the coordinator yet (a result the coordinator
+    /// cannot use); whether it was.
+    pub async fn requeue(
+        c: &Client,
+        id: &str,
+        number: i32,
+        fixture: Option<&str>,
+    ) -> Result<bool, QueueError> {
+        let n = c
+            .execute(
+                "UPDATE tq_games SET state = 'queued', result = NULL, done_at = NULL, done_by = NULL,
+                   done_seq = NULL, lease_owner = NULL, lease_until = NULL,
+                   fixture = coalesce($3, fixture)
+                 WHERE tournament_id = $1 AND number = $2 AND state = 'done' AND applied IS NULL",
+                &[&id, &number, &fixture],
+            )
+            .await?;
+        Ok(n == 1)
     }
 
     /// Notes that the coordinator took game `number`'s result as its `applied`-th.
@@ -475,12 +531,41 @@ pub mod sql {
         Ok(())
     }
 
-    /// Takes the coordinator's session lock on tournament `id`: false when another session holds it.
-    pub async fn try_lock(c: &Client, id: &str) -> Result<bool, QueueError> {
-        let row = c
-            .query_one("SELECT pg_try_advisory_lock($1)", &[&lock_key(id)])
-            .await?;
-        Ok(row.get(0))
+    /// Takes the coordinator's session lock on tournament `id`: false when another coordinator
+    /// holds it. A session named `session` (an earlier connection of the same [`Db`]) that still
+    /// holds it is ended first: after a partition the server may keep the old session, and its
+    /// lock, until its keepalives fail (hours by default), and this coordinator must not take
+    /// itself for another one.
+    pub async fn try_lock(c: &Client, id: &str, session: &str) -> Result<bool, QueueError> {
+        let key = lock_key(id);
+        // Up to 5 s for an ended session to let go, well inside a call's time.
+        for _ in 0..50 {
+            let row = c
+                .query_one("SELECT pg_try_advisory_lock($1)", &[&key])
+                .await?;
+            if row.get(0) {
+                return Ok(true);
+            }
+            let row = c
+                .query_one(
+                    // Only rows past WHERE reach the aggregate, so only this handle's sessions
+                    // are ended (SQL does not promise the order of an AND's terms).
+                    "SELECT count(*), count(*) FILTER (WHERE pg_terminate_backend(a.pid))
+                     FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+                     WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+                       AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                       AND ((l.classid::bigint << 32) | l.objid::bigint) = $1
+                       AND a.application_name = $2 AND a.pid <> pg_backend_pid()",
+                    &[&key, &session],
+                )
+                .await?;
+            let mine: i64 = row.get(0);
+            if mine == 0 {
+                return Ok(false);
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        Ok(false)
     }
 
     /// Says a worker is alive (and registers it).
@@ -502,11 +587,12 @@ pub mod sql {
     }
 
     /// Claims the first game free to play (queued, or playing on a lease that ran out) of a tournament
-    /// not finished, for `lease` seconds.
+    /// not finished and not in `refused` (those this worker will not play), for `lease` seconds.
     pub async fn claim(
         c: &mut Client,
         owner: &str,
         lease: f64,
+        refused: &[String],
     ) -> Result<Option<Claim>, QueueError> {
         let tx = c.transaction().await?;
         let row = tx
@@ -514,7 +600,7 @@ pub mod sql {
                 "WITH free AS (
                    SELECT g.tournament_id, g.number FROM tq_games g
                    JOIN tq_tournaments t ON t.id = g.tournament_id
-                   WHERE NOT t.finished AND (g.state = 'queued'
+                   WHERE NOT t.finished AND t.id <> ALL($3) AND (g.state = 'queued'
                      OR (g.state = 'playing' AND g.lease_until < now()))
                    ORDER BY t.created_at, g.number
                    LIMIT 1 FOR UPDATE OF g SKIP LOCKED)
@@ -523,7 +609,7 @@ pub mod sql {
                    claimed_at = now()
                  FROM free WHERE g.tournament_id = free.tournament_id AND g.number = free.number
                  RETURNING g.tournament_id, g.number, g.fixture, g.attempts",
-                &[&owner, &lease],
+                &[&owner, &lease, &refused],
             )
             .await?;
         let claim = row.map(|r| Claim {
@@ -576,6 +662,30 @@ pub mod sql {
             )
             .await?;
         Ok(n == 1)
+    }
+
+    /// A worker's last word as it stops: every game still `playing` under one of `owners` (the
+    /// worker's lease owners, unique to its process) goes back on the queue at once, whatever its
+    /// attempt (a lease that ran out and was not taken over is the worker's still, and queued as
+    /// well), and the worker leaves the progress line. Returns the games given back (tournament,
+    /// number).
+    pub async fn stop_worker(
+        c: &mut Client,
+        owners: &[String],
+    ) -> Result<Vec<(String, i32)>, QueueError> {
+        let tx = c.transaction().await?;
+        let rows = tx
+            .query(
+                "UPDATE tq_games SET state = 'queued', lease_owner = NULL, lease_until = NULL
+                 WHERE lease_owner = ANY($1) AND state = 'playing'
+                 RETURNING tournament_id, number",
+                &[&owners],
+            )
+            .await?;
+        tx.execute("DELETE FROM tq_workers WHERE id = ANY($1)", &[&owners])
+            .await?;
+        tx.commit().await?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }
 
     /// Writes `claim`'s result, in one transaction that changes the game only while the lease holds,
