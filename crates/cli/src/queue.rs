@@ -28,6 +28,15 @@ use tokio_postgres::{Client, Config, NoTls};
 /// that cap with its binary files in base64 may not fit: such a class plays in one process.
 pub const MAX_QUEUE_ROSTER_BYTES: usize = 64 * 1024 * 1024;
 
+/// How often a worker says it is alive (`tq_workers.last_seen`), idle or playing: the renewal of its
+/// lease doubles as this while it plays, and it is renewed at least this often.
+pub const HEARTBEAT: Duration = Duration::from_secs(5);
+
+/// The progress line shows the workers heard from within this: three heartbeats, so one late
+/// report does not drop a worker, and a worker killed without a word (`kill -9`, a machine that went
+/// down) leaves the line within 15 s rather than lingering as if it still played.
+pub const HEARD_WITHIN: Duration = Duration::from_secs(3 * HEARTBEAT.as_secs());
+
 /// How long one call to the database may take before its connection is taken as gone.
 const CALL_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -201,7 +210,8 @@ pub struct Counts {
     pub done: i64,
     pub playing: i64,
     pub queued: i64,
-    /// Each worker seen in the last minute: name, host, games done, the game it plays (1-based).
+    /// Each worker heard from within [`HEARD_WITHIN`]: name, host, games done, the game it plays
+    /// (from 0).
     pub workers: Vec<(String, String, i64, Option<i32>)>,
     /// Mean seconds a game took, over the games done.
     pub mean_game_s: Option<f64>,
@@ -765,9 +775,9 @@ pub mod sql {
                 "SELECT w.name, w.host,
                    (SELECT count(*) FROM tq_games g WHERE g.tournament_id = $1 AND g.done_by = w.id),
                    CASE WHEN w.tournament_id = $1 THEN w.number END
-                 FROM tq_workers w WHERE w.last_seen > now() - interval '1 minute'
+                 FROM tq_workers w WHERE w.last_seen > now() - make_interval(secs => $2)
                  ORDER BY w.name, w.id",
-                &[&id],
+                &[&id, &HEARD_WITHIN.as_secs_f64()],
             )
             .await?;
         Ok(Counts {

@@ -323,7 +323,10 @@ fn progress_line(t: &Tournament, c: &Counts) -> String {
         c.queued,
         t.current_round().map_or(0, |r| r + 1),
         if workers.is_empty() {
-            "none seen in the last minute".to_string()
+            format!(
+                "none heard from in the last {} s",
+                queue::HEARD_WITHIN.as_secs()
+            )
         } else {
             workers.join(", ")
         }
@@ -467,7 +470,8 @@ fn fixture_of(t: &Tournament, claim: &Claim) -> Result<Fixture, String> {
     }
 }
 
-/// Renews `claim`'s lease every third of it until told to stop; sets `lost` when the lease is gone.
+/// Renews `claim`'s lease every third of it, and at least every [`queue::HEARTBEAT`] (the renewal
+/// says the worker is alive too), until told to stop; sets `lost` when the lease is gone.
 fn renew_lease(
     who: &str,
     url: &str,
@@ -477,7 +481,7 @@ fn renew_lease(
     stop: mpsc::Receiver<()>,
 ) {
     let Ok(mut db) = Db::new(url) else { return };
-    let every = Duration::from_secs_f64(lease_s / 3.0);
+    let every = Duration::from_secs_f64(lease_s / 3.0).min(queue::HEARTBEAT);
     let mut said = false;
     while let Err(mpsc::RecvTimeoutError::Timeout) = stop.recv_timeout(every) {
         match db.call(async |c| sql::renew(c, &claim, lease_s).await) {
@@ -620,6 +624,9 @@ pub fn work(args: &WorkerArgs) -> Result<ExitCode, Failure> {
     // run): said once, and left to other workers, while it goes on with the others.
     let mut refused: Vec<String> = Vec::new();
     let mut idle_since = Instant::now();
+    // An idle worker looks at the queue every --poll-ms but says it is alive every HEARTBEAT only:
+    // a hundred idle workers polling each second would otherwise write a row a hundred times a second.
+    let mut heard = Instant::now();
     let mut played = 0u64;
     loop {
         let lease = args.lease_s;
@@ -630,12 +637,17 @@ pub fn work(args: &WorkerArgs) -> Result<ExitCode, Failure> {
                 .idle_exit
                 .is_some_and(|s| idle_since.elapsed().as_secs_f64() >= s)
             {
+                let owners = [owner.clone()];
+                db.retrying(&who, async |c| sql::stop_worker(c, &owners).await)?;
                 eprintln!("worker {name}: nothing to play; {played} games played, stopping");
                 return Ok(ExitCode::SUCCESS);
             }
-            db.retrying(&who, async |c| {
-                sql::seen(c, &owner, &name, &host, None).await
-            })?;
+            if heard.elapsed() >= queue::HEARTBEAT {
+                db.retrying(&who, async |c| {
+                    sql::seen(c, &owner, &name, &host, None).await
+                })?;
+                heard = Instant::now();
+            }
             thread::sleep(Duration::from_millis(args.poll_ms));
             continue;
         };
@@ -739,5 +751,6 @@ pub fn work(args: &WorkerArgs) -> Result<ExitCode, Failure> {
             ),
         }
         idle_since = Instant::now();
+        heard = Instant::now();
     }
 }

@@ -802,3 +802,45 @@ fn a_worker_refuses_a_tournament_changed_in_the_database() {
     );
     assert_eq!(rows, [["0", "queued", "1", "t"], ["1", "queued", "0", "t"]]);
 }
+
+#[test]
+fn the_progress_line_shows_the_workers_heard_from_lately() {
+    let Some(url) = database("the_progress_line_shows_the_workers_heard_from_lately") else {
+        return;
+    };
+    let mut db = Db::new(&url).unwrap();
+    db.call(async |c| {
+        sql::create_tournament(c, "t1", "{}", "{}").await?;
+        sql::release(c, "t1", &[(0, 0, "{}".to_string())]).await?;
+        for w in ["alive", "late", "gone", "stopped"] {
+            sql::seen(c, &format!("{w}#1"), w, "lab", None).await?;
+        }
+        Ok(())
+    })
+    .unwrap();
+    let claim = db
+        .call(async |c| sql::claim(c, "alive#1", 30.0, &[]).await)
+        .unwrap()
+        .unwrap();
+    // "late" missed two heartbeats, "gone" four (it was killed); "stopped" said goodbye.
+    let heartbeat = gridarena_cli::queue::HEARTBEAT.as_secs();
+    query(
+        &url,
+        &format!(
+            "UPDATE tq_workers SET last_seen = now() - make_interval(secs => {}) WHERE name = 'late';
+             UPDATE tq_workers SET last_seen = now() - make_interval(secs => {}) WHERE name = 'gone'",
+            2 * heartbeat,
+            4 * heartbeat
+        ),
+    );
+    let owners = ["stopped#1".to_string()];
+    assert!(db
+        .call(async |c| sql::stop_worker(c, &owners).await)
+        .unwrap()
+        .is_empty());
+    let counts = db.call(async |c| sql::counts(c, "t1").await).unwrap();
+    let shown: Vec<(&str, Option<i32>)> =
+        counts.workers.iter().map(|w| (w.0.as_str(), w.3)).collect();
+    assert_eq!(shown, [("alive", Some(claim.number)), ("late", None)]);
+    assert_eq!((counts.playing, counts.queued), (1, 0));
+}
