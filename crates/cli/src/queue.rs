@@ -28,6 +28,15 @@ use tokio_postgres::{Client, Config, NoTls};
 /// that cap with its binary files in base64 may not fit: such a class plays in one process.
 pub const MAX_QUEUE_ROSTER_BYTES: usize = 64 * 1024 * 1024;
 
+/// How often a worker says it is alive (`tq_workers.last_seen`), idle or playing: the renewal of its
+/// lease doubles as this while it plays, and it is renewed at least this often.
+pub const HEARTBEAT: Duration = Duration::from_secs(5);
+
+/// The progress line shows the workers heard from within this: three heartbeats, so one late
+/// report does not drop a worker, and a worker killed without a word (`kill -9`, a machine that went
+/// down) leaves the line within 15 s rather than lingering as if it still played.
+pub const HEARD_WITHIN: Duration = Duration::from_secs(3 * HEARTBEAT.as_secs());
+
 /// How long one call to the database may take before its connection is taken as gone.
 const CALL_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -191,6 +200,8 @@ pub struct Done {
     pub number: i32,
     pub result: String,
     pub applied: Option<i32>,
+    /// The lease owner that wrote the result (`the bundle` for a game imported from one).
+    pub done_by: String,
 }
 
 /// The queue's counts for the progress line.
@@ -199,7 +210,8 @@ pub struct Counts {
     pub done: i64,
     pub playing: i64,
     pub queued: i64,
-    /// Each worker seen in the last minute: name, host, games done, the game it plays (1-based).
+    /// Each worker heard from within [`HEARD_WITHIN`]: name, host, games done, the game it plays
+    /// (from 0).
     pub workers: Vec<(String, String, i64, Option<i32>)>,
     /// Mean seconds a game took, over the games done.
     pub mean_game_s: Option<f64>,
@@ -212,6 +224,12 @@ pub struct Db {
     client: Option<Client>,
     /// Connections opened so far: a session's state (a lock) lasts one generation.
     generation: u64,
+    /// The `application_name` of every connection this handle opens, unique to it: a session of
+    /// an earlier generation that the server has not noticed gone yet (a partition leaves it open
+    /// until its keepalives fail) is known by it as this handle's own, and ended ([`sql::try_lock`]).
+    session: String,
+    /// How long one call (or opening the connection) may take: [`CALL_TIMEOUT`] unless set.
+    timeout: Duration,
 }
 
 impl Db {
@@ -224,12 +242,34 @@ impl Db {
             .enable_all()
             .build()
             .map_err(|e| format!("cannot start the database's runtime: {e}"))?;
+        static HANDLES: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let session = format!(
+            "gridarena {}.{nanos:x}.{}",
+            std::process::id(),
+            HANDLES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        );
         Ok(Db {
             url: url.to_string(),
             runtime,
             client: None,
             generation: 0,
+            session,
+            timeout: CALL_TIMEOUT,
         })
+    }
+
+    /// Cuts each call (and opening the connection) after `timeout` instead of [`CALL_TIMEOUT`]: for
+    /// the one last call of a process that is being stopped.
+    pub fn set_timeout(&mut self, timeout: Duration) {
+        self.timeout = timeout;
+    }
+
+    /// The `application_name` of this handle's connections.
+    pub fn session(&self) -> &str {
+        &self.session
     }
 
     /// Whether the connection is open (it may still have died since).
@@ -260,17 +300,18 @@ impl Db {
                 .parse()
                 .map_err(|e| QueueError::Data(format!("the URL: {e}")))?;
             if config.get_connect_timeout().is_none() {
-                config.connect_timeout(Duration::from_secs(10));
+                config.connect_timeout(self.timeout.min(Duration::from_secs(10)));
             }
             config.keepalives_idle(Duration::from_secs(10));
+            config.application_name(&self.session);
+            let timeout = self.timeout;
             let client = self.runtime.block_on(async {
-                let (client, connection) =
-                    tokio::time::timeout(CALL_TIMEOUT, config.connect(NoTls))
-                        .await
-                        .map_err(|_| QueueError::Unreachable("connecting timed out".to_string()))?
-                        .map_err(|e| QueueError::Unreachable(e.to_string()))?;
+                let (client, connection) = tokio::time::timeout(timeout, config.connect(NoTls))
+                    .await
+                    .map_err(|_| QueueError::Unreachable("connecting timed out".to_string()))?
+                    .map_err(|e| QueueError::Unreachable(e.to_string()))?;
                 tokio::spawn(connection);
-                tokio::time::timeout(CALL_TIMEOUT, client.batch_execute(SCHEMA))
+                tokio::time::timeout(timeout, client.batch_execute(SCHEMA))
                     .await
                     .map_err(|_| QueueError::Unreachable("creating the tables timed out".into()))?
                     .map_err(|e| {
@@ -282,8 +323,9 @@ impl Db {
             self.generation += 1;
         }
         let client = self.client.as_mut().expect("opened above");
+        let timeout = self.timeout;
         let result = self.runtime.block_on(async {
-            tokio::time::timeout(CALL_TIMEOUT, f(client))
+            tokio::time::timeout(timeout, f(client))
                 .await
                 .unwrap_or_else(|_| Err(QueueError::Unreachable("a call timed out".to_string())))
         });
@@ -324,10 +366,41 @@ impl Db {
     }
 }
 
+/// The lease rule, in one place: a worker's claim on a game holds while the game is `playing` under
+/// its owner and attempt (`$1` the tournament, `$2` the game, `$3` the owner, `$4` the attempt: the
+/// statements that use it take [`lease_params`] first). The attempt is part of the token because the
+/// same owner may claim the same game again after its lease ran out; a write on the old attempt must
+/// then fail. A macro, not a `const`, so that `concat!` builds each statement at compile time.
+macro_rules! lease_held {
+    () => {
+        "tournament_id = $1 AND number = $2 AND lease_owner = $3 AND attempts = $4 AND state = 'playing'"
+    };
+}
+
+/// [`lease_held!`] and not run out: what renewing a lease and writing a result need. Giving a game
+/// back needs only [`lease_held!`]: a game whose lease ran out and that nobody took over yet may as
+/// well be queued at once.
+macro_rules! lease_live {
+    () => {
+        concat!(lease_held!(), " AND lease_until >= now()")
+    };
+}
+
 /// The queries, each one call.
 pub mod sql {
     use super::*;
+    use tokio_postgres::types::ToSql;
     use tokio_postgres::Client;
+
+    /// `claim`'s lease as the parameters `$1` to `$4` of [`lease_held!`].
+    fn lease_params(claim: &Claim) -> [&(dyn ToSql + Sync); 4] {
+        [
+            &claim.tournament,
+            &claim.number,
+            &claim.owner,
+            &claim.attempt,
+        ]
+    }
 
     /// Stores a tournament unless it is there; whether it was new.
     pub async fn create_tournament(
@@ -413,7 +486,7 @@ pub mod sql {
     pub async fn done(c: &Client, id: &str, only_new: bool) -> Result<Vec<Done>, QueueError> {
         let rows = c
             .query(
-                "SELECT number, result, applied FROM tq_games
+                "SELECT number, result, applied, done_by FROM tq_games
                  WHERE tournament_id = $1 AND state = 'done' AND ($2 = false OR applied IS NULL)
                  ORDER BY applied NULLS LAST, done_seq",
                 &[&id, &only_new],
@@ -425,8 +498,32 @@ pub mod sql {
                 number: r.get(0),
                 result: r.get::<_, Option<String>>(1).unwrap_or_default(),
                 applied: r.get(2),
+                done_by: r
+                    .get::<_, Option<String>>(3)
+                    .unwrap_or_else(|| "nobody".to_string()),
             })
             .collect())
+    }
+
+    /// Queues game `number` again, its result cleared (and its fixture set to `fixture`, when
+    /// given), when it is done and not taken by the coordinator yet (a result the coordinator
+    /// cannot use); whether it was.
+    pub async fn requeue(
+        c: &Client,
+        id: &str,
+        number: i32,
+        fixture: Option<&str>,
+    ) -> Result<bool, QueueError> {
+        let n = c
+            .execute(
+                "UPDATE tq_games SET state = 'queued', result = NULL, done_at = NULL, done_by = NULL,
+                   done_seq = NULL, lease_owner = NULL, lease_until = NULL,
+                   fixture = coalesce($3, fixture)
+                 WHERE tournament_id = $1 AND number = $2 AND state = 'done' AND applied IS NULL",
+                &[&id, &number, &fixture],
+            )
+            .await?;
+        Ok(n == 1)
     }
 
     /// Notes that the coordinator took game `number`'s result as its `applied`-th.
@@ -444,12 +541,41 @@ pub mod sql {
         Ok(())
     }
 
-    /// Takes the coordinator's session lock on tournament `id`: false when another session holds it.
-    pub async fn try_lock(c: &Client, id: &str) -> Result<bool, QueueError> {
-        let row = c
-            .query_one("SELECT pg_try_advisory_lock($1)", &[&lock_key(id)])
-            .await?;
-        Ok(row.get(0))
+    /// Takes the coordinator's session lock on tournament `id`: false when another coordinator
+    /// holds it. A session named `session` (an earlier connection of the same [`Db`]) that still
+    /// holds it is ended first: after a partition the server may keep the old session, and its
+    /// lock, until its keepalives fail (hours by default), and this coordinator must not take
+    /// itself for another one.
+    pub async fn try_lock(c: &Client, id: &str, session: &str) -> Result<bool, QueueError> {
+        let key = lock_key(id);
+        // Up to 5 s for an ended session to let go, well inside a call's time.
+        for _ in 0..50 {
+            let row = c
+                .query_one("SELECT pg_try_advisory_lock($1)", &[&key])
+                .await?;
+            if row.get(0) {
+                return Ok(true);
+            }
+            let row = c
+                .query_one(
+                    // Only rows past WHERE reach the aggregate, so only this handle's sessions
+                    // are ended (SQL does not promise the order of an AND's terms).
+                    "SELECT count(*), count(*) FILTER (WHERE pg_terminate_backend(a.pid))
+                     FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+                     WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+                       AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                       AND ((l.classid::bigint << 32) | l.objid::bigint) = $1
+                       AND a.application_name = $2 AND a.pid <> pg_backend_pid()",
+                    &[&key, &session],
+                )
+                .await?;
+            let mine: i64 = row.get(0);
+            if mine == 0 {
+                return Ok(false);
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        Ok(false)
     }
 
     /// Says a worker is alive (and registers it).
@@ -471,11 +597,12 @@ pub mod sql {
     }
 
     /// Claims the first game free to play (queued, or playing on a lease that ran out) of a tournament
-    /// not finished, for `lease` seconds.
+    /// not finished and not in `refused` (those this worker will not play), for `lease` seconds.
     pub async fn claim(
         c: &mut Client,
         owner: &str,
         lease: f64,
+        refused: &[String],
     ) -> Result<Option<Claim>, QueueError> {
         let tx = c.transaction().await?;
         let row = tx
@@ -483,7 +610,7 @@ pub mod sql {
                 "WITH free AS (
                    SELECT g.tournament_id, g.number FROM tq_games g
                    JOIN tq_tournaments t ON t.id = g.tournament_id
-                   WHERE NOT t.finished AND (g.state = 'queued'
+                   WHERE NOT t.finished AND t.id <> ALL($3) AND (g.state = 'queued'
                      OR (g.state = 'playing' AND g.lease_until < now()))
                    ORDER BY t.created_at, g.number
                    LIMIT 1 FOR UPDATE OF g SKIP LOCKED)
@@ -492,7 +619,7 @@ pub mod sql {
                    claimed_at = now()
                  FROM free WHERE g.tournament_id = free.tournament_id AND g.number = free.number
                  RETURNING g.tournament_id, g.number, g.fixture, g.attempts",
-                &[&owner, &lease],
+                &[&owner, &lease, &refused],
             )
             .await?;
         let claim = row.map(|r| Claim {
@@ -515,18 +642,14 @@ pub mod sql {
 
     /// Renews `claim`'s lease for `lease` seconds; false when it no longer holds (lost or ran out).
     pub async fn renew(c: &Client, claim: &Claim, lease: f64) -> Result<bool, QueueError> {
+        let [t, g, o, a] = lease_params(claim);
         let n = c
             .execute(
-                "UPDATE tq_games SET lease_until = now() + make_interval(secs => $5)
-                 WHERE tournament_id = $1 AND number = $2 AND lease_owner = $3 AND attempts = $4
-                   AND state = 'playing' AND lease_until >= now()",
-                &[
-                    &claim.tournament,
-                    &claim.number,
-                    &claim.owner,
-                    &claim.attempt,
-                    &lease,
-                ],
+                concat!(
+                    "UPDATE tq_games SET lease_until = now() + make_interval(secs => $5) WHERE ",
+                    lease_live!()
+                ),
+                &[t, g, o, a, &lease],
             )
             .await?;
         c.execute(
@@ -537,21 +660,42 @@ pub mod sql {
         Ok(n == 1)
     }
 
-    /// Gives a claimed game back unplayed (the worker cannot play it).
-    pub async fn give_back(c: &Client, claim: &Claim) -> Result<(), QueueError> {
-        c.execute(
-            "UPDATE tq_games SET state = 'queued', lease_owner = NULL, lease_until = NULL
-             WHERE tournament_id = $1 AND number = $2 AND lease_owner = $3 AND attempts = $4
-               AND state = 'playing'",
-            &[
-                &claim.tournament,
-                &claim.number,
-                &claim.owner,
-                &claim.attempt,
-            ],
-        )
-        .await?;
-        Ok(())
+    /// Gives a claimed game back unplayed (the worker cannot play it); whether it was still held.
+    pub async fn give_back(c: &Client, claim: &Claim) -> Result<bool, QueueError> {
+        let n = c
+            .execute(
+                concat!(
+                    "UPDATE tq_games SET state = 'queued', lease_owner = NULL, lease_until = NULL WHERE ",
+                    lease_held!()
+                ),
+                &lease_params(claim),
+            )
+            .await?;
+        Ok(n == 1)
+    }
+
+    /// A worker's last word as it stops: every game still `playing` under one of `owners` (the
+    /// worker's lease owners, unique to its process) goes back on the queue at once, whatever its
+    /// attempt (a lease that ran out and was not taken over is the worker's still, and queued as
+    /// well), and the worker leaves the progress line. Returns the games given back (tournament,
+    /// number).
+    pub async fn stop_worker(
+        c: &mut Client,
+        owners: &[String],
+    ) -> Result<Vec<(String, i32)>, QueueError> {
+        let tx = c.transaction().await?;
+        let rows = tx
+            .query(
+                "UPDATE tq_games SET state = 'queued', lease_owner = NULL, lease_until = NULL
+                 WHERE lease_owner = ANY($1) AND state = 'playing'
+                 RETURNING tournament_id, number",
+                &[&owners],
+            )
+            .await?;
+        tx.execute("DELETE FROM tq_workers WHERE id = ANY($1)", &[&owners])
+            .await?;
+        tx.commit().await?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }
 
     /// Writes `claim`'s result, in one transaction that changes the game only while the lease holds,
@@ -563,19 +707,15 @@ pub mod sql {
         result: &str,
     ) -> Result<Result<(), Refusal>, QueueError> {
         let tx = c.transaction().await?;
+        let [t, g, o, a] = lease_params(claim);
         let n = tx
             .execute(
-                "UPDATE tq_games SET state = 'done', result = $5, done_at = now(), done_by = $3,
-                   done_seq = nextval('tq_done_seq'), lease_until = NULL
-                 WHERE tournament_id = $1 AND number = $2 AND lease_owner = $3 AND attempts = $4
-                   AND state = 'playing' AND lease_until >= now()",
-                &[
-                    &claim.tournament,
-                    &claim.number,
-                    &claim.owner,
-                    &claim.attempt,
-                    &result,
-                ],
+                concat!(
+                    "UPDATE tq_games SET state = 'done', result = $5, done_at = now(), done_by = $3,
+                       done_seq = nextval('tq_done_seq'), lease_until = NULL WHERE ",
+                    lease_live!()
+                ),
+                &[t, g, o, a, &result],
             )
             .await?;
         if n == 1 {
@@ -635,9 +775,9 @@ pub mod sql {
                 "SELECT w.name, w.host,
                    (SELECT count(*) FROM tq_games g WHERE g.tournament_id = $1 AND g.done_by = w.id),
                    CASE WHEN w.tournament_id = $1 THEN w.number END
-                 FROM tq_workers w WHERE w.last_seen > now() - interval '1 minute'
+                 FROM tq_workers w WHERE w.last_seen > now() - make_interval(secs => $2)
                  ORDER BY w.name, w.id",
-                &[&id],
+                &[&id, &HEARD_WITHIN.as_secs_f64()],
             )
             .await?;
         Ok(Counts {

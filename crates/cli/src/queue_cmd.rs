@@ -12,14 +12,14 @@ use gridarena_cli::runner::{parse_player, RunError};
 use gridarena_cli::terminal::printable;
 use gridarena_cli::tournament::{clock_of, play_one};
 use gridarena_engine::halma::AiPlayer;
-use gridarena_engine::tournament::event::{Tournament, TournamentError};
+use gridarena_engine::tournament::event::{Tournament, TournamentError, Withdrawal};
 use gridarena_engine::tournament::game::{Fixture, GameReport};
 use gridarena_engine::tournament::roster::Roster;
 use gridarena_engine::tournament::settings::Settings;
 use std::collections::HashMap;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::{mpsc, Arc, Mutex, PoisonError, TryLockError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -55,13 +55,15 @@ impl Lock {
             if self.held_on.is_some() && self.held_on == Some(db.generation()) && db.connected() {
                 return Ok(());
             }
-            let id = self.id.clone();
-            let got = db.retrying("coordinator", async |c| sql::try_lock(c, &id).await)?;
+            let (id, session) = (self.id.clone(), db.session().to_string());
+            let got = db.retrying("coordinator", async |c| {
+                sql::try_lock(c, &id, &session).await
+            })?;
             if !got {
                 return Err(Failure::Input(format!(
                     "another coordinator is running tournament {} on this database (it holds its lock); \
                      only one may: stop it first, or wait for it to finish",
-                    &self.id[..12]
+                    short(&self.id)
                 )));
             }
             self.held_on = Some(db.generation());
@@ -69,14 +71,63 @@ impl Lock {
     }
 }
 
-/// A report the queue holds, read back.
-fn report_of(number: i32, text: &str) -> Result<GameReport, Failure> {
-    serde_json::from_str(text).map_err(|e| {
-        Failure::Internal(format!(
-            "the queue's result of game {} is not a game report: {e}",
-            number + 1
+/// A result the queue holds, taken into `t`: the report and the withdrawals it caused. A result row
+/// is written by a worker, which may be of another version or broken, so everything is checked;
+/// `Err` says why the row cannot be used (not a game report; the report of another game; a game
+/// not scheduled so). What a well-formed report of the right game says happened is taken as the
+/// worker played it. A second report of a game taken already is taken as nothing new.
+fn take(t: &mut Tournament, d: &queue::Done) -> Result<(GameReport, Vec<Withdrawal>), String> {
+    let report: GameReport =
+        serde_json::from_str(&d.result).map_err(|e| format!("it is not a game report: {e}"))?;
+    if usize::try_from(d.number).ok() != Some(report.fixture.number) {
+        return Err(format!(
+            "it is the report of game {}",
+            report.fixture.number.saturating_add(1)
+        ));
+    }
+    match t.finish(report.clone()) {
+        Ok(withdrawals) => Ok((report, withdrawals)),
+        Err(TournamentError::AlreadyFinished { .. }) => Ok((report, Vec::new())),
+        Err(TournamentError::UnknownGame { .. }) => Err(
+            "its game (players, colours, seed or round) is not the one this tournament scheduled"
+                .to_string(),
+        ),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Puts game `d` back on the queue after [`take`] refused its result, saying which game, who wrote
+/// it and why: the tournament goes on, and the game counts once, when it is played properly. Its
+/// fixture is written again from `t`'s schedule, in case the row's was what was wrong.
+fn requeue(
+    db: &mut Db,
+    t: &Tournament,
+    id: &str,
+    d: &queue::Done,
+    why: &str,
+) -> Result<(), Failure> {
+    let number = d.number;
+    let fixture = usize::try_from(number)
+        .ok()
+        .and_then(|n| t.fixtures().get(n))
+        .and_then(|f| serde_json::to_string(f).ok());
+    let again = db.retrying("coordinator", async |c| {
+        sql::requeue(c, id, number, fixture.as_deref()).await
+    })?;
+    eprintln!(
+        "{}",
+        printable(&format!(
+            "coordinator: the result of game {} written by {} cannot be used: {why}; {}",
+            i64::from(number) + 1,
+            d.done_by,
+            if again {
+                "the game is queued to be played again (a worker of another version, or a damaged row?)"
+            } else {
+                "it was changed meanwhile, and is read again"
+            }
         ))
-    })
+    );
+    Ok(())
 }
 
 /// The games `fixtures` as the queue stores them.
@@ -139,7 +190,7 @@ pub fn coordinate(
     }
     eprintln!(
         "queue: tournament {} on {} ({}); start workers with: gridarena halma worker URL",
-        &id[..12],
+        short(&id),
         shown_url(url),
         if created { "new" } else { "resumed" }
     );
@@ -149,10 +200,25 @@ pub fn coordinate(
     let done = db.retrying(who, async |c| sql::done(c, &id, false).await)?;
     let mut applied = 0i32;
     for d in &done {
-        let report = report_of(d.number, &d.result)?;
-        match t.finish(report) {
-            Ok(_) | Err(TournamentError::AlreadyFinished { .. }) => {}
-            Err(e) => return Err(Failure::Internal(e.to_string())),
+        if let Err(why) = take(&mut t, d) {
+            if d.applied.is_none() {
+                requeue(&mut db, &t, &id, d, &why)?;
+                continue;
+            }
+            // Taken before, and the games after it were paired on it: there is no playing it
+            // again without playing those again too.
+            return Err(Failure::Input(
+                printable(&format!(
+                "the result of game {} (written by {}), which this tournament took as its result \
+                 number {}, cannot be used any more: {why}. The queue was changed after the \
+                 coordinator took it, and later games depend on it; put the result back, or delete \
+                 the tournament (DELETE FROM tq_tournaments WHERE id = '{id}') and play it again",
+                i64::from(d.number) + 1,
+                d.done_by,
+                d.applied.map_or(0, i64::from) + 1
+            ))
+                .into_owned(),
+            ));
         }
         if d.applied.is_none() {
             let number = d.number;
@@ -188,12 +254,12 @@ pub fn coordinate(
         lock.keep(&mut db)?;
         let fresh = db.retrying(who, async |c| sql::done(c, &id, true).await)?;
         for d in &fresh {
-            let report = report_of(d.number, &d.result)?;
-            let withdrawals = match t.finish(report.clone()) {
-                Ok(w) => w,
-                // Taken already (a worker wrote it twice? the queue refuses that; a bundle's game).
-                Err(TournamentError::AlreadyFinished { .. }) => Vec::new(),
-                Err(e) => return Err(Failure::Internal(e.to_string())),
+            let (report, withdrawals) = match take(t, d) {
+                Ok(taken) => taken,
+                Err(why) => {
+                    requeue(&mut db, t, &id, d, &why)?;
+                    continue;
+                }
             };
             let number = d.number;
             db.retrying(who, async |c| sql::applied(c, &id, number, applied).await)?;
@@ -219,7 +285,7 @@ pub fn coordinate(
         thread::sleep(POLL);
     }
     db.retrying(who, async |c| sql::finish_tournament(c, &id).await)?;
-    eprintln!("queue: tournament {} played to its end", &id[..12]);
+    eprintln!("queue: tournament {} played to its end", short(&id));
     Ok(())
 }
 
@@ -257,7 +323,10 @@ fn progress_line(t: &Tournament, c: &Counts) -> String {
         c.queued,
         t.current_round().map_or(0, |r| r + 1),
         if workers.is_empty() {
-            "none seen in the last minute".to_string()
+            format!(
+                "none heard from in the last {} s",
+                queue::HEARD_WITHIN.as_secs()
+            )
         } else {
             workers.join(", ")
         }
@@ -335,14 +404,14 @@ fn prepare(db: &mut Db, id: &str, args: &WorkerArgs) -> Result<Prepared, String>
         .retrying("worker", async |c| sql::tournament(c, id).await)
         .map_err(|e| e.to_string())?;
     let Some((roster_json, settings_json)) = held else {
-        return Err(format!("tournament {} is not in the queue", &id[..12]));
+        return Err("it is not in the queue any more".to_string());
     };
     if queue::tournament_id(&roster_json, &settings_json) != id {
-        return Err(format!(
-            "tournament {}: its roster or settings in the database do not match their SHA-256 (its id): \
-             changed or damaged since the coordinator stored them; nothing of it is played",
-            &id[..12]
-        ));
+        return Err(
+            "its roster or settings in the database do not match their SHA-256 (its id): changed or \
+             damaged since the coordinator stored them"
+                .to_string(),
+        );
     }
     let roster = Roster::parse(&roster_json).map_err(|e| format!("its roster: {e}"))?;
     let settings: Settings =
@@ -362,9 +431,8 @@ fn prepare(db: &mut Db, id: &str, args: &WorkerArgs) -> Result<Prepared, String>
         .collect();
     if !programs.is_empty() && !args.allow_programs {
         return Err(format!(
-            "tournament {} has program entries, each a command this machine would run:\n{}\n\
+            "it has program entries, each a command this machine would run:\n{}\n\
              Nothing was run. If you trust them, start the worker with --allow-programs.",
-            &id[..12],
             programs.join("\n")
         ));
     }
@@ -374,8 +442,38 @@ fn prepare(db: &mut Db, id: &str, args: &WorkerArgs) -> Result<Prepared, String>
     Ok(Prepared { tournament })
 }
 
-/// Renews `claim`'s lease every third of it until told to stop; sets `lost` when the lease is gone.
+/// The fixture `claim` holds, checked against `t` before anything indexes by it: its number is the
+/// claim's, its entries are among the tournament's players, and a game scheduled from the start
+/// (every game of a round robin, a Swiss tournament's first round) is the one scheduled. The row is
+/// not covered by the tournament's id, and a worker of another version may read it otherwise.
+fn fixture_of(t: &Tournament, claim: &Claim) -> Result<Fixture, String> {
+    let fixture: Fixture = serde_json::from_str(&claim.fixture)
+        .map_err(|e| format!("is not a game this worker reads: {e}"))?;
+    if usize::try_from(claim.number).ok() != Some(fixture.number) {
+        return Err(format!(
+            "holds the fixture of game {}",
+            fixture.number.saturating_add(1)
+        ));
+    }
+    let entries = t.names().len();
+    if fixture.red >= entries || fixture.blue >= entries {
+        return Err(format!(
+            "names entries {} and {} of a roster of {entries}",
+            fixture.red, fixture.blue
+        ));
+    }
+    match t.fixtures().get(fixture.number) {
+        Some(scheduled) if *scheduled != fixture => {
+            Err("is not the game the tournament scheduled".to_string())
+        }
+        _ => Ok(fixture),
+    }
+}
+
+/// Renews `claim`'s lease every third of it, and at least every [`queue::HEARTBEAT`] (the renewal
+/// says the worker is alive too), until told to stop; sets `lost` when the lease is gone.
 fn renew_lease(
+    who: &str,
     url: &str,
     claim: Claim,
     lease_s: f64,
@@ -383,14 +481,14 @@ fn renew_lease(
     stop: mpsc::Receiver<()>,
 ) {
     let Ok(mut db) = Db::new(url) else { return };
-    let every = Duration::from_secs_f64(lease_s / 3.0);
+    let every = Duration::from_secs_f64(lease_s / 3.0).min(queue::HEARTBEAT);
     let mut said = false;
     while let Err(mpsc::RecvTimeoutError::Timeout) = stop.recv_timeout(every) {
         match db.call(async |c| sql::renew(c, &claim, lease_s).await) {
             Ok(true) => said = false,
             Ok(false) => {
                 eprintln!(
-                    "worker: the lease of game {} was lost (it ran out, or another worker holds it): \
+                    "{who}: the lease of game {} was lost (it ran out, or another worker holds it): \
                      its result will be refused",
                     claim.number + 1
                 );
@@ -399,7 +497,7 @@ fn renew_lease(
             }
             Err(e) if !said => {
                 eprintln!(
-                    "worker: cannot renew the lease of game {}: {e}; trying again",
+                    "{who}: cannot renew the lease of game {}: {e}; trying again",
                     claim.number + 1
                 );
                 said = true;
@@ -407,6 +505,88 @@ fn renew_lease(
             Err(_) => {}
         }
     }
+}
+
+/// What a worker's claims and its stop hook share: the hook sets `stopping` and then takes
+/// `claiming`, which the worker holds from before it looks at `stopping` until its claim is stored
+/// in the database, so a game claimed as the signal comes is given back too, not left to its lease.
+#[derive(Clone, Default)]
+struct Stopping {
+    stopping: Arc<AtomicBool>,
+    claiming: Arc<Mutex<()>>,
+}
+
+impl Stopping {
+    /// Has a SIGINT, SIGTERM or SIGHUP give every game of `owners` back at once and take the
+    /// worker off the progress line, saying so, before the process exits (a worker preempted by
+    /// Slurm or stopped with Ctrl-C frees its game for another worker now, rather than after its
+    /// lease). Bounded: 2 s for a claim in progress, 5 s for the database; past that, the game is
+    /// played again when its lease runs out, as after a kill.
+    fn give_back_on_signal(&self, url: &str, owners: Vec<String>, name: &str) {
+        let (this, url, name) = (self.clone(), url.to_string(), name.to_string());
+        gridarena_cli::program::before_exit_on_signal(move |signal| {
+            this.stopping.store(true, Ordering::SeqCst);
+            let deadline = Instant::now() + Duration::from_secs(2);
+            let _no_claim = loop {
+                match this.claiming.try_lock() {
+                    Ok(held) => break Some(held),
+                    Err(TryLockError::Poisoned(held)) => break Some(held.into_inner()),
+                    Err(TryLockError::WouldBlock) if Instant::now() < deadline => {
+                        thread::sleep(Duration::from_millis(10));
+                    }
+                    Err(TryLockError::WouldBlock) => break None,
+                }
+            };
+            let signal = gridarena_cli::program::signal_name(signal);
+            let given = Db::new(&url).and_then(|mut db| {
+                db.set_timeout(Duration::from_secs(5));
+                db.call(async |c| sql::stop_worker(c, &owners).await)
+                    .map_err(|e| e.to_string())
+            });
+            let line = match given {
+                Ok(games) if games.is_empty() => {
+                    format!("worker {name}: stopped by {signal}; it held no game")
+                }
+                Ok(games) => {
+                    let games: Vec<String> = games
+                        .iter()
+                        .map(|(t, n)| {
+                            format!("game {} of tournament {}", i64::from(*n) + 1, short(t))
+                        })
+                        .collect();
+                    format!(
+                        "worker {name}: stopped by {signal}; {} given back to the queue, for another \
+                         worker to play now",
+                        games.join(", ")
+                    )
+                }
+                Err(why) => format!(
+                    "worker {name}: stopped by {signal}; its game, if any, could not be given back \
+                     ({why}): another worker plays it once its lease runs out"
+                ),
+            };
+            eprintln!("{}", printable(&line));
+        });
+    }
+
+    /// Runs `claim` unless the worker is stopping; when it is, waits for the stop hook to end the
+    /// process.
+    fn claim<T>(&self, claim: impl FnOnce() -> T) -> T {
+        let claiming = self.claiming.lock().unwrap_or_else(PoisonError::into_inner);
+        if self.stopping.load(Ordering::SeqCst) {
+            drop(claiming);
+            // The hook runs on the signal's thread and exits the process when it is done.
+            loop {
+                thread::park();
+            }
+        }
+        claim()
+    }
+}
+
+/// A tournament's id as messages show it: its first 12 characters.
+fn short(id: &str) -> &str {
+    id.get(..12).unwrap_or(id)
 }
 
 /// `gridarena halma worker URL`: plays queued games until stopped (or idle for --idle-exit).
@@ -429,6 +609,8 @@ pub fn work(args: &WorkerArgs) -> Result<ExitCode, Failure> {
     // The lease's owner: unique to this process, so a restarted worker never holds its old leases.
     let owner = format!("{name}#{pid}.{nanos:x}");
     let who = format!("worker {name}");
+    let stopping = Stopping::default();
+    stopping.give_back_on_signal(&args.url, vec![owner.clone()], &name);
     db.retrying(&who, async |c| {
         sql::seen(c, &owner, &name, &host, None).await
     })?;
@@ -438,22 +620,34 @@ pub fn work(args: &WorkerArgs) -> Result<ExitCode, Failure> {
         args.lease_s
     );
     let mut tournaments: HashMap<String, Prepared> = HashMap::new();
+    // Tournaments this worker will not play (changed in the database, or with programs it may not
+    // run): said once, and left to other workers, while it goes on with the others.
+    let mut refused: Vec<String> = Vec::new();
     let mut idle_since = Instant::now();
+    // An idle worker looks at the queue every --poll-ms but says it is alive every HEARTBEAT only:
+    // a hundred idle workers polling each second would otherwise write a row a hundred times a second.
+    let mut heard = Instant::now();
     let mut played = 0u64;
     loop {
         let lease = args.lease_s;
-        let claim = db.retrying(&who, async |c| sql::claim(c, &owner, lease).await)?;
+        let claim = stopping
+            .claim(|| db.retrying(&who, async |c| sql::claim(c, &owner, lease, &refused).await))?;
         let Some(claim) = claim else {
             if args
                 .idle_exit
                 .is_some_and(|s| idle_since.elapsed().as_secs_f64() >= s)
             {
+                let owners = [owner.clone()];
+                db.retrying(&who, async |c| sql::stop_worker(c, &owners).await)?;
                 eprintln!("worker {name}: nothing to play; {played} games played, stopping");
                 return Ok(ExitCode::SUCCESS);
             }
-            db.retrying(&who, async |c| {
-                sql::seen(c, &owner, &name, &host, None).await
-            })?;
+            if heard.elapsed() >= queue::HEARTBEAT {
+                db.retrying(&who, async |c| {
+                    sql::seen(c, &owner, &name, &host, None).await
+                })?;
+                heard = Instant::now();
+            }
             thread::sleep(Duration::from_millis(args.poll_ms));
             continue;
         };
@@ -464,30 +658,48 @@ pub fn work(args: &WorkerArgs) -> Result<ExitCode, Failure> {
                 }
                 Err(why) => {
                     db.retrying(&who, async |c| sql::give_back(c, &claim).await)?;
-                    return Err(Failure::Input(format!(
-                        "worker {name}: {why}\n(the game was given back to the queue)"
-                    )));
+                    eprintln!(
+                        "{}",
+                        printable(&format!(
+                            "worker {name}: refuses tournament {}: {why}\n(its game {} was given back \
+                             to the queue; this worker plays none of its games, and goes on with \
+                             other tournaments)",
+                            short(&claim.tournament),
+                            i64::from(claim.number) + 1
+                        ))
+                    );
+                    refused.push(claim.tournament.clone());
+                    continue;
                 }
             }
         }
         let t = &tournaments[&claim.tournament].tournament;
-        let fixture: Fixture = serde_json::from_str(&claim.fixture).map_err(|e| {
-            Failure::Internal(format!("game {} in the queue: {e}", claim.number + 1))
-        })?;
-        if fixture.number as i32 != claim.number {
-            return Err(Failure::Internal(format!(
-                "game {} in the queue holds the fixture of game {}",
-                claim.number + 1,
-                fixture.number + 1
-            )));
-        }
+        let fixture = match fixture_of(t, &claim) {
+            Ok(fixture) => fixture,
+            Err(why) => {
+                db.retrying(&who, async |c| sql::give_back(c, &claim).await)?;
+                eprintln!(
+                    "{}",
+                    printable(&format!(
+                        "worker {name}: refuses tournament {}: game {} in the queue {why} (a \
+                         coordinator of another version, or a damaged row?); the game was given back, \
+                         and this worker plays none of the tournament's games",
+                        short(&claim.tournament),
+                        i64::from(claim.number) + 1
+                    ))
+                );
+                tournaments.remove(&claim.tournament);
+                refused.push(claim.tournament.clone());
+                continue;
+            }
+        };
         let names = t.names();
         eprintln!(
             "{}",
             printable(&format!(
                 "worker {name}: game {} (round {}): {} (red) vs {} (blue){}",
                 fixture.number + 1,
-                fixture.round + 1,
+                fixture.round.saturating_add(1),
                 names[fixture.red],
                 names[fixture.blue],
                 if claim.attempt > 1 {
@@ -500,8 +712,9 @@ pub fn work(args: &WorkerArgs) -> Result<ExitCode, Failure> {
         let lost = Arc::new(AtomicBool::new(false));
         let (stop, stopped) = mpsc::channel();
         let renewal = {
-            let (url, claim, lost) = (args.url.clone(), claim.clone(), Arc::clone(&lost));
-            thread::spawn(move || renew_lease(&url, claim, lease, lost, stopped))
+            let (who, url) = (who.clone(), args.url.clone());
+            let (claim, lost) = (claim.clone(), Arc::clone(&lost));
+            thread::spawn(move || renew_lease(&who, &url, claim, lease, lost, stopped))
         };
         let report = play_one(t, fixture, clock_of(t.settings())).play();
         let _ = stop.send(());
@@ -538,5 +751,6 @@ pub fn work(args: &WorkerArgs) -> Result<ExitCode, Failure> {
             ),
         }
         idle_since = Instant::now();
+        heard = Instant::now();
     }
 }

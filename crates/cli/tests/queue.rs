@@ -1,15 +1,20 @@
 //! A tournament on a queue in PostgreSQL (`gridarena halma tournament --queue URL` and
 //! `gridarena halma worker URL`): the same standings as in one process, with or without workers and
-//! coordinators killed on the way; one coordinator a tournament; a result without its lease refused.
+//! coordinators killed on the way, the database cut off mid-round, a worker stopped with SIGTERM, or
+//! an unusable result written into the queue; one coordinator a tournament; a result without its
+//! lease refused; a roster over the limits and a tournament changed in the database refused.
 //!
 //! They need PostgreSQL, so they run only when `GRIDARENA_TEST_PG` names a cluster
 //! (`eval "$(scripts/pg-cluster.sh start)"`); each test makes a database of its own on it.
 
 use gridarena_cli::queue::{sql, Db, Refusal};
 use gridarena_server::store::testing;
+use gridarena_server::store::testing::proxy::{tcp_of, Link, Proxy};
 use std::fs;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -116,6 +121,60 @@ fn coordinator(roster: &Path, out: &Path, url: &str) -> Child {
         .stderr(Stdio::inherit())
         .spawn()
         .unwrap()
+}
+
+/// What a child process wrote on stderr so far, copied to the test's own stderr as it comes (with
+/// `label`), for the tests that check what it said.
+#[derive(Clone)]
+struct Said(Arc<Mutex<String>>);
+
+impl Said {
+    /// Starts `command` with its stderr read into a [`Said`].
+    fn spawn(command: &mut Command, label: &str) -> (Child, Said) {
+        let mut child = command
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let said = Said(Arc::default());
+        let (stderr, copy, label) = (
+            child.stderr.take().unwrap(),
+            said.clone(),
+            label.to_string(),
+        );
+        thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                eprintln!("[{label}] {line}");
+                let mut text = copy.0.lock().unwrap();
+                text.push_str(&line);
+                text.push('\n');
+            }
+        });
+        (child, said)
+    }
+
+    fn text(&self) -> String {
+        self.0.lock().unwrap().clone()
+    }
+
+    /// Waits until a line holds `needle`; that line.
+    fn wait_for(&self, needle: &str, limit: Duration) -> String {
+        let start = Instant::now();
+        loop {
+            if let Some(line) = self.text().lines().find(|l| l.contains(needle)) {
+                return line.to_string();
+            }
+            assert!(start.elapsed() < limit, "waited {limit:?} for {needle:?}");
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+fn worker_command(url: &str, name: &str, lease_s: &str) -> Command {
+    let mut c = bin();
+    c.args(["halma", "worker", url, "--name", name, "--poll-ms", "50"])
+        .args(["--lease-s", lease_s]);
+    c
 }
 
 /// Waits for `child` to end within `limit`; kills it and fails past that.
@@ -341,12 +400,12 @@ fn a_result_without_its_lease_is_refused() {
     .unwrap();
     // A claims the game; its lease runs out; B claims it again.
     let a = db
-        .call(async |c| sql::claim(c, "a", 0.3).await)
+        .call(async |c| sql::claim(c, "a", 0.3, &[]).await)
         .unwrap()
         .unwrap();
     assert_eq!((a.number, a.attempt), (0, 1));
     assert!(db
-        .call(async |c| sql::claim(c, "b", 0.3).await)
+        .call(async |c| sql::claim(c, "b", 0.3, &[]).await)
         .unwrap()
         .is_none());
     thread::sleep(Duration::from_millis(400));
@@ -354,7 +413,7 @@ fn a_result_without_its_lease_is_refused() {
     let expired = db.call(async |c| sql::submit(c, &a, "{}").await).unwrap();
     assert_eq!(expired, Err(Refusal::Expired));
     let b = db
-        .call(async |c| sql::claim(c, "b", 30.0).await)
+        .call(async |c| sql::claim(c, "b", 30.0, &[]).await)
         .unwrap()
         .unwrap();
     assert_eq!((b.number, b.attempt), (0, 2));
@@ -392,9 +451,396 @@ fn a_result_without_its_lease_is_refused() {
             .unwrap(),
         Err(Refusal::NoGame)
     );
+    // Nor is a number the tournament does not have.
+    let mut missing = b.clone();
+    missing.number = 7;
+    assert_eq!(
+        db.call(async |c| sql::submit(c, &missing, "{}").await)
+            .unwrap(),
+        Err(Refusal::NoGame)
+    );
+    // A game of the same number in another tournament, not held, is refused, and not written.
+    db.call(async |c| {
+        sql::create_tournament(c, "t2", "{}", "{}").await?;
+        sql::release(c, "t2", &[(0, 0, "{}".to_string())]).await
+    })
+    .unwrap();
+    assert_eq!(
+        db.call(async |c| sql::submit(c, &other, "{}").await)
+            .unwrap(),
+        Err(Refusal::HeldElsewhere {
+            owner: "nobody".to_string(),
+            attempt: 0
+        })
+    );
+    assert!(!db.call(async |c| sql::give_back(c, &other).await).unwrap());
+    assert!(!db.call(async |c| sql::give_back(c, &b).await).unwrap());
     let rows = query(
         &url,
-        "SELECT state, result, done_by, attempts FROM tq_games",
+        "SELECT tournament_id, state, result, done_by, attempts FROM tq_games ORDER BY tournament_id",
     );
-    assert_eq!(rows, [["done", "{\"b\": 1}", "b", "2"]]);
+    assert_eq!(
+        rows,
+        [
+            ["t1", "done", "{\"b\": 1}", "b", "2"],
+            ["t2", "queued", "", "", "0"]
+        ]
+    );
+}
+
+/// Every game of the tournament in `url` once, done, and taken once by the coordinator.
+fn assert_each_game_once(url: &str) {
+    let games = query(
+        url,
+        "SELECT count(*), count(DISTINCT number), count(*) FILTER (WHERE state = 'done'),
+           count(DISTINCT applied), min(number), max(number) FROM tq_games",
+    );
+    assert_eq!(games[0], ["9", "9", "9", "9", "0", "8"]);
+}
+
+#[test]
+fn the_database_going_away_mid_round_loses_nothing() {
+    let Some(url) = database("the_database_going_away_mid_round_loses_nothing") else {
+        return;
+    };
+    let dir = scratch("away");
+    let roster = dir.join("roster.json");
+    fs::write(&roster, SLOW_ROSTER).unwrap();
+    let local = in_process(&dir, &roster);
+    // The proxy runs on a runtime of its own, as long as the test.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let proxy = runtime.block_on(async { Proxy::start(tcp_of(&url).await).await });
+    let through = proxy.url_for(&url);
+    let out = dir.join("queued");
+    let mut kids = Kids(Vec::new());
+    let mut said = Vec::new();
+    for (command, label) in [
+        (
+            tournament(&roster, &out).args(["--queue", &through]),
+            "coordinator",
+        ),
+        (&mut worker_command(&through, "w1", "5"), "w1"),
+        (&mut worker_command(&through, "w2", "5"), "w2"),
+    ] {
+        let (child, s) = Said::spawn(command, label);
+        kids.0.push(child);
+        said.push(s);
+    }
+    // The database goes away once the first result is in, for 3 s, mid-round.
+    wait_for(
+        &url,
+        "SELECT 1 FROM tq_games WHERE applied IS NOT NULL",
+        Duration::from_secs(30),
+    );
+    proxy.set(Link::Cut);
+    for s in &said {
+        s.wait_for("the database is unreachable", Duration::from_secs(10));
+    }
+    thread::sleep(Duration::from_secs(3));
+    proxy.set(Link::Forwarding);
+    let status = finish(&mut kids.0[0], Duration::from_secs(60));
+    assert!(status.success(), "{status}");
+    said[0].wait_for("coordinator: the database answers again", Duration::ZERO);
+    // The workers carried on: still running, and every game was played.
+    for (w, s) in kids.0[1..].iter_mut().zip(&said[1..]) {
+        assert!(w.try_wait().unwrap().is_none(), "{}", s.text());
+    }
+    drop(kids);
+    assert_eq!(standings(&out), local);
+    assert_each_game_once(&url);
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_coordinators_own_stale_session_gives_its_lock_up_and_no_other() {
+    let Some(url) = database("a_coordinators_own_stale_session_gives_its_lock_up") else {
+        return;
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let session = |name: &str| {
+            let mut config: tokio_postgres::Config = url.parse().unwrap();
+            config.application_name(name);
+            async move {
+                let (client, conn) = config.connect(tokio_postgres::NoTls).await.unwrap();
+                tokio::spawn(conn);
+                client
+            }
+        };
+        let id = "ab".repeat(32);
+        // A session of the coordinator's from before a partition, which the server still keeps.
+        let stale = session("gridarena 1.a.0").await;
+        assert!(sql::try_lock(&stale, &id, "gridarena 1.a.0").await.unwrap());
+        // Another coordinator is refused, and ends nothing.
+        let other = session("gridarena 2.b.0").await;
+        assert!(!sql::try_lock(&other, &id, "gridarena 2.b.0").await.unwrap());
+        assert!(!stale.is_closed());
+        stale.simple_query("SELECT 1").await.unwrap();
+        // The same coordinator, on its new connection, ends its old session and takes the lock.
+        let fresh = session("gridarena 1.a.0").await;
+        assert!(sql::try_lock(&fresh, &id, "gridarena 1.a.0").await.unwrap());
+        assert!(stale.simple_query("SELECT 1").await.is_err());
+        assert!(!sql::try_lock(&other, &id, "gridarena 2.b.0").await.unwrap());
+    });
+}
+
+#[test]
+fn a_worker_stopped_with_sigterm_gives_its_game_back_at_once() {
+    let Some(url) = database("a_worker_stopped_with_sigterm_gives_its_game_back") else {
+        return;
+    };
+    let dir = scratch("sigterm");
+    let roster = dir.join("roster.json");
+    fs::write(&roster, SLOW_ROSTER).unwrap();
+    let local = in_process(&dir, &roster);
+    let out = dir.join("queued");
+    let mut kids = Kids(vec![coordinator(&roster, &out, &url)]);
+    // A lease of a minute: a game that waits for it to run out would be seen still playing below.
+    let (doomed, said) = Said::spawn(&mut worker_command(&url, "doomed", "60"), "doomed");
+    kids.0.push(doomed);
+    let held = wait_for(
+        &url,
+        "SELECT number FROM tq_games WHERE state = 'playing' AND lease_owner LIKE 'doomed#%'",
+        Duration::from_secs(20),
+    );
+    // SAFETY: kill(2) on the pid of a child this test started and has not reaped.
+    assert_eq!(
+        unsafe { libc::kill(kids.0[1].id() as i32, libc::SIGTERM) },
+        0
+    );
+    let status = finish(&mut kids.0[1], Duration::from_secs(10));
+    assert_eq!(status.code(), Some(128 + libc::SIGTERM), "{}", said.text());
+    let number = &held[0];
+    let row = query(
+        &url,
+        &format!("SELECT state, attempts, done_by FROM tq_games WHERE number = {number}"),
+    );
+    assert_ne!(
+        row[0][0], "playing",
+        "the game waits for its lease: {row:?}"
+    );
+    let given_back = row[0][0] == "queued";
+    if given_back {
+        assert_eq!(row[0][1], "1", "{row:?}");
+        let line = said.wait_for("stopped by SIGTERM", Duration::ZERO);
+        let game = number.parse::<i32>().unwrap() + 1;
+        assert!(
+            line.contains(&format!("game {game} of tournament")) && line.contains("given back"),
+            "{line}"
+        );
+    } else {
+        eprintln!("note: the doomed worker had finished its game before the signal");
+    }
+    // It left the progress line.
+    assert_eq!(
+        query(
+            &url,
+            "SELECT count(*) FROM tq_workers WHERE name = 'doomed'"
+        )[0][0],
+        "0"
+    );
+    kids.0.push(worker(&url, "w1", "5"));
+    let status = finish(&mut kids.0[0], Duration::from_secs(60));
+    drop(kids);
+    assert!(status.success(), "{status}");
+    assert_eq!(standings(&out), local);
+    assert_each_game_once(&url);
+    if given_back {
+        let again = query(
+            &url,
+            &format!("SELECT attempts, done_by FROM tq_games WHERE number = {number}"),
+        );
+        assert_eq!(again[0][0], "2", "{again:?}");
+        assert!(again[0][1].starts_with("w1#"), "{again:?}");
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_unusable_result_is_played_again_and_counted_once() {
+    let Some(url) = database("an_unusable_result_is_played_again_and_counted_once") else {
+        return;
+    };
+    let dir = scratch("unusable");
+    let roster = dir.join("roster.json");
+    fs::write(&roster, ROSTER).unwrap();
+    let local = in_process(&dir, &roster);
+    let out = dir.join("queued");
+    // No worker yet: the first round waits in the queue, and a broken worker "writes" two results.
+    let (c, said) = Said::spawn(
+        tournament(&roster, &out).args(["--queue", &url]),
+        "coordinator",
+    );
+    let mut kids = Kids(vec![c]);
+    wait_for(
+        &url,
+        "SELECT 1 FROM tq_games WHERE number = 1",
+        Duration::from_secs(20),
+    );
+    query(
+        &url,
+        "UPDATE tq_games SET state = 'done', attempts = 1, done_by = 'rogue#1', done_at = now(),
+           done_seq = nextval('tq_done_seq'),
+           result = CASE number WHEN 0 THEN 'not json' ELSE '{\"fixture\": 3}' END
+         WHERE number IN (0, 1)",
+    );
+    for game in [1, 2] {
+        let line = said.wait_for(
+            &format!("the result of game {game} written by rogue#1 cannot be used"),
+            Duration::from_secs(10),
+        );
+        assert!(line.contains("queued to be played again"), "{line}");
+    }
+    let rows = query(
+        &url,
+        "SELECT state, result IS NULL, done_by IS NULL FROM tq_games WHERE number IN (0, 1)",
+    );
+    assert_eq!(rows, [["queued", "t", "t"], ["queued", "t", "t"]]);
+    kids.0.push(worker(&url, "w1", "5"));
+    let status = finish(&mut kids.0[0], Duration::from_secs(60));
+    drop(kids);
+    assert!(status.success(), "{status}");
+    assert_eq!(standings(&out), local);
+    assert_each_game_once(&url);
+    assert_eq!(
+        query(
+            &url,
+            "SELECT count(*) FROM tq_games WHERE done_by LIKE 'rogue%'"
+        )[0][0],
+        "0"
+    );
+    // A result the coordinator took, damaged afterwards: the games after it were paired on it, so a
+    // resume stops, saying which game and what to do, and changes nothing.
+    query(&url, "UPDATE tq_games SET result = '[]' WHERE applied = 0");
+    let resumed = tournament(&roster, &out)
+        .args(["--queue", &url])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert_eq!(resumed.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("result number 1, cannot be used any more"),
+        "{stderr}"
+    );
+    assert_each_game_once(&url);
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_roster_over_the_entry_limit_is_refused_before_the_database_is_touched() {
+    let Some(url) = database("a_roster_over_the_entry_limit_is_refused") else {
+        return;
+    };
+    let dir = scratch("big");
+    let roster = dir.join("roster.json");
+    let entries: Vec<String> = (0..=gridarena_engine::tournament::MAX_ENTRIES)
+        .map(|i| format!(r#"{{"name": "e{i}", "player": "builtin:greedy"}}"#))
+        .collect();
+    fs::write(
+        &roster,
+        format!(r#"{{"entries": [{}]}}"#, entries.join(",")),
+    )
+    .unwrap();
+    let o = tournament(&roster, &dir.join("out"))
+        .args(["--queue", &url])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("a tournament takes at most 512"),
+        "{stderr}"
+    );
+    assert_eq!(
+        query(&url, "SELECT to_regclass('tq_tournaments') IS NULL")[0][0],
+        "t",
+        "the queue's tables were created"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_worker_refuses_a_tournament_changed_in_the_database() {
+    let Some(url) = database("a_worker_refuses_a_tournament_changed_in_the_database") else {
+        return;
+    };
+    let mut db = Db::new(&url).unwrap();
+    // "t1" is not the SHA-256 of its roster and settings (nothing is), as after an edit of either.
+    db.call(async |c| {
+        sql::create_tournament(c, "t1", ROSTER, "{}").await?;
+        sql::release(
+            c,
+            "t1",
+            &[(0, 0, "{}".to_string()), (1, 0, "{}".to_string())],
+        )
+        .await
+    })
+    .unwrap();
+    let o = worker_command(&url, "w1", "5")
+        .args(["--idle-exit", "0.5"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stderr
+            .contains("refuses tournament t1: its roster or settings in the database do not match"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("0 games played"), "{stderr}");
+    // One game was claimed and given back; neither was played.
+    let rows = query(
+        &url,
+        "SELECT number, state, attempts, result IS NULL FROM tq_games ORDER BY number",
+    );
+    assert_eq!(rows, [["0", "queued", "1", "t"], ["1", "queued", "0", "t"]]);
+}
+
+#[test]
+fn the_progress_line_shows_the_workers_heard_from_lately() {
+    let Some(url) = database("the_progress_line_shows_the_workers_heard_from_lately") else {
+        return;
+    };
+    let mut db = Db::new(&url).unwrap();
+    db.call(async |c| {
+        sql::create_tournament(c, "t1", "{}", "{}").await?;
+        sql::release(c, "t1", &[(0, 0, "{}".to_string())]).await?;
+        for w in ["alive", "late", "gone", "stopped"] {
+            sql::seen(c, &format!("{w}#1"), w, "lab", None).await?;
+        }
+        Ok(())
+    })
+    .unwrap();
+    let claim = db
+        .call(async |c| sql::claim(c, "alive#1", 30.0, &[]).await)
+        .unwrap()
+        .unwrap();
+    // "late" missed two heartbeats, "gone" four (it was killed); "stopped" said goodbye.
+    let heartbeat = gridarena_cli::queue::HEARTBEAT.as_secs();
+    query(
+        &url,
+        &format!(
+            "UPDATE tq_workers SET last_seen = now() - make_interval(secs => {}) WHERE name = 'late';
+             UPDATE tq_workers SET last_seen = now() - make_interval(secs => {}) WHERE name = 'gone'",
+            2 * heartbeat,
+            4 * heartbeat
+        ),
+    );
+    let owners = ["stopped#1".to_string()];
+    assert!(db
+        .call(async |c| sql::stop_worker(c, &owners).await)
+        .unwrap()
+        .is_empty());
+    let counts = db.call(async |c| sql::counts(c, "t1").await).unwrap();
+    let shown: Vec<(&str, Option<i32>)> =
+        counts.workers.iter().map(|w| (w.0.as_str(), w.3)).collect();
+    assert_eq!(shown, [("alive", Some(claim.number)), ("late", None)]);
+    assert_eq!((counts.playing, counts.queued), (1, 0));
 }

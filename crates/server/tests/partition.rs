@@ -10,76 +10,14 @@
 mod support;
 
 use futures_util::StreamExt;
+use gridarena_server::store::testing::proxy::{tcp_of, Link, Proxy};
 use gridarena_server::store::testing::{self, OPENING};
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use support::*;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::watch;
 use tokio_tungstenite::tungstenite::Message;
-
-/// A TCP proxy that can stop forwarding without closing: bytes then wait in it (and in the sockets'
-/// buffers) as they would in a network that silently drops them, and go on when it forwards again.
-struct Proxy {
-    addr: SocketAddr,
-    forwarding: watch::Sender<bool>,
-}
-
-impl Proxy {
-    async fn start(upstream: SocketAddr) -> Proxy {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let (forwarding, rx) = watch::channel(true);
-        tokio::spawn(async move {
-            while let Ok((client, _)) = listener.accept().await {
-                let mut rx = rx.clone();
-                tokio::spawn(async move {
-                    // A connection opened during the partition hangs, as a SYN into nowhere would.
-                    forwarding_again(&mut rx).await;
-                    let Ok(server) = TcpStream::connect(upstream).await else {
-                        return;
-                    };
-                    let (client_read, client_write) = client.into_split();
-                    let (server_read, server_write) = server.into_split();
-                    tokio::join!(
-                        pump(client_read, server_write, rx.clone()),
-                        pump(server_read, client_write, rx)
-                    );
-                });
-            }
-        });
-        Proxy { addr, forwarding }
-    }
-
-    fn set_forwarding(&self, on: bool) {
-        self.forwarding.send_replace(on);
-    }
-}
-
-async fn forwarding_again(rx: &mut watch::Receiver<bool>) {
-    let _ = rx.wait_for(|on| *on).await;
-}
-
-/// Copies `from` to `to` while forwarding; a chunk read as the partition starts waits for its end.
-async fn pump(mut from: OwnedReadHalf, mut to: OwnedWriteHalf, mut rx: watch::Receiver<bool>) {
-    let mut buf = vec![0u8; 16 * 1024];
-    loop {
-        forwarding_again(&mut rx).await;
-        let n = match from.read(&mut buf).await {
-            Ok(0) | Err(_) => break,
-            Ok(n) => n,
-        };
-        forwarding_again(&mut rx).await;
-        if to.write_all(&buf[..n]).await.is_err() {
-            break;
-        }
-    }
-    let _ = to.shutdown().await;
-}
 
 /// The next text message within `limit` (pings skipped); panics, naming `what`, otherwise.
 async fn within(c: &mut Client, limit: Duration, what: &str) -> Value {
@@ -107,27 +45,6 @@ async fn instance(db: String, move_time: Duration) -> SocketAddr {
     .await
 }
 
-/// Where the test cluster takes TCP connections, and the user and database of `url` on it.
-async fn tcp_of(url: &str) -> (SocketAddr, String, String) {
-    let config: tokio_postgres::Config = url.parse().unwrap();
-    let host = match config.get_hosts().first() {
-        Some(tokio_postgres::config::Host::Tcp(host)) => host.clone(),
-        // The socket's cluster (scripts/pg-cluster.sh) listens on 127.0.0.1 at the same port.
-        _ => "127.0.0.1".to_string(),
-    };
-    let port = config.get_ports().first().copied().unwrap_or(5432);
-    let addr = tokio::net::lookup_host((host.as_str(), port))
-        .await
-        .unwrap()
-        .next()
-        .unwrap();
-    (
-        addr,
-        config.get_user().unwrap_or("postgres").to_string(),
-        config.get_dbname().unwrap_or("postgres").to_string(),
-    )
-}
-
 /// How many moves (stones and passes) an SGF record holds.
 fn sgf_moves(sgf: &str) -> usize {
     sgf.matches(";B[").count() + sgf.matches(";W[").count()
@@ -143,9 +60,8 @@ async fn a_silent_partition_gives_clear_errors_the_clock_moves_and_nothing_is_lo
         return;
     }
     let direct = testing::fresh_database().await;
-    let (pg, user, dbname) = tcp_of(&direct).await;
-    let proxy = Proxy::start(pg).await;
-    let proxied = format!("postgresql://{user}@{}/{dbname}", proxy.addr);
+    let proxy = Proxy::start(tcp_of(&direct).await).await;
+    let proxied = proxy.url_for(&direct);
     // Instance A reaches PostgreSQL through the proxy, B directly.
     let move_time = Duration::from_secs(6);
     let a = instance(proxied, move_time).await;
@@ -160,7 +76,7 @@ async fn a_silent_partition_gives_clear_errors_the_clock_moves_and_nothing_is_lo
     }
 
     // The partition: A's connections to PostgreSQL stay open, and nothing gets through.
-    proxy.set_forwarding(false);
+    proxy.set(Link::Silent);
     let started = Instant::now();
     ann.play(game, OPENING[4]).await;
     let error = within(&mut ann, Duration::from_secs(30), "Ann's move").await;
@@ -176,7 +92,7 @@ async fn a_silent_partition_gives_clear_errors_the_clock_moves_and_nothing_is_lo
     assert_eq!(ended["result"], "W+T");
 
     // The proxy forwards again: A hears of the end, and the move it could not store is not stored.
-    proxy.set_forwarding(true);
+    proxy.set(Link::Forwarding);
     let heard = within(&mut ann, Duration::from_secs(30), "the end on A").await;
     assert_eq!(heard, ended);
     assert_eq!(within(&mut bob, WAIT, "the end for Bob").await, ended);

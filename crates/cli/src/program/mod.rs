@@ -44,6 +44,8 @@ pub fn supervise() -> Result<(), String> {
     signals::end_programs_on_signals()
 }
 
+pub use signals::{before_exit_on_signal, signal_name};
+
 // The clock's rules are the engine's, shared with the page; kept under these names for this crate.
 pub use gridarena_engine::halma::code::clock::{DEFAULT_CLOCK, DEFAULT_GRACE, WALL_FACTOR};
 pub use gridarena_engine::halma::code::Measured;

@@ -10,8 +10,11 @@
 //! tests. As root (initdb and postgres refuse to run as root) both run as the `postgres` user, which
 //! Debian's `postgresql` package creates.
 //!
-//! It also holds [`OPENING`], the moves the online tests play. Other crates' tests use it through the `test-support` feature:
+//! It also holds [`OPENING`], the moves the online tests play, and [`proxy`], a TCP proxy whose link to
+//! PostgreSQL can go silent or be cut. Other crates' tests use it through the `test-support` feature:
 //! `gridarena-server = { path = "../server", features = ["test-support"] }` under `[dev-dependencies]`.
+
+pub mod proxy;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
