@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Figures for a course's tournament on the queue (docs/tournament.md, "Figures"): not a test, minutes long.
-# Every run plays a simulated course (crates/cli/benches/course/roster.py: course-format copies of the
+# Every run plays a simulated course (crates/cli/benches/course_roster.py: course-format copies of the
 # course starter, look-ahead and random players built on it, and three boss bots) on the classic preset
 # with the course's camp rules, a Swiss, --max-turns 300, on a throwaway PostgreSQL (scripts/pg-cluster.sh).
 #   1. scaling: one tournament (SCALE_ENTRIES entries, SCALE_ROUNDS rounds) in one process (--concurrency
@@ -12,6 +12,7 @@
 #      10 of them, from the CPU a game takes and the scaling of part 1.
 # Usage: crates/cli/benches/queue.sh [GRIDARENA_BINARY]   (default: the workspace's debug build, optimized)
 #   PARTS="1 2" (which parts), SCALE_ENTRIES=40, SCALE_ROUNDS=3, COURSE_ENTRIES=500, COURSE_ROUNDS=9
+#   (fewer COURSE_ROUNDS measure a course's first rounds; the projections are still for 9 rounds)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../../.." && pwd)"
 bin="${1:-${CARGO_TARGET_DIR:-$root/target}/debug/gridarena}"
@@ -88,12 +89,13 @@ run_queue() {
   local coordinator=$!
   for i in $(seq 1 "$workers"); do
     in_cgroup "$name.workers" "$bin" halma worker "$url" --name "w$i" \
-      --poll-ms 100 --idle-exit 3 > /dev/null 2> "$work/$name.worker$i.log" &
+      --poll-ms 100 > /dev/null 2> "$work/$name.worker$i.log" &
     pids+=($!)
   done
   wait "$coordinator" || { tail -n 20 "$work/$name.coordinator.log"; exit 1; }
   end=$(now)
-  wait "${pids[@]}"
+  kill -TERM "${pids[@]}" 2> /dev/null || true
+  wait "${pids[@]}" || true
   local games wall workers_cpu coordinator_cpu db_cpu
   games=$(games_in "$work/$name")
   wall=$(echo "$end - $start" | bc)
@@ -129,7 +131,7 @@ run_local() {
 echo "$cores cores; $(python3 --version); gridarena $bin; load before: $(load)"
 if [[ " $parts " == *" 1 "* ]]; then
   entries="${SCALE_ENTRIES:-40}" rounds="${SCALE_ROUNDS:-3}"
-  python3 "$root/crates/cli/benches/course/roster.py" "$root" "$entries" "$work/scale.json"
+  python3 "$root/crates/cli/benches/course_roster.py" "$root" "$entries" "$work/scale.json"
   echo "1. scaling: $entries entries, Swiss of $rounds rounds"
   run_local "one_process" "$work/scale.json" "$rounds"
   for w in 1 2 4; do
@@ -144,7 +146,7 @@ if [[ " $parts " == *" 1 "* ]]; then
 fi
 if [[ " $parts " == *" 2 "* ]]; then
   entries="${COURSE_ENTRIES:-500}" rounds="${COURSE_ROUNDS:-9}" workers="${COURSE_WORKERS:-$cores}"
-  python3 "$root/crates/cli/benches/course/roster.py" "$root" "$entries" "$work/course.json"
+  python3 "$root/crates/cli/benches/course_roster.py" "$root" "$entries" "$work/course.json"
   echo "2. a course: $entries entries, Swiss of $rounds rounds, $workers workers on this machine"
   line=$(run_queue "course" "$work/course.json" "$rounds" "$workers")
   echo "$line"
@@ -156,10 +158,11 @@ if [[ " $parts " == *" 2 "* ]]; then
       for (i = 1; i <= NF; i++) { if ($i == "games" && $(i+1) == "in") { g = $(i-1); w = $(i+2) }
                                   if ($i == "workers") { c = $(i+1) + 0 } }
       rate = g / w; eff = rate / (cores / c); per_round = g / rounds
+      if (rounds != 9) printf "  measured %d of 9 rounds: the 9 rounds here would take about %.0f min\n", rounds, 9 * w / rounds / 60
       printf "  measured: %.3f games/s, %.0f%% of %d cores playing all the time (%.3f CPU s a game)\n", rate, 100 * eff, cores, c
       for (k = 1; k <= 2; k++) {
         n = (k == 1) ? 16 : 160; what = (k == 1) ? "a 16-core server" : "10 such servers (160 cores)"
         t = n / c * eff; round_s = per_round / t; if (round_s < longest) round_s = longest
-        printf "  projected, %s: %.1f games/s, a round %.0f s, the course %.1f min\n", what, t, round_s, rounds * round_s / 60 }
+        printf "  projected, %s: %.1f games/s, a round %.0f s, 9 rounds %.1f min\n", what, t, round_s, 9 * round_s / 60 }
     }'
 fi

@@ -287,55 +287,90 @@ impl Watcher for Positions {
     }
 }
 
+/// The course starter, and the kinds of program students build on it (tests/fixtures/course: one looks
+/// a reply ahead and keeps a pickled side file, one plays at random seeded by the position), each
+/// against the starter: the same game tick for tick warm as with a process per move.
 #[test]
-fn the_course_starter_plays_the_same_game_warm_as_with_a_process_per_move() {
+fn course_agents_play_the_same_game_warm_as_with_a_process_per_move() {
     if !runnable() {
         return;
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let source = Arc::new(HashedSource::new(
+    let starter_text =
+        std::fs::read_to_string(root.join("ai/course/halma_course.py")).expect("the starter");
+    let starter = Arc::new(HashedSource::new(
         read_path(&root.join("ai/course/halma_course.py")).expect("the course starter"),
     ));
+    let built_on_starter = |agent: &str| {
+        let text = std::fs::read_to_string(root.join("tests/fixtures/course").join(agent))
+            .expect("a course agent");
+        let files = vec![
+            CodeFile::text("agent.py", &text),
+            CodeFile::text("halma_course.py", &starter_text),
+        ];
+        Arc::new(HashedSource::new(Source {
+            lang: Lang::Python,
+            format: Format::Course,
+            main: "agent.py".to_string(),
+            files,
+        }))
+    };
     let python = interpreter(Lang::Python).expect("python3");
-    let per_move = || {
+    // The same entry, each move a process of its own, as before the warm interpreter.
+    let per_move = |source: &Arc<HashedSource>| {
         let CodePlayer::Course(warm) =
-            CodePlayer::new(Arc::clone(&source), Clock::default()).expect("a player")
+            CodePlayer::new(Arc::clone(source), Clock::default()).expect("a player")
         else {
             panic!("a course player");
         };
-        // The same entry, each move a process of its own, as before the warm interpreter.
-        let program = warm.program().clone();
         ProgramPlayer::of_code(
-            program,
+            warm.program().clone(),
             Clock::default(),
-            Arc::clone(&source),
+            Arc::clone(source),
             Arc::clone(&python.sandbox),
         )
     };
     let settings = Settings {
         preset: Preset::Classic,
-        max_turns: Some(16),
+        max_turns: Some(12),
         policy: Policy::Lenient,
         ..Settings::default()
     };
-    let mut games = Vec::new();
-    for warm in [false, true] {
-        let player = |_: Team| {
-            if warm {
-                Player::Code(CodePlayer::new(Arc::clone(&source), Clock::default()).unwrap())
-            } else {
-                Player::Program(per_move())
-            }
-        };
-        let players = Teams::from_fn(player);
-        let seats = Teams::from_fn(|t| players[t].kind().seat(ContentType::default()));
-        let game = match_game(&settings, 5, seats).expect("classic");
-        let mut positions = Positions::default();
-        let played = play_game(game, &players, 60_000, &mut positions).expect("plays");
-        assert!(played.report.ticks >= 16, "{:?}", played.report);
-        games.push(positions.0);
+    for (name, red) in [
+        ("the starter", Arc::clone(&starter)),
+        ("lookahead.py", built_on_starter("lookahead.py")),
+        ("wanderer.py", built_on_starter("wanderer.py")),
+    ] {
+        let sources = Teams::from_fn(|t| match t {
+            Team::Red => Arc::clone(&red),
+            Team::Blue => Arc::clone(&starter),
+        });
+        let mut games = Vec::new();
+        for warm in [false, true] {
+            let players = Teams::from_fn(|t| {
+                if warm {
+                    Player::Code(
+                        CodePlayer::new(Arc::clone(&sources[t]), Clock::default()).unwrap(),
+                    )
+                } else {
+                    Player::Program(per_move(&sources[t]))
+                }
+            });
+            let seats = Teams::from_fn(|t| players[t].kind().seat(ContentType::default()));
+            let game = match_game(&settings, 5, seats).expect("classic");
+            let mut positions = Positions::default();
+            let played = play_game(game, &players, 60_000, &mut positions).expect("plays");
+            assert!(played.report.ticks >= 12, "{:?}", played.report);
+            assert_eq!(
+                played.report.last_error,
+                Teams::default(),
+                "{:?}",
+                played.report
+            );
+            games.push(positions.0);
+        }
+        assert_eq!(games[0], games[1], "{name}");
     }
-    assert_eq!(games[0], games[1]);
 }
 
 #[test]

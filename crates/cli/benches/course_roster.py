@@ -10,7 +10,7 @@ import json
 import sys
 
 root, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-here = f"{root}/crates/cli/benches/course"
+here = f"{root}/tests/fixtures/course"
 starter = open(f"{root}/ai/course/halma_course.py").read()
 kinds = {
     "lookahead": open(f"{here}/lookahead.py").read(),
