@@ -15,8 +15,10 @@ use std::str::FromStr;
 pub const MIN_TICK_MS: u64 = 1;
 /// The longest tick: ten minutes, as for `gridarena halma match`.
 pub const MAX_TICK_MS: u64 = 600_000;
-/// The most games at once.
-pub const MAX_CONCURRENCY: u32 = 64;
+/// The most games at once: every game of a round of the largest Swiss (half of
+/// [`super::MAX_ENTRIES`]), as a queue's workers on a lab's machines play them together. One machine
+/// plays well about one game a core; the page and the CLI suggest that, and take more only when asked.
+pub const MAX_CONCURRENCY: u32 = (super::MAX_ENTRIES / 2) as u32;
 /// The most games one entry plays at once.
 pub const MAX_PER_ENTRY: u32 = 16;
 /// The longest game allowed, in ticks.
@@ -238,7 +240,7 @@ mod tests {
         };
         assert_eq!(
             bad.check().unwrap_err(),
-            "The number of games at once is 0; it must be from 1 to 64."
+            "The number of games at once is 0; it must be from 1 to 256."
         );
     }
 
