@@ -249,7 +249,8 @@ pub fn coordinate(
     let t = tournament;
     let names = t.names();
     let mut progress = Progress::new(false);
-    let mut last_line = (String::new(), Instant::now() - PROGRESS_EVERY);
+    let mut last_line = (String::new(), Instant::now());
+    let mut counted = Instant::now() - PROGRESS_EVERY;
     while !t.is_over() {
         lock.keep(&mut db)?;
         let fresh = db.retrying(who, async |c| sql::done(c, &id, true).await)?;
@@ -274,13 +275,16 @@ pub fn coordinate(
         if t.is_over() {
             break;
         }
-        let counts = db.retrying(who, async |c| sql::counts(c, &id).await)?;
-        let line = progress_line(t, &counts);
-        if line != last_line.0 && last_line.1.elapsed() >= PROGRESS_EVERY
-            || last_line.1.elapsed() >= PROGRESS_EVERY * 15
-        {
-            eprintln!("{}", printable(&line));
-            last_line = (line, Instant::now());
+        // The counts go over every game and worker: asked only as often as a line may be printed,
+        // while the results are looked for at every poll.
+        if counted.elapsed() >= PROGRESS_EVERY {
+            counted = Instant::now();
+            let counts = db.retrying(who, async |c| sql::counts(c, &id).await)?;
+            let line = progress_line(t, &counts);
+            if line != last_line.0 || last_line.1.elapsed() >= PROGRESS_EVERY * 15 {
+                eprintln!("{}", printable(&line));
+                last_line = (line, Instant::now());
+            }
         }
         thread::sleep(POLL);
     }
