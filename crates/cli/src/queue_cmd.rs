@@ -15,7 +15,7 @@ use gridarena_engine::halma::AiPlayer;
 use gridarena_engine::tournament::event::{Tournament, TournamentError, Withdrawal};
 use gridarena_engine::tournament::game::{Fixture, GameReport};
 use gridarena_engine::tournament::roster::Roster;
-use gridarena_engine::tournament::settings::Settings;
+use gridarena_engine::tournament::settings::{Settings, MAX_CONCURRENCY};
 use std::collections::HashMap;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -27,6 +27,10 @@ use std::time::{Duration, Instant};
 const POLL: Duration = Duration::from_millis(200);
 /// How often the coordinator's progress line is printed while something changes.
 const PROGRESS_EVERY: Duration = Duration::from_secs(2);
+/// How often the coordinator writes `bundle.json` while games finish (and at each round's end and
+/// the last game): the queue holds every result, so the bundle is a view, not what a resume needs, and
+/// rewriting it after every game costs a course of 500 entries (its code alone 8 MB) gigabytes.
+const BUNDLE_EVERY: Duration = Duration::from_secs(30);
 
 /// `url` without its password, for messages.
 fn shown_url(url: &str) -> String {
@@ -251,6 +255,7 @@ pub fn coordinate(
     let mut progress = Progress::new(false);
     let mut last_line = (String::new(), Instant::now());
     let mut counted = Instant::now() - PROGRESS_EVERY;
+    let (mut bundled, mut bundled_round) = (Instant::now(), t.current_round());
     while !t.is_over() {
         lock.keep(&mut db)?;
         let fresh = db.retrying(who, async |c| sql::done(c, &id, true).await)?;
@@ -265,7 +270,12 @@ pub fn coordinate(
             let number = d.number;
             db.retrying(who, async |c| sql::applied(c, &id, number, applied).await)?;
             applied += 1;
-            files.game(t, &report).map_err(Failure::Output)?;
+            files.record(t, &report).map_err(Failure::Output)?;
+            let round = t.current_round();
+            if bundled.elapsed() >= BUNDLE_EVERY || round != bundled_round || t.is_over() {
+                files.bundle(t)?;
+                (bundled, bundled_round) = (Instant::now(), round);
+            }
             tell_game(&mut progress, verbose, &names, &report, &withdrawals);
             let next = releases(&t.next_games());
             if !next.is_empty() {
@@ -368,6 +378,11 @@ pub struct WorkerArgs {
     /// Stop after this many seconds with nothing to play [default: never]
     #[arg(long, value_name = "S")]
     idle_exit: Option<f64>,
+    /// Games this worker plays at once, each on a lease of its own (a game of two course entries
+    /// keeps about one core busy: a machine's cores is a good number)
+    #[arg(long, value_name = "N", default_value_t = 1,
+        value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_CONCURRENCY)))]
+    jobs: u32,
     /// Run tournaments' program entries (commands on this machine); without it a tournament with one
     /// is refused and its game given back
     #[arg(long)]
@@ -593,7 +608,8 @@ fn short(id: &str) -> &str {
     id.get(..12).unwrap_or(id)
 }
 
-/// `gridarena halma worker URL`: plays queued games until stopped (or idle for --idle-exit).
+/// `gridarena halma worker URL`: plays queued games until stopped (or idle for --idle-exit), up to
+/// --jobs at once.
 pub fn work(args: &WorkerArgs) -> Result<ExitCode, Failure> {
     gridarena_cli::program::supervise().map_err(Failure::Internal)?;
     // A worker may be handed code entries at any time: refuse at once where they cannot be confined.
@@ -603,39 +619,132 @@ pub fn work(args: &WorkerArgs) -> Result<ExitCode, Failure> {
     {
         eprintln!("{line}");
     }
-    let mut db = Db::new(&args.url).map_err(Failure::Input)?;
+    // Checked before any job starts: a URL that cannot be a database's is the caller's mistake.
+    Db::new(&args.url).map_err(Failure::Input)?;
     let host = host_name();
     let pid = std::process::id();
     let name = args.name.clone().unwrap_or_else(|| format!("{host}:{pid}"));
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos());
-    // The lease's owner: unique to this process, so a restarted worker never holds its old leases.
-    let owner = format!("{name}#{pid}.{nanos:x}");
-    let who = format!("worker {name}");
-    let stopping = Stopping::default();
-    stopping.give_back_on_signal(&args.url, vec![owner.clone()], &name);
-    db.retrying(&who, async |c| {
-        sql::seen(c, &owner, &name, &host, None).await
-    })?;
+    let jobs: Vec<Job> = (1..=args.jobs)
+        .map(|k| {
+            let name = match args.jobs {
+                1 => name.clone(),
+                _ => format!("{name}/{k}"),
+            };
+            // The lease's owner: unique to this process and job, so a restarted worker never holds
+            // its old leases.
+            let owner = format!("{name}#{pid}.{nanos:x}");
+            Job { name, owner }
+        })
+        .collect();
+    let shared = Shared {
+        host,
+        stopping: Stopping::default(),
+        failed: AtomicBool::new(false),
+        tournaments: Mutex::new(HashMap::new()),
+        refused: Mutex::new(Vec::new()),
+    };
+    let owners = jobs.iter().map(|j| j.owner.clone()).collect();
+    shared
+        .stopping
+        .give_back_on_signal(&args.url, owners, &name);
     eprintln!(
-        "worker {name}: on {}, lease {} s",
+        "worker {name}: on {}, lease {} s{}",
         shown_url(&args.url),
-        args.lease_s
+        args.lease_s,
+        match args.jobs {
+            1 => String::new(),
+            n => format!(", {n} games at once"),
+        }
     );
-    let mut tournaments: HashMap<String, Prepared> = HashMap::new();
-    // Tournaments this worker will not play (changed in the database, or with programs it may not
-    // run): said once, and left to other workers, while it goes on with the others.
-    let mut refused: Vec<String> = Vec::new();
+    let ended: Vec<Result<(), Failure>> = thread::scope(|scope| {
+        let running: Vec<_> = jobs
+            .iter()
+            .map(|job| scope.spawn(|| play_games(args, &shared, job)))
+            .collect();
+        running
+            .into_iter()
+            .map(|r| {
+                r.join().unwrap_or_else(|_| {
+                    Err(Failure::Internal(
+                        "a job's thread stopped unexpectedly".to_string(),
+                    ))
+                })
+            })
+            .collect()
+    });
+    match ended.into_iter().find_map(Result::err) {
+        Some(failure) => Err(failure),
+        None => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// One of a worker's --jobs: its name on the progress line and its leases' owner.
+struct Job {
+    name: String,
+    owner: String,
+}
+
+/// What a worker's jobs share.
+struct Shared {
+    host: String,
+    stopping: Stopping,
+    /// Set when a job ended with an error: the others finish their games and stop, and the worker
+    /// exits saying why.
+    failed: AtomicBool,
+    /// The tournaments fetched and checked, once for all jobs (a roster may be tens of MiB).
+    tournaments: Mutex<HashMap<String, Arc<Prepared>>>,
+    /// Tournaments this worker will not play (changed in the database, or with programs it may not
+    /// run): said once, and left to other workers, while it goes on with the others.
+    refused: Mutex<Vec<String>>,
+}
+
+impl Shared {
+    fn refuse(&self, tournament: &str) {
+        lock(&self.tournaments).remove(tournament);
+        lock(&self.refused).push(tournament.to_string());
+    }
+}
+
+/// A mutex's data; a job that panicked holding it left nothing half-written that matters here.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// One job's loop: claims a game, plays it, writes its result, until idle for --idle-exit or
+/// another job failed. An error gives its game back and stops the worker.
+fn play_games(args: &WorkerArgs, shared: &Shared, job: &Job) -> Result<(), Failure> {
+    let ended = play_games_until_error(args, shared, job);
+    if ended.is_err() {
+        shared.failed.store(true, Ordering::SeqCst);
+    }
+    ended
+}
+
+fn play_games_until_error(args: &WorkerArgs, shared: &Shared, job: &Job) -> Result<(), Failure> {
+    let Job { name, owner } = job;
+    let host = &shared.host;
+    let mut db = Db::new(&args.url).map_err(Failure::Input)?;
+    let who = format!("worker {name}");
+    db.retrying(&who, async |c| sql::seen(c, owner, name, host, None).await)?;
     let mut idle_since = Instant::now();
     // An idle worker looks at the queue every --poll-ms but says it is alive every HEARTBEAT only:
     // a hundred idle workers polling each second would otherwise write a row a hundred times a second.
     let mut heard = Instant::now();
     let mut played = 0u64;
     loop {
+        if shared.failed.load(Ordering::SeqCst) {
+            let owners = [owner.clone()];
+            db.retrying(&who, async |c| sql::stop_worker(c, &owners).await)?;
+            return Ok(());
+        }
         let lease = args.lease_s;
-        let claim = stopping
-            .claim(|| db.retrying(&who, async |c| sql::claim(c, &owner, lease, &refused).await))?;
+        let refused = lock(&shared.refused).clone();
+        let claim = shared
+            .stopping
+            .claim(|| db.retrying(&who, async |c| sql::claim(c, owner, lease, &refused).await))?;
         let Some(claim) = claim else {
             if args
                 .idle_exit
@@ -644,40 +753,45 @@ pub fn work(args: &WorkerArgs) -> Result<ExitCode, Failure> {
                 let owners = [owner.clone()];
                 db.retrying(&who, async |c| sql::stop_worker(c, &owners).await)?;
                 eprintln!("worker {name}: nothing to play; {played} games played, stopping");
-                return Ok(ExitCode::SUCCESS);
+                return Ok(());
             }
             if heard.elapsed() >= queue::HEARTBEAT {
-                db.retrying(&who, async |c| {
-                    sql::seen(c, &owner, &name, &host, None).await
-                })?;
+                db.retrying(&who, async |c| sql::seen(c, owner, name, host, None).await)?;
                 heard = Instant::now();
             }
             thread::sleep(Duration::from_millis(args.poll_ms));
             continue;
         };
-        if !tournaments.contains_key(&claim.tournament) {
-            match prepare(&mut db, &claim.tournament, args) {
-                Ok(p) => {
-                    tournaments.insert(claim.tournament.clone(), p);
-                }
-                Err(why) => {
-                    db.retrying(&who, async |c| sql::give_back(c, &claim).await)?;
-                    eprintln!(
-                        "{}",
-                        printable(&format!(
-                            "worker {name}: refuses tournament {}: {why}\n(its game {} was given back \
-                             to the queue; this worker plays none of its games, and goes on with \
-                             other tournaments)",
-                            short(&claim.tournament),
-                            i64::from(claim.number) + 1
-                        ))
-                    );
-                    refused.push(claim.tournament.clone());
-                    continue;
-                }
+        let prepared = {
+            let mut tournaments = lock(&shared.tournaments);
+            match tournaments.get(&claim.tournament) {
+                Some(p) => Ok(Arc::clone(p)),
+                None => prepare(&mut db, &claim.tournament, args).map(|p| {
+                    let p = Arc::new(p);
+                    tournaments.insert(claim.tournament.clone(), Arc::clone(&p));
+                    p
+                }),
             }
-        }
-        let t = &tournaments[&claim.tournament].tournament;
+        };
+        let prepared = match prepared {
+            Ok(p) => p,
+            Err(why) => {
+                db.retrying(&who, async |c| sql::give_back(c, &claim).await)?;
+                eprintln!(
+                    "{}",
+                    printable(&format!(
+                        "worker {name}: refuses tournament {}: {why}\n(its game {} was given back \
+                         to the queue; this worker plays none of its games, and goes on with \
+                         other tournaments)",
+                        short(&claim.tournament),
+                        i64::from(claim.number) + 1
+                    ))
+                );
+                shared.refuse(&claim.tournament);
+                continue;
+            }
+        };
+        let t = &prepared.tournament;
         let fixture = match fixture_of(t, &claim) {
             Ok(fixture) => fixture,
             Err(why) => {
@@ -692,8 +806,7 @@ pub fn work(args: &WorkerArgs) -> Result<ExitCode, Failure> {
                         i64::from(claim.number) + 1
                     ))
                 );
-                tournaments.remove(&claim.tournament);
-                refused.push(claim.tournament.clone());
+                shared.refuse(&claim.tournament);
                 continue;
             }
         };

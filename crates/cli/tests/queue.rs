@@ -105,9 +105,7 @@ fn tournament(roster: &Path, out: &Path) -> Command {
 }
 
 fn worker(url: &str, name: &str, lease_s: &str) -> Child {
-    bin()
-        .args(["halma", "worker", url, "--name", name, "--poll-ms", "50"])
-        .args(["--lease-s", lease_s])
+    worker_command(url, name, lease_s)
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .spawn()
@@ -291,6 +289,50 @@ fn a_queued_tournament_stands_as_one_in_process() {
             "game {n}"
         );
     }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// One worker with --jobs 2 plays two games at once, each job on a lease of its own, and the
+/// tournament stands as in one process.
+#[test]
+fn a_worker_with_two_jobs_plays_two_games_at_once() {
+    let Some(url) = database("a_worker_with_two_jobs_plays_two_games_at_once") else {
+        return;
+    };
+    let dir = scratch("jobs");
+    let roster = dir.join("roster.json");
+    fs::write(&roster, SLOW_ROSTER).unwrap();
+    let local = in_process(&dir, &roster);
+    let workers = Kids(vec![worker_command(&url, "two", "5")
+        .args(["--jobs", "2"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap()]);
+    // Two jobs of one worker hold a game each at some moment.
+    let held = thread::spawn({
+        let url = url.clone();
+        move || {
+            wait_for(
+                &url,
+                "SELECT count(DISTINCT lease_owner) FROM tq_games WHERE state = 'playing' \
+                 HAVING count(DISTINCT lease_owner) = 2",
+                Duration::from_secs(60),
+            )
+        }
+    });
+    let out = dir.join("queued");
+    let mut c = coordinator(&roster, &out, &url);
+    let status = finish(&mut c, Duration::from_secs(60));
+    drop(workers);
+    assert!(status.success(), "{status}");
+    assert_eq!(held.join().unwrap(), vec!["2".to_string()]);
+    assert_eq!(standings(&out), local);
+    let names = query(
+        &url,
+        "SELECT count(*), count(DISTINCT done_by), bool_and(done_by LIKE 'two/_#%') FROM tq_games",
+    );
+    assert_eq!(names[0], vec!["9", "2", "t"]);
     let _ = fs::remove_dir_all(&dir);
 }
 
