@@ -6,7 +6,8 @@
 #   1. scaling: one tournament (SCALE_ENTRIES entries, SCALE_ROUNDS rounds) in one process (--concurrency
 #      = the cores), then on the queue with 1, 2 and 4 workers on this machine: wall time, games per second,
 #      and CPU seconds per game of the workers (their code processes included), the coordinator and the
-#      database server. The coordinator's share is its CPU per game over the workers' (the goal: under 1%).
+#      database server. The coordinator's share is its CPU per game over the workers' (the goal: under 1%),
+#      apart from its roll call (each code entry run once before the first game), said in CPU seconds.
 #   2. the course: COURSE_ENTRIES entries (default 500), COURSE_ROUNDS rounds (9), with COURSE_WORKERS
 #      workers (default: the cores): its wall time, and what that projects to for a 16-core server and for
 #      10 of them, from the CPU a game takes and the scaling of part 1.
@@ -87,6 +88,14 @@ run_queue() {
     "${options[@]}" --rounds "$rounds" --concurrency $((workers * 2)) --queue "$url" --out "$work/$name" \
     > /dev/null 2> "$work/$name.coordinator.log" &
   local coordinator=$!
+  # The roll call (every code entry run once on the coordinator's machine, before the first game) is
+  # counted apart: it is paid once a tournament, not a game.
+  local roll_call_cpu
+  until grep -q "^queue: tournament" "$work/$name.coordinator.log" 2> /dev/null; do
+    kill -0 "$coordinator" 2> /dev/null || break
+    sleep 0.2
+  done
+  roll_call_cpu=$(cpu_of "$name.coordinator")
   for i in $(seq 1 "$workers"); do
     in_cgroup "$name.workers" "$bin" halma worker "$url" --name "w$i" \
       --poll-ms 100 > /dev/null 2> "$work/$name.worker$i.log" &
@@ -103,8 +112,9 @@ run_queue() {
   coordinator_cpu=$(cpu_of "$name.coordinator")
   db_cpu=$(echo "$(pg_cpu) - $pg_before" | bc)
   awk -v n="$name" -v g="$games" -v w="$wall" -v wc="$workers_cpu" -v cc="$coordinator_cpu" -v dc="$db_cpu" \
-    'BEGIN {printf "  %-22s %4d games in %7.1f s: %6.3f games/s; CPU s a game: workers %.3f, coordinator %.4f (%.2f%% of a game), database %.4f\n",
-            n, g, w, g / w, wc / g, cc / g, 100 * cc / wc, dc / g}'
+    -v rc="$roll_call_cpu" \
+    'BEGIN {printf "  %-22s %4d games in %7.1f s: %6.3f games/s; CPU s a game: workers %.3f, coordinator %.4f (%.2f%% of a game), database %.4f; the roll call before: %.1f s\n",
+            n, g, w, g / w, wc / g, (cc - rc) / g, 100 * (cc - rc) / wc, dc / g, rc}'
   cp "$work/$name/standings.csv" "$work/$name.standings.csv"
   # How long its games took, claim to result (the mean and the longest), for the projections.
   "$pg_bin/psql" "$url" -qAtX -F ' ' -c "SELECT round(avg(extract(epoch FROM done_at - claimed_at))::numeric, 2),
