@@ -41,6 +41,16 @@ fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_gridarena"))
 }
 
+/// A test's database, its scratch folder (`name`), and `roster_text` written there as roster.json; None
+/// (said) without a cluster.
+fn setup(test: &str, name: &str, roster_text: &str) -> Option<(String, PathBuf, PathBuf)> {
+    let url = database(test)?;
+    let dir = scratch(name);
+    let roster = dir.join("roster.json");
+    fs::write(&roster, roster_text).unwrap();
+    Some((url, dir, roster))
+}
+
 /// A scratch folder of this test's own.
 fn scratch(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gridarena-queue-{test}-{}", std::process::id()));
@@ -257,12 +267,13 @@ fn wait_for(url: &str, sql: &str, limit: Duration) -> Vec<String> {
 
 #[test]
 fn a_queued_tournament_stands_as_one_in_process() {
-    let Some(url) = database("a_queued_tournament_stands_as_one_in_process") else {
+    let Some((url, dir, roster)) = setup(
+        "a_queued_tournament_stands_as_one_in_process",
+        "same",
+        ROSTER,
+    ) else {
         return;
     };
-    let dir = scratch("same");
-    let roster = dir.join("roster.json");
-    fs::write(&roster, ROSTER).unwrap();
     let local = in_process(&dir, &roster);
     let started = Instant::now();
     let workers = Kids(vec![worker(&url, "w1", "5"), worker(&url, "w2", "5")]);
@@ -296,12 +307,13 @@ fn a_queued_tournament_stands_as_one_in_process() {
 /// tournament stands as in one process.
 #[test]
 fn a_worker_with_two_jobs_plays_two_games_at_once() {
-    let Some(url) = database("a_worker_with_two_jobs_plays_two_games_at_once") else {
+    let Some((url, dir, roster)) = setup(
+        "a_worker_with_two_jobs_plays_two_games_at_once",
+        "jobs",
+        SLOW_ROSTER,
+    ) else {
         return;
     };
-    let dir = scratch("jobs");
-    let roster = dir.join("roster.json");
-    fs::write(&roster, SLOW_ROSTER).unwrap();
     let local = in_process(&dir, &roster);
     let workers = Kids(vec![worker_command(&url, "two", "5")
         .args(["--jobs", "2"])
@@ -338,12 +350,13 @@ fn a_worker_with_two_jobs_plays_two_games_at_once() {
 
 #[test]
 fn killed_workers_and_coordinators_lose_nothing_and_count_nothing_twice() {
-    let Some(url) = database("killed_workers_and_coordinators_lose_nothing") else {
+    let Some((url, dir, roster)) = setup(
+        "killed_workers_and_coordinators_lose_nothing",
+        "faults",
+        SLOW_ROSTER,
+    ) else {
         return;
     };
-    let dir = scratch("faults");
-    let roster = dir.join("roster.json");
-    fs::write(&roster, SLOW_ROSTER).unwrap();
     let local = in_process(&dir, &roster);
     let out = dir.join("queued");
     let mut kids = Kids(vec![coordinator(&roster, &out, &url)]);
@@ -404,12 +417,13 @@ fn killed_workers_and_coordinators_lose_nothing_and_count_nothing_twice() {
 
 #[test]
 fn a_second_coordinator_of_a_tournament_is_refused() {
-    let Some(url) = database("a_second_coordinator_of_a_tournament_is_refused") else {
+    let Some((url, dir, roster)) = setup(
+        "a_second_coordinator_of_a_tournament_is_refused",
+        "two",
+        ROSTER,
+    ) else {
         return;
     };
-    let dir = scratch("two");
-    let roster = dir.join("roster.json");
-    fs::write(&roster, ROSTER).unwrap();
     // No workers: the first coordinator waits for its games, holding the tournament.
     let first = Kids(vec![coordinator(&roster, &dir.join("a"), &url)]);
     wait_for(
@@ -542,12 +556,13 @@ fn assert_each_game_once(url: &str) {
 
 #[test]
 fn the_database_going_away_mid_round_loses_nothing() {
-    let Some(url) = database("the_database_going_away_mid_round_loses_nothing") else {
+    let Some((url, dir, roster)) = setup(
+        "the_database_going_away_mid_round_loses_nothing",
+        "away",
+        SLOW_ROSTER,
+    ) else {
         return;
     };
-    let dir = scratch("away");
-    let roster = dir.join("roster.json");
-    fs::write(&roster, SLOW_ROSTER).unwrap();
     let local = in_process(&dir, &roster);
     // The proxy runs on a runtime of its own, as long as the test.
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -635,12 +650,13 @@ fn a_coordinators_own_stale_session_gives_its_lock_up_and_no_other() {
 
 #[test]
 fn a_worker_stopped_with_sigterm_gives_its_game_back_at_once() {
-    let Some(url) = database("a_worker_stopped_with_sigterm_gives_its_game_back") else {
+    let Some((url, dir, roster)) = setup(
+        "a_worker_stopped_with_sigterm_gives_its_game_back",
+        "sigterm",
+        SLOW_ROSTER,
+    ) else {
         return;
     };
-    let dir = scratch("sigterm");
-    let roster = dir.join("roster.json");
-    fs::write(&roster, SLOW_ROSTER).unwrap();
     let local = in_process(&dir, &roster);
     let out = dir.join("queued");
     let mut kids = Kids(vec![coordinator(&roster, &out, &url)]);
@@ -707,12 +723,13 @@ fn a_worker_stopped_with_sigterm_gives_its_game_back_at_once() {
 
 #[test]
 fn an_unusable_result_is_played_again_and_counted_once() {
-    let Some(url) = database("an_unusable_result_is_played_again_and_counted_once") else {
+    let Some((url, dir, roster)) = setup(
+        "an_unusable_result_is_played_again_and_counted_once",
+        "unusable",
+        ROSTER,
+    ) else {
         return;
     };
-    let dir = scratch("unusable");
-    let roster = dir.join("roster.json");
-    fs::write(&roster, ROSTER).unwrap();
     let local = in_process(&dir, &roster);
     let out = dir.join("queued");
     // No worker yet: the first round waits in the queue, and a broken worker "writes" two results.
