@@ -42,16 +42,13 @@ else
   echo "no cgroup v2 this user may write: CPU seconds are not measured (run as root, or in a delegated cgroup)"
   cgroups=""
 fi
-# Runs a command in cgroup NAME (made if missing): in_cgroup NAME COMMAND...
+# Becomes a command in cgroup NAME (made if missing): in_cgroup NAME COMMAND... It execs, so call it in a
+# subshell or as a background job (whose $! is then the command itself, to be signalled).
 in_cgroup() {
   local name=$1
   shift
-  if [ -z "$cgroups" ]; then
-    "$@"
-    return
-  fi
-  mkdir -p "$cgroups/$name"
-  sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cgroups/$name" "$@"
+  [ -z "$cgroups" ] || { mkdir -p "$cgroups/$name" && echo "$BASHPID" > "$cgroups/$name/cgroup.procs"; }
+  exec "$@"
 }
 # CPU seconds used in cgroup NAME (0 where there are none).
 cpu_of() {
@@ -125,8 +122,8 @@ run_queue() {
 run_local() {
   local name=$1 roster=$2 rounds=$3 start end
   start=$(now)
-  in_cgroup "$name" "$bin" halma tournament "$roster" "${options[@]}" \
-    --rounds "$rounds" --concurrency "$cores" --out "$work/$name" > /dev/null 2> "$work/$name.log" \
+  (in_cgroup "$name" "$bin" halma tournament "$roster" "${options[@]}" \
+    --rounds "$rounds" --concurrency "$cores" --out "$work/$name" > /dev/null 2> "$work/$name.log") \
     || { tail -n 20 "$work/$name.log"; exit 1; }
   end=$(now)
   local games wall cpu
