@@ -254,7 +254,7 @@ pub fn coordinate(
     let names = t.names();
     let mut progress = Progress::new(false);
     let mut last_line = (String::new(), Instant::now());
-    let mut counted = Instant::now() - PROGRESS_EVERY;
+    let mut counted: Option<Instant> = None;
     let (mut bundled, mut bundled_round) = (Instant::now(), t.current_round());
     while !t.is_over() {
         lock.keep(&mut db)?;
@@ -287,8 +287,8 @@ pub fn coordinate(
         }
         // The counts go over every game and worker: asked only as often as a line may be printed,
         // while the results are looked for at every poll.
-        if counted.elapsed() >= PROGRESS_EVERY {
-            counted = Instant::now();
+        if counted.is_none_or(|at| at.elapsed() >= PROGRESS_EVERY) {
+            counted = Some(Instant::now());
             let counts = db.retrying(who, async |c| sql::counts(c, &id).await)?;
             let line = progress_line(t, &counts);
             if line != last_line.0 || last_line.1.elapsed() >= PROGRESS_EVERY * 15 {
